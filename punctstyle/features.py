@@ -1,0 +1,139 @@
+"""The six punctuation features f1..f6 of a document (section 2.2 of the paper).
+
+Notation: ``theta_1..theta_n`` the mark codes of a document, ``w_0..w_{n-1}`` the word gaps
+(``w_0`` words before the first mark, ``w_l`` words between marks ``l`` and ``l+1``, 0-based
+as in :mod:`punctstyle.extract`), ``K = 10`` marks. The issue text fixes the paper's small
+inconsistencies; this module implements it:
+
+* f1 (K):      ``f1_i = #{l : theta_l = i} / n``
+* f2 (K*K):    ``P_ij = #{l : theta_l = i, theta_{l+1} = j} / #{l < n : theta_l = i}``;
+  a row whose mark has no successor is 0; flattened row-major
+* f3 (K*K):    ``f3_ij = f1_i * P_ij`` (the paper's ``P~ = P f1``)
+* f4 (200):    sentence lengths ``s = sum of the gaps up to and including the gap before a
+  sentence end . ? ! ...``; ``f4_s = #{sentences of length s} / #sentences``, lengths
+  >= 199 in the last bin; an unfinished sentence after the last end mark is not counted
+* f5 (40):     ``f5_g = #{l : w_l = g} / n``, gaps >= 39 in the last bin
+* f6 (K*K):    ``W_ij = mean of w_{l+1} over l with theta_l = i, theta_{l+1} = j`` (the words
+  between the two marks), 0 where the pair never occurs
+
+Every feature is defined (never NaN) for empty texts, texts without marks and texts with one
+mark: the vectors are then zero where nothing was observed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from punctstyle.marks import (
+    FEATURES,
+    N_GAP_BINS,
+    N_MARKS,
+    N_SENTENCE_LENGTH_BINS,
+    SENTENCE_END_CODES,
+)
+
+_SENTENCE_END_MASK = np.zeros(N_MARKS, dtype=bool)
+_SENTENCE_END_MASK[list(SENTENCE_END_CODES)] = True
+
+
+def _as_arrays(marks: np.ndarray, gaps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    marks = np.asarray(marks, dtype=np.int64)
+    gaps = np.asarray(gaps, dtype=np.int64)
+    if marks.shape != gaps.shape or marks.ndim != 1:
+        raise ValueError(f"marks and gaps must be 1-d of equal length, got {marks.shape} and {gaps.shape}")
+    if marks.size and (marks.min() < 0 or marks.max() >= N_MARKS):
+        raise ValueError(f"mark codes must lie in 0..{N_MARKS - 1}")
+    if gaps.size and gaps.min() < 0:
+        raise ValueError("gaps must be non-negative")
+    return marks, gaps
+
+
+def _safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """numerator / denominator, 0 where the denominator is 0."""
+    numerator = np.asarray(numerator, dtype=np.float64)
+    denominator = np.broadcast_to(np.asarray(denominator, dtype=np.float64), numerator.shape)
+    out = np.zeros_like(numerator)
+    np.divide(numerator, denominator, out=out, where=denominator != 0)
+    return out
+
+
+def mark_counts(marks: np.ndarray) -> np.ndarray:
+    """``#{l : theta_l = i}`` for each mark i (length K)."""
+    return np.bincount(np.asarray(marks, dtype=np.int64), minlength=N_MARKS).astype(np.float64)
+
+
+def transition_counts(marks: np.ndarray) -> np.ndarray:
+    """``T_ij = #{l : theta_l = i, theta_{l+1} = j}`` (K x K)."""
+    marks = np.asarray(marks, dtype=np.int64)
+    pairs = marks[:-1] * N_MARKS + marks[1:]
+    return np.bincount(pairs, minlength=N_MARKS * N_MARKS).reshape(N_MARKS, N_MARKS).astype(np.float64)
+
+
+def mark_frequencies(marks: np.ndarray) -> np.ndarray:
+    """f1: ``f1_i = #{l : theta_l = i} / n`` (zeros when n = 0)."""
+    marks = np.asarray(marks, dtype=np.int64)
+    return _safe_divide(mark_counts(marks), marks.size)
+
+
+def transition_matrix(marks: np.ndarray) -> np.ndarray:
+    """P (f2 before flattening): ``P_ij = T_ij / sum_j T_ij``, rows without successor 0."""
+    counts = transition_counts(marks)
+    return _safe_divide(counts, counts.sum(axis=1, keepdims=True))
+
+
+def joint_transition_matrix(marks: np.ndarray) -> np.ndarray:
+    """P~ (f3 before flattening): ``P~_ij = f1_i * P_ij``."""
+    return mark_frequencies(marks)[:, None] * transition_matrix(marks)
+
+
+def sentence_lengths(marks: np.ndarray, gaps: np.ndarray) -> np.ndarray:
+    """Lengths in words of the completed sentences, in order.
+
+    A sentence ends at each mark in ``. ? ! ...``; its length is the sum of the gaps since the
+    previous sentence end, up to and including the gap before the end mark.
+    """
+    marks, gaps = _as_arrays(marks, gaps)
+    ends = np.flatnonzero(_SENTENCE_END_MASK[marks])
+    if ends.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    words_through = np.cumsum(gaps)[ends]
+    return np.diff(words_through, prepend=0)
+
+
+def sentence_length_distribution(marks: np.ndarray, gaps: np.ndarray) -> np.ndarray:
+    """f4: ``f4_s = #{sentences of length s} / #sentences``, lengths >= 199 in the last bin."""
+    lengths = np.minimum(sentence_lengths(marks, gaps), N_SENTENCE_LENGTH_BINS - 1)
+    hist = np.bincount(lengths, minlength=N_SENTENCE_LENGTH_BINS).astype(np.float64)
+    return _safe_divide(hist, lengths.size)
+
+
+def gap_distribution(gaps: np.ndarray) -> np.ndarray:
+    """f5: ``f5_g = #{l : w_l = g} / n``, gaps >= 39 in the last bin."""
+    gaps = np.asarray(gaps, dtype=np.int64)
+    hist = np.bincount(np.minimum(gaps, N_GAP_BINS - 1), minlength=N_GAP_BINS).astype(np.float64)
+    return _safe_divide(hist, gaps.size)
+
+
+def mean_gap_matrix(marks: np.ndarray, gaps: np.ndarray) -> np.ndarray:
+    """W (f6 before flattening): ``W_ij`` = mean of ``w_{l+1}`` over pairs ``theta_l = i,
+    theta_{l+1} = j`` (the words between the two marks), 0 where the pair never occurs."""
+    marks, gaps = _as_arrays(marks, gaps)
+    pairs = marks[:-1] * N_MARKS + marks[1:]
+    totals = np.bincount(pairs, weights=gaps[1:].astype(np.float64), minlength=N_MARKS * N_MARKS)
+    counts = np.bincount(pairs, minlength=N_MARKS * N_MARKS)
+    return _safe_divide(totals, counts).reshape(N_MARKS, N_MARKS)
+
+
+def compute_features(marks: np.ndarray, gaps: np.ndarray) -> dict[str, np.ndarray]:
+    """All six features of one document, keyed ``f1`` .. ``f6`` (flattened, float64)."""
+    marks, gaps = _as_arrays(marks, gaps)
+    features = {
+        "f1": mark_frequencies(marks),
+        "f2": transition_matrix(marks).ravel(),
+        "f3": joint_transition_matrix(marks).ravel(),
+        "f4": sentence_length_distribution(marks, gaps),
+        "f5": gap_distribution(gaps),
+        "f6": mean_gap_matrix(marks, gaps).ravel(),
+    }
+    assert tuple(features) == FEATURES
+    return features

@@ -1,0 +1,25 @@
+"""Shared test helpers: where ../shared lives, and the Le Guin quote of section 2.2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+MIRROR = SHARED / "gutenberg-mirror"
+
+LE_GUIN = (
+    "I don't have a gun and I don't have even one wife and my sentences tend to go on and "
+    "on and on, with all this syntax in them. Ernest Hemingway would have died rather than "
+    "have syntax. Or semicolons. I use a whole lot of half-assed semicolons; there was one "
+    'of them just now; that was a semicolon after "semicolons," and another one after "now."'
+)
+
+
+def require_mirror() -> Path:
+    """The shared Gutenberg mirror, or skip with the reason."""
+    if not (MIRROR / "cache" / "epub" / "feeds" / "pg_catalog.csv").exists():
+        pytest.skip(f"real-data test: the shared Gutenberg mirror is not at {MIRROR}")
+    return MIRROR
