@@ -1,0 +1,22 @@
+# punctstyle: stylometry without words (Darmon, Bazzi, Howison, Porter).
+# Catalog -> selection -> per-book download, extraction, features -> corpus tables ->
+# consistency, recognition, temporal analysis -> figures and report.
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+report: "workflow/report/workflow.rst"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/corpus.smk"
+include: "workflow/rules/books.smk"
+
+
+rule all:
+    input:
+        corpus_outputs(),

@@ -1,0 +1,34 @@
+"""Rule download_catalog: fetch pg_catalog.csv from the mirror (or copy the local one)."""
+
+import shutil
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
+
+from punctstyle.download import DEFAULT_USER_AGENT, fetch_catalog  # noqa: E402
+from punctstyle.io import InputError, atomic_path  # noqa: E402
+from punctstyle.logs import configure_logging  # noqa: E402
+
+log = configure_logging(snakemake.log[0])  # noqa: F821
+mirror = snakemake.params.mirror  # noqa: F821
+dest = snakemake.output[0]  # noqa: F821
+
+if mirror["catalog_file"]:
+    source = Path(mirror["catalog_file"])
+    if not source.is_file():
+        raise InputError(f"{source}: mirror.catalog_file does not exist")
+    with atomic_path(dest) as tmp:
+        shutil.copyfile(source, tmp)
+    log.info("copied local catalog %s to %s", source, dest)
+else:
+    result = fetch_catalog(
+        mirror["base_url"],
+        dest,
+        catalog_path=mirror["catalog_path"],
+        timeout=mirror["timeout_s"],
+        retries=mirror["retries"],
+        backoff=mirror["backoff_s"],
+        user_agent=mirror["user_agent"] or DEFAULT_USER_AGENT,
+    )
+    log.info("downloaded %s (%d bytes, sha256 %s)", result.url, result.n_bytes, result.sha256)

@@ -1,0 +1,183 @@
+"""Tests of punctstyle.attribute: author ranking for one text, minimum marks for attribution."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from punctstyle import attribute as att
+from punctstyle import recognition as rec
+from punctstyle.divergence import pairwise_kl
+from punctstyle.features import compute_features
+from punctstyle.marks import N_MARKS, feature_column_names
+
+AUTHORS = ("Austen", "Dickens", "Eliot", "Hardy")
+
+
+def author_chains(seed: int, concentration: float) -> np.ndarray:
+    """One 10x10 Markov transition matrix of marks per author (rows ~ Dirichlet(concentration))."""
+    rng = np.random.default_rng(seed)
+    chains = rng.dirichlet(np.full(N_MARKS, concentration), size=(len(AUTHORS), N_MARKS))
+    return (chains + 1e-3) / (chains + 1e-3).sum(axis=2, keepdims=True)
+
+
+def sample_books(
+    chains: np.ndarray, author: int, n_books: int, length: int, rng
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``n_books`` (marks, gaps) sequences of one author, vectorised over books."""
+    cumulative = np.cumsum(chains[author], axis=1)
+    marks = np.empty((n_books, length), dtype=np.uint8)
+    marks[:, 0] = rng.integers(N_MARKS, size=n_books)
+    draws = rng.random((n_books, length))
+    for step in range(1, length):
+        rows = cumulative[marks[:, step - 1]]
+        marks[:, step] = np.minimum((rows < draws[:, step, None]).sum(axis=1), N_MARKS - 1)
+    gaps = rng.poisson(4 + 2 * author, size=(n_books, length))
+    return [(marks[b], gaps[b]) for b in range(n_books)]
+
+
+def corpus(n_books: int, length: int, seed: int, concentration: float = 0.3):
+    """Books of the four authors; a larger concentration makes the authors more alike."""
+    rng = np.random.default_rng(seed)
+    chains = author_chains(seed, concentration)
+    books, labels = [], []
+    for a, name in enumerate(AUTHORS):
+        books += sample_books(chains, a, n_books, length, rng)
+        labels += [name] * n_books
+    return chains, books, np.array(labels, dtype=object)
+
+
+def feature_arrays(books) -> dict[str, np.ndarray]:
+    rows = [compute_features(m, g) for m, g in books]
+    return {name: np.vstack([r[name] for r in rows]) for name in rows[0]}
+
+
+@pytest.fixture(scope="module")
+def trained():
+    chains, books, labels = corpus(n_books=25, length=400, seed=0)
+    features = feature_arrays(books)
+    model = rec.train_mlp(
+        rec.stack_features(features, "f3"),
+        labels,
+        params=rec.MLPParams(hidden=32, max_epochs=40, patience=5),
+        seed=0,
+        feature_set=("f3",),
+        num_threads=1,
+    )
+    signatures = att.author_signatures(features, labels)
+    return chains, model, signatures
+
+
+def test_author_signatures_are_class_means():
+    features = {"f1": np.array([[1.0] + [0.0] * 9, [0.0, 1.0] + [0.0] * 8, [0.5, 0.5] + [0.0] * 8])}
+    table = att.author_signatures(features, ["b", "a", "b"], feature_names=("f1",))
+    assert list(table.index) == ["a", "b"] and table.index.name == "author"
+    assert list(table.columns) == feature_column_names("f1")
+    np.testing.assert_allclose(table.loc["b", "f1[!]"], 0.75)
+    np.testing.assert_allclose(table.loc["a", 'f1["]'], 1.0)
+
+
+def test_signature_matrix_accepts_tables_and_dicts():
+    table = pd.DataFrame([[0.5] * 10, [0.1] * 10], columns=feature_column_names("f1"), index=["x", "y"])
+    authors, S = att.signature_matrix(table, "f1")
+    assert list(authors) == ["x", "y"] and S.shape == (2, 10)
+    authors, S2 = att.signature_matrix({"f1": {"x": np.full(10, 0.5), "y": np.full(10, 0.1)}}, "f1")
+    np.testing.assert_array_equal(S, S2)
+    authors, S3 = att.signature_matrix(table.reset_index(names="author"), "f1")
+    assert list(authors) == ["x", "y"]
+    np.testing.assert_array_equal(S, S3)
+    with pytest.raises(KeyError):
+        att.signature_matrix(table, "f3")
+
+
+@pytest.mark.parametrize("author", range(len(AUTHORS)))
+def test_rank_authors_puts_the_true_author_first(trained, author):
+    chains, model, signatures = trained
+    ((marks, gaps),) = sample_books(chains, author, 1, 2000, np.random.default_rng(100 + author))
+    text = compute_features(marks, gaps)
+    ranking = att.rank_authors(text, model, signatures, top=None)
+    assert list(ranking.columns) == ["rank", "author", "probability", "kl_f3", "kl_f1"]
+    assert list(ranking["rank"]) == [1, 2, 3, 4]
+    assert ranking["author"].iloc[0] == AUTHORS[author]
+    assert ranking["probability"].is_monotonic_decreasing
+    assert ranking["probability"].sum() == pytest.approx(1.0, rel=1e-5)
+    assert ranking.loc[ranking["kl_f3"].idxmin(), "author"] == AUTHORS[author]
+
+
+def test_rank_authors_divergence_is_signature_first(trained):
+    chains, model, signatures = trained
+    ((marks, gaps),) = sample_books(chains, 1, 1, 300, np.random.default_rng(7))
+    text = compute_features(marks, gaps)
+    ranking = att.rank_authors(text, model, signatures, top=2).set_index("author")
+    assert len(ranking) == 2
+    _, S = att.signature_matrix(signatures, "f3")
+    expected = pd.Series(pairwise_kl(S, text["f3"][None, :])[:, 0], index=list(signatures.index))
+    reverse = pd.Series(pairwise_kl(text["f3"][None, :], S)[0], index=list(signatures.index))
+    for name in ranking.index:
+        assert ranking.loc[name, "kl_f3"] == pytest.approx(expected[name])
+        assert ranking.loc[name, "kl_f3"] != pytest.approx(reverse[name])
+
+
+def test_rank_authors_without_model_sorts_by_kl(trained):
+    chains, _, signatures = trained
+    ((marks, gaps),) = sample_books(chains, 2, 1, 1500, np.random.default_rng(8))
+    ranking = att.rank_authors(compute_features(marks, gaps), None, signatures, kl_features=("f3",), top=3)
+    assert ranking["probability"].isna().all()
+    assert ranking["kl_f3"].is_monotonic_increasing
+    assert ranking["author"].iloc[0] == AUTHORS[2]
+    with pytest.raises(ValueError):
+        att.rank_authors(compute_features(marks, gaps), None, None)
+
+
+def test_truncate_sequence_keeps_marks_and_gaps_aligned():
+    marks, gaps = np.arange(10, dtype=np.uint8), np.arange(100, 110)
+    m, g = att.truncate_sequence(marks, gaps, 4)
+    assert list(m) == [0, 1, 2, 3] and list(g) == [100, 101, 102, 103]
+    m, g = att.truncate_sequence(marks, gaps, 50)
+    assert m.size == g.size == 10
+
+
+def test_minimum_marks_for_attribution_finds_a_threshold():
+    _, books, labels = corpus(n_books=10, length=3000, seed=1, concentration=4.0)
+    result = att.minimum_marks_for_attribution(
+        books, labels, compute_features, grid=(5, 20, 100, 500, 3000), fraction=0.9, seed=0
+    )
+    curve = result.curve
+    assert list(curve["n_marks"]) == [5, 20, 100, 500, 3000]
+    assert (curve["n_test"] == 8).all()  # round(0.2 * 10) = 2 test books per author
+    assert list(curve["n_truncated"]) == [8, 8, 8, 8, 0]
+    assert result.full_accuracy > 0.9
+    assert curve["accuracy"].iloc[-1] == pytest.approx(result.full_accuracy)  # 3000 = full length
+    assert curve["accuracy"].iloc[0] < 0.5  # 5 marks are not enough
+    assert result.target_accuracy == pytest.approx(0.9 * result.full_accuracy)
+    assert result.n_min in (20, 100, 500)
+    reached = curve.loc[curve["n_marks"] == result.n_min, "accuracy"].iloc[0]
+    assert reached >= result.target_accuracy
+    assert (curve.loc[curve["n_marks"] < result.n_min, "accuracy"] < result.target_accuracy).all()
+    again = att.minimum_marks_for_attribution(
+        books, labels, compute_features, grid=(5, 20, 100, 500, 3000), fraction=0.9, seed=0
+    )
+    pd.testing.assert_frame_equal(curve, again.curve)
+
+
+def test_minimum_marks_passes_truncated_sequences_to_the_features_function():
+    seen = []
+
+    def fake_features(marks, gaps):
+        assert len(marks) == len(gaps)
+        seen.append(len(marks))
+        counts = np.bincount(np.asarray(marks, dtype=np.int64), minlength=N_MARKS) + 1.0
+        return {"f1": counts / counts.sum()}
+
+    rng = np.random.default_rng(0)
+    books = [
+        (rng.integers(0, N_MARKS, size=50).astype(np.uint8), rng.integers(0, 9, size=50)) for _ in range(15)
+    ]
+    labels = ["a"] * 5 + ["b"] * 5 + ["c"] * 5
+    result = att.minimum_marks_for_attribution(books, labels, fake_features, grid=(10, 30), feature="f1")
+    # 12 training books at full length, 3 test books at full length, then at 10 and 30 marks
+    assert sorted(seen) == sorted([50] * 12 + [50] * 3 + [10] * 3 + [30] * 3)
+    assert result.feature == "f1" and len(result.curve) == 2
+    with pytest.raises(ValueError):
+        att.minimum_marks_for_attribution(books, labels[:-1], fake_features)

@@ -1,0 +1,216 @@
+"""Tests of punctstyle.consistency: class consistency, baseline, KS test, top-k KL matrix."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from punctstyle.consistency import (
+    TABLE_COLUMNS,
+    Z_95,
+    class_consistency,
+    class_order_index,
+    consistency_report,
+    cross_class_baseline,
+    ks_within_vs_cross,
+    sample_cross_class_pairs,
+    top_consistent_kl_matrix,
+    within_class_values,
+)
+from punctstyle.divergence import kl_divergence, pairwise_kl
+
+P = np.array([0.5, 0.5, 0.0])
+Q = np.array([0.25, 0.75, 0.0])
+R = np.array([0.1, 0.1, 0.8])
+D_PQ = 0.5 * math.log(2) + 0.5 * math.log(2 / 3)  # d(P, Q), by hand
+D_QP = 0.25 * math.log(0.5) + 0.75 * math.log(1.5)  # d(Q, P), by hand
+
+
+def _toy() -> tuple[np.ndarray, list]:
+    """Class "same": three identical docs; "two": P and Q; "far": P, R and Q, R mixtures."""
+    X = np.array([R, R, R, P, Q, P, R, 0.5 * (Q + R)])
+    labels = ["same", "same", "same", "two", "two", "far", "far", "far"]
+    return X, labels
+
+
+def _row(table: pd.DataFrame, cls: str) -> pd.Series:
+    return table.set_index("class").loc[cls]
+
+
+def test_hand_values_match_definition() -> None:
+    assert kl_divergence(P, Q) == pytest.approx(D_PQ, abs=1e-15)
+    assert kl_divergence(Q, P) == pytest.approx(D_QP, abs=1e-15)
+
+
+def test_identical_documents_have_consistency_zero() -> None:
+    X, labels = _toy()
+    row = _row(class_consistency(X, labels), "same")
+    assert row["n_docs"] == 3 and row["n_pairs"] == 6 and row["n_empty_support"] == 0
+    assert row["consistency"] == pytest.approx(0.0, abs=1e-12)
+    assert row["sd"] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_two_document_class_by_hand() -> None:
+    X, labels = _toy()
+    row = _row(class_consistency(X, labels), "two")
+    mean = (D_PQ + D_QP) / 2
+    sd = abs(D_PQ - D_QP) / math.sqrt(2)  # sample sd (ddof=1) of two values
+    assert row["n_pairs"] == 2
+    assert row["consistency"] == pytest.approx(mean, abs=1e-12)
+    assert row["sd"] == pytest.approx(sd, abs=1e-12)
+    assert row["ci_low"] == pytest.approx(mean - Z_95 * sd / math.sqrt(2), abs=1e-12)
+    assert row["ci_high"] == pytest.approx(mean + Z_95 * sd / math.sqrt(2), abs=1e-12)
+
+
+def test_table_columns_and_ranking() -> None:
+    X, labels = _toy()
+    table = class_consistency(X, labels)
+    assert tuple(table.columns) == TABLE_COLUMNS
+    assert list(table["class"]) == ["same", "two", "far"]
+    assert table["consistency"].is_monotonic_increasing
+    far = pairwise_kl(np.array([P, R, 0.5 * (Q + R)]))
+    assert _row(table, "far")["consistency"] == pytest.approx(far[~np.eye(3, dtype=bool)].mean(), abs=1e-12)
+
+
+def test_singleton_and_missing_labels() -> None:
+    X, labels = _toy()
+    X = np.vstack([X, Q, P, R])
+    labels = labels + ["alone", None, np.nan]
+    table = class_consistency(X, labels)
+    assert list(table["class"]) == ["same", "two", "far", "alone"]  # NaN consistency last
+    alone = _row(table, "alone")
+    assert alone["n_pairs"] == 0 and math.isnan(alone["consistency"]) and math.isnan(alone["ci_low"])
+
+
+def test_empty_support_pairs_are_counted_and_skipped() -> None:
+    X = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0]])
+    row = _row(class_consistency(X, ["a", "a", "a"]), "a")
+    # docs 0 and 1 share no mark: 2 NaN ordered pairs; the other 4 pairs have divergence 0
+    assert row["n_pairs"] == 6 and row["n_empty_support"] == 2
+    assert row["consistency"] == 0.0
+    values = within_class_values(X, ["a", "a", "a"])
+    assert values.size == 6 and np.isnan(values).sum() == 2
+
+
+def test_within_class_values_pools_all_ordered_pairs() -> None:
+    X, labels = _toy()
+    values = within_class_values(X, labels)
+    assert values.size == 6 + 2 + 6
+    # classes in sorted order: far, same, two; the "two" block is d(P, Q), d(Q, P)
+    np.testing.assert_allclose(values[-2:], [D_PQ, D_QP], atol=1e-12)
+
+
+def test_labels_not_modified_and_length_checked() -> None:
+    X, labels = _toy()
+    series = pd.Series(labels[:-1] + [np.nan], dtype=object)
+    class_consistency(X, series)
+    assert pd.isna(series.iloc[-1]) and series.iloc[-1] is not None
+    with pytest.raises(ValueError, match="length"):
+        class_consistency(X, labels[:-1])
+
+
+# --- cross-class baseline ---------------------------------------------------------------
+
+
+def test_baseline_pairs_are_cross_class_and_distinct() -> None:
+    labels = ["a"] * 5 + ["b"] * 3 + ["c"] * 2 + [None] * 4
+    i, j = sample_cross_class_pairs(labels, n_pairs=50, seed=3)
+    lab = np.array(labels, dtype=object)
+    assert i.size == 50 and np.all(lab[i] != lab[j])
+    assert not any(lab[i] == None) and not any(lab[j] == None)  # noqa: E711
+    assert len(set(zip(i.tolist(), j.tolist()))) == 50
+
+
+def test_baseline_can_draw_every_cross_class_pair() -> None:
+    labels = ["a", "b", "c", "c"]  # 16 ordered pairs minus 1 + 1 + 4 same-class = 10
+    i, j = sample_cross_class_pairs(labels, n_pairs=10, seed=0)
+    expected = {(a, b) for a in range(4) for b in range(4) if labels[a] != labels[b]}
+    assert set(zip(i.tolist(), j.tolist())) == expected
+    with pytest.raises(ValueError, match="only 10"):
+        sample_cross_class_pairs(labels, n_pairs=11)
+    with pytest.raises(ValueError):
+        sample_cross_class_pairs(["a", "a", "a"], n_pairs=1)
+
+
+def test_baseline_deterministic_for_seed() -> None:
+    labels = [f"author{k % 7}" for k in range(60)]
+    first = sample_cross_class_pairs(labels, n_pairs=200, seed=9)
+    again = sample_cross_class_pairs(labels, n_pairs=200, seed=9)
+    other = sample_cross_class_pairs(labels, n_pairs=200, seed=10)
+    np.testing.assert_array_equal(first[0], again[0])
+    np.testing.assert_array_equal(first[1], again[1])
+    assert not np.array_equal(first[0], other[0])
+    generator = sample_cross_class_pairs(labels, n_pairs=200, seed=np.random.default_rng(9))
+    np.testing.assert_array_equal(first[0], generator[0])
+
+
+def test_baseline_values_use_only_cross_class_pairs() -> None:
+    # every within-class divergence is 0; every cross-class one is d(P, Q) or d(Q, P)
+    X = np.array([P] * 6 + [Q] * 4)
+    labels = ["p"] * 6 + ["q"] * 4
+    mean, values = cross_class_baseline(X, labels, n_pairs=30, seed=1)
+    assert values.size == 30
+    assert np.all(np.isclose(values, D_PQ, atol=1e-12) | np.isclose(values, D_QP, atol=1e-12))
+    assert mean == pytest.approx(values.mean(), abs=1e-15)
+    assert D_QP < mean < D_PQ or D_PQ < mean < D_QP  # both directions drawn
+
+
+# --- KS test ------------------------------------------------------------------------------
+
+
+def test_ks_detects_separated_distributions() -> None:
+    rng = np.random.default_rng(0)
+    within = rng.normal(0.1, 0.02, 400)
+    cross = rng.normal(0.5, 0.02, 300)
+    statistic, pvalue = ks_within_vs_cross(within, cross)
+    assert statistic == 1.0 and pvalue < 1e-50
+
+
+def test_ks_identical_samples_not_significant_and_nan_dropped() -> None:
+    values = np.random.default_rng(1).gamma(2.0, size=300)
+    statistic, pvalue = ks_within_vs_cross(np.append(values, np.nan), values)
+    assert statistic == 0.0 and pvalue == 1.0
+    with pytest.raises(ValueError):
+        ks_within_vs_cross([np.nan], values)
+
+
+# --- top-k matrix and report ------------------------------------------------------------
+
+
+def test_top_consistent_kl_matrix_groups_and_edges() -> None:
+    X, labels = _toy()
+    table = class_consistency(X, labels)
+    matrix, ordered, edges = top_consistent_kl_matrix(X, labels, table, k=2)
+    np.testing.assert_array_equal(edges, [0, 3, 5])
+    assert list(ordered) == ["same"] * 3 + ["two"] * 2
+    index = class_order_index(labels, ["same", "two"])
+    np.testing.assert_array_equal(index, [0, 1, 2, 3, 4])
+    np.testing.assert_allclose(matrix, pairwise_kl(X[index]), atol=0)
+    # excluding a class = dropping its row; the next one moves up
+    matrix, ordered, edges = top_consistent_kl_matrix(X, labels, table[table["class"] != "same"], k=2)
+    assert list(ordered) == ["two", "two", "far", "far", "far"]
+    np.testing.assert_array_equal(edges, [0, 2, 5])
+    assert matrix.shape == (5, 5)
+    with pytest.raises(ValueError, match="k must be"):
+        top_consistent_kl_matrix(X, labels, table, k=4)
+
+
+def test_consistency_report_combines_parts() -> None:
+    rng = np.random.default_rng(4)
+    centres = rng.dirichlet(np.ones(20), size=6)
+    X = np.vstack([rng.dirichlet(400 * c, size=8) for c in centres])  # tight classes
+    labels = np.repeat([f"c{k}" for k in range(6)], 8)
+    report = consistency_report(X, labels, n_pairs=300, seed=2)
+    pd.testing.assert_frame_equal(report.table, class_consistency(X, labels))
+    np.testing.assert_array_equal(report.within, within_class_values(X, labels))
+    mean, cross = cross_class_baseline(X, labels, n_pairs=300, seed=2)
+    np.testing.assert_array_equal(report.cross, cross)
+    assert report.baseline_mean == mean
+    assert report.within_mean < report.baseline_mean
+    assert report.ks_pvalue < 1e-10
+    summary = report.summary()
+    assert summary["n_within_pairs"] == 6 * 8 * 7 and summary["n_cross_pairs"] == 300
+    assert summary["n_within_empty_support"] == 0

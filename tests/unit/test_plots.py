@@ -1,0 +1,334 @@
+"""Tests of punctstyle.plots: exact mark colours, the midpoint window, every figure function."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.colors import PowerNorm, to_rgba, to_rgba_array
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+
+from punctstyle import plots, temporal
+from punctstyle.marks import MARK_COLOURS, MARKS, N_GAP_BINS, N_MARKS, feature_column_names
+from punctstyle.plots import sequence
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+# ----------------------------------------------------------------------- synthetic inputs
+
+
+def _rng() -> np.random.Generator:
+    return np.random.default_rng(7)
+
+
+def _f1_rows(n: int) -> np.ndarray:
+    return _rng().dirichlet(np.arange(1, N_MARKS + 1, dtype=float), size=n)
+
+
+def _features_table() -> pd.DataFrame:
+    """Twelve books by four authors, dated 1800-1950, with f1, f5, n_words and n_marks."""
+    rng = _rng()
+    n = 12
+    birth = pd.array([1800, 1800, 1800, 1850, 1850, 1850, 1900, 1900, 1900, None, 1700, 1700], dtype="Int64")
+    death = pd.array([1860, 1860, 1860, 1910, 1910, None, 1960, 1960, 1960, 1990, 1760, 1760], dtype="Int64")
+    meta = pd.DataFrame(
+        {
+            "book_id": np.arange(1, n + 1),
+            "title": [f"Book {i}" for i in range(n)],
+            "author": ["A", "A", "A", "B", "B", "B", "C", "C", "C", "D", "E", "E"],
+            "birth": birth,
+            "death": death,
+            "bookshelves": [[] for _ in range(n)],
+            "genre": [None] * n,
+            "n_marks": rng.integers(100, 200, size=n),
+        }
+    )
+    meta["n_words"] = meta["n_marks"] * rng.integers(3, 9, size=n)
+    f1 = pd.DataFrame(_f1_rows(n), columns=feature_column_names("f1"))
+    f5 = pd.DataFrame(rng.dirichlet(np.ones(N_GAP_BINS), size=n), columns=feature_column_names("f5"))
+    return pd.concat([meta, f1, f5], axis=1)
+
+
+def _accuracy_table() -> pd.DataFrame:
+    rows = []
+    for method in ("kl-nearest", "neural-net"):
+        for n_classes in (10, 50, 200):
+            for feature_set in ("f1", "f3", "all"):
+                rows.append(dict(n_classes=n_classes, feature_set=feature_set, method=method,
+                                 accuracy_mean=0.9 - n_classes / 400, accuracy_std=0.03,
+                                 baseline_mean=1.0 / n_classes))
+    return pd.DataFrame(rows)
+
+
+def _kl_matrix(n: int = 9) -> np.ndarray:
+    rng = _rng()
+    m = rng.gamma(2.0, 0.1, size=(n, n))
+    np.fill_diagonal(m, 0.0)
+    return m
+
+
+def _pixel_colours(fig: Figure, ax, points: np.ndarray) -> np.ndarray:
+    """RGBA (0..255) of the rendered pixels at data points ``(x, y)`` of ``ax``."""
+    fig.canvas.draw()
+    buffer = np.asarray(fig.canvas.buffer_rgba())
+    display = ax.transData.transform(points)
+    cols = np.floor(display[:, 0]).astype(int)
+    rows = buffer.shape[0] - 1 - np.floor(display[:, 1]).astype(int)
+    return buffer[rows, cols]
+
+
+# ----------------------------------------------------------------------- midpoint window
+
+
+@pytest.mark.parametrize(
+    ("n", "start"),
+    [(0, 0), (1234, 0), (3000, 0), (3001, 1), (4000, 1000), (6000, 3000), (10001, 5000)],
+)
+def test_midpoint_window(n, start):
+    codes = (np.arange(n) * 7 % N_MARKS).astype(np.uint8)
+    window = sequence.midpoint_window(codes, 3000)
+    assert window.dtype == np.uint8
+    assert window.size == min(n, 3000)
+    np.testing.assert_array_equal(window, codes[start:start + 3000])
+
+
+def test_midpoint_window_starts_at_midpoint_when_enough_marks_follow():
+    codes = np.zeros(9000, dtype=np.uint8)
+    codes[4500] = 9  # the midpoint
+    codes[4499] = 8
+    window = sequence.midpoint_window(codes)
+    assert window[0] == 9 and window.size == 3000 and 8 not in window
+
+
+def test_sequence_grid_row_major_and_padding():
+    codes = (np.arange(100) % N_MARKS).astype(np.uint8)
+    grid = sequence.sequence_grid(codes, rows=5, cols=30)
+    assert grid.shape == (5, 30)
+    np.testing.assert_array_equal(grid.ravel()[:100], codes)  # shorter than 150: whole book
+    assert (grid.ravel()[100:] == sequence.PAD_CODE).all()
+    assert grid[1, 3] == codes[33]
+    long = (np.arange(20000) * 3 % N_MARKS).astype(np.uint8)
+    grid = sequence.sequence_grid(long)
+    assert grid.shape == (50, 60)
+    assert grid[2, 5] == long[10000 + 2 * 60 + 5]
+
+
+def test_sequence_rejects_bad_codes():
+    with pytest.raises(ValueError):
+        sequence.midpoint_window(np.array([0, 10]))
+    with pytest.raises(ValueError):
+        sequence.midpoint_window(np.array([0.5, 1.0]))
+    with pytest.raises(ValueError):
+        sequence.midpoint_window(np.zeros((2, 2), dtype=int))
+
+
+# ----------------------------------------------------------------------- exact colours
+
+
+def test_sequence_colormap_is_exact():
+    cmap, norm = sequence.sequence_colormap()
+    got = cmap(norm(np.arange(N_MARKS + 1)))
+    np.testing.assert_array_equal(got[:N_MARKS], to_rgba_array(MARK_COLOURS))
+    np.testing.assert_array_equal(got[N_MARKS], to_rgba("white"))
+
+
+def test_sequence_image_pixels_have_the_mark_colours():
+    rng = _rng()
+    codes = rng.integers(0, N_MARKS, size=8000).astype(np.uint8)
+    fig = plots.plot_punctuation_sequence(codes, title="synthetic")
+    ax = fig.axes[0]
+    grid = sequence.sequence_grid(codes)
+    rows, cols = np.indices(grid.shape)
+    centres = np.column_stack([cols.ravel(), rows.ravel()]).astype(float)
+    got = _pixel_colours(fig, ax, centres)
+    expected = np.round(to_rgba_array(MARK_COLOURS) * 255).astype(np.uint8)[grid.ravel()]
+    np.testing.assert_array_equal(got, expected)
+    # one named cell: row 0, column 0 is the mark at the midpoint, row 1 column 0 is 60 later
+    assert tuple(_pixel_colours(fig, ax, np.array([[0.0, 0.0]]))[0]) == tuple(expected[0])
+    assert grid[0, 0] == codes[4000] and grid[1, 0] == codes[4060]
+    # the colour bar lists the marks in order
+    bar_labels = [t.get_text() for t in fig.axes[1].get_yticklabels()]
+    assert bar_labels == list(MARKS)
+
+
+def test_sequence_image_pads_short_books_white():
+    codes = np.full(10, 4, dtype=np.uint8)  # ten commas
+    fig = plots.plot_punctuation_sequence(codes, rows=5, cols=6)
+    got = _pixel_colours(fig, fig.axes[0], np.array([[3.0, 1.0], [4.0, 1.0], [5.0, 4.0]]))
+    comma = np.round(np.array(to_rgba(MARK_COLOURS[4])) * 255).astype(np.uint8)
+    assert tuple(got[0]) == tuple(comma)  # position 9
+    assert tuple(got[1]) == (255, 255, 255, 255)  # position 10: padding
+    assert tuple(got[2]) == (255, 255, 255, 255)
+
+
+# ----------------------------------------------------------------------- figure contents
+
+
+def test_f1_bars_and_scatter_use_mark_colours():
+    f1 = _f1_rows(2)
+    fig = plots.plot_f1_bars(f1[0])
+    bars = fig.axes[0].patches
+    assert [b.get_facecolor() for b in bars] == [to_rgba(c) for c in MARK_COLOURS]
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == list(MARKS)
+    fig = plots.plot_f1_scatter(f1[0], f1[1], "x book", "y book")
+    ax = fig.axes[0]
+    faces = [tuple(c.get_facecolor()[0]) for c in ax.collections]
+    assert faces == [to_rgba(c) for c in MARK_COLOURS]
+    offsets = np.array([c.get_offsets()[0] for c in ax.collections])
+    np.testing.assert_allclose(offsets, np.column_stack([f1[0], f1[1]]))
+    identity = ax.lines[0]
+    assert to_rgba(identity.get_color()) == to_rgba("grey")
+    assert np.allclose(identity.get_xdata(), identity.get_ydata())
+
+
+def test_f1_histograms_write_means():
+    f1 = _f1_rows(30)
+    fig = plots.plot_f1_histograms(f1)
+    assert len(fig.axes) == N_MARKS
+    for code, ax in enumerate(fig.axes):
+        texts = [t.get_text() for t in ax.texts]
+        assert texts == [f"mean = {f1[:, code].mean():.3f}"]
+        (step,) = ax.patches
+        values, edges, _ = step.get_data()
+        np.testing.assert_allclose(np.diff(edges), 0.01)  # bins of 0.01 from 0
+        assert edges[0] == 0.0
+        assert step.get_facecolor() == to_rgba(MARK_COLOURS[code])
+        assert values.sum() == 30
+        expected, _ = np.histogram(f1[:, code], bins=edges)
+        np.testing.assert_array_equal(values, expected)
+
+
+def test_kl_heatmap_blocks_and_scale():
+    m = _kl_matrix(9)
+    fig = plots.plot_kl_heatmap(m, block_edges=[3, 7])
+    ax = fig.axes[0]
+    blocks = [p for p in ax.patches if isinstance(p, Rectangle)]
+    assert [(p.get_x(), p.get_width()) for p in blocks] == [(-0.5, 3), (2.5, 4), (6.5, 2)]
+    assert all(p.get_edgecolor() == to_rgba("black") for p in blocks)
+    norm = ax.images[0].norm
+    assert isinstance(norm, PowerNorm) and norm.vmin == 0.0 and norm.vmax == pytest.approx(m.max())
+
+
+def test_consistency_curve_order_and_styles():
+    values = np.array([0.2, 0.5, 0.1, 0.3])
+    fig = plots.plot_consistency(values, values - 0.05, values + 0.05, baseline=0.4, label="genre")
+    ax = fig.axes[0]
+    curve, baseline = ax.lines
+    np.testing.assert_allclose(curve.get_ydata(), [0.5, 0.3, 0.2, 0.1])
+    assert to_rgba(curve.get_color()) == to_rgba("black")
+    assert baseline.get_linestyle() == ":" and np.allclose(baseline.get_ydata(), 0.4)
+    assert "genres" in ax.get_xlabel()
+
+
+def test_kl_distributions_title_and_legend():
+    rng = _rng()
+    within = rng.gamma(2.0, 0.04, size=200)
+    cross = rng.gamma(2.0, 0.12, size=200)
+    fig = plots.plot_kl_distributions(within, np.append(cross, np.inf), label="author")
+    ax = fig.axes[0]
+    assert re.search(r"KS statistic = 0\.\d{3}, p-value = ", ax.get_title())
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert f"mean {within.mean():.3g}" in legend[0] and f"mean {cross.mean():.3g}" in legend[1]
+    assert "1 non-finite" in legend[1]
+
+
+def test_accuracy_plot_has_error_bars_and_dashed_baseline():
+    fig = plots.plot_accuracy_vs_classes(_accuracy_table(), label="authors")
+    assert len(fig.axes) == 2
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log"
+    assert len(ax.containers) == 3  # one errorbar container per feature set
+    baseline = [line for line in ax.lines if line.get_linestyle() == "--"]
+    assert len(baseline) == 1
+    np.testing.assert_allclose(baseline[0].get_ydata(), [1 / 10, 1 / 50, 1 / 200])
+
+
+def test_temporal_panels_use_the_papers_groups():
+    table = temporal.f1_by_decade(_features_table())
+    fig = plots.plot_f1_by_decade_panels(table)
+    colours = [[to_rgba(line.get_color()) for line in ax.lines] for ax in fig.axes]
+    expected = [[to_rgba(MARK_COLOURS[c]) for c in group] for group in plots.temporal.F1_PANEL_GROUPS]
+    assert colours == expected
+    fig = plots.plot_f1_by_decade(table, start=1800)
+    assert len(fig.axes[0].lines) == N_MARKS
+    assert min(fig.axes[0].lines[0].get_xdata()) >= 1800
+
+
+# ----------------------------------------------------------------------- every figure saves
+
+
+def _figure_builders():
+    frame = _features_table()
+    rng = _rng()
+    codes = rng.integers(0, N_MARKS, size=5000).astype(np.uint8)
+    f1 = _f1_rows(20)
+    years = pd.DataFrame({"book_id": [1, 2, 3, 7, 8], "year": [1830, 1830, 1840, 1920, 1925]})
+    over_time, _ = temporal.author_f1_over_time(frame, years, ["A", "C"])
+    m = _kl_matrix(9)
+    return {
+        "sequence": lambda: plots.plot_punctuation_sequence(codes, title="Book $1"),
+        "documents_per_author": lambda: plots.plot_documents_per_author(frame["author"]),
+        "f1_histograms": lambda: plots.plot_f1_histograms(f1),
+        "f1_bars": lambda: plots.plot_f1_bars(f1[0], title="Book"),
+        "f5_bars": lambda: plots.plot_f5_bars(rng.dirichlet(np.ones(N_GAP_BINS))),
+        "f1_scatter": lambda: plots.plot_f1_scatter(f1[0], f1[1], "a", "b"),
+        "kl_heatmap": lambda: plots.plot_kl_heatmap(m, [3, 7], title="f3"),
+        "consistency": lambda: plots.plot_consistency(m[0], m[0] - 0.1, m[0] + 0.1, 0.2, label="author"),
+        "kl_distributions": lambda: plots.plot_kl_distributions(m[:4].ravel(), m[4:].ravel(), label="genre"),
+        "author_dates": lambda: plots.plot_author_dates(frame),
+        "f1_by_decade": lambda: plots.plot_f1_by_decade(temporal.f1_by_decade(frame)),
+        "f1_by_decade_panels": lambda: plots.plot_f1_by_decade_panels(temporal.f1_by_decade(frame), start=1700),
+        "rate_by_decade": lambda: plots.plot_rate_by_decade(temporal.rate_by_decade(frame),
+                                                            source=temporal.punctuation_rate_source(frame)),
+        "author_over_time": lambda: plots.plot_author_f1_over_time(over_time),
+        "accuracy": lambda: plots.plot_accuracy_vs_classes(_accuracy_table()),
+    }
+
+
+@pytest.mark.parametrize("name", list(_figure_builders()))
+def test_every_figure_saves_png_and_pdf(name, tmp_path):
+    fig = _figure_builders()[name]()
+    assert isinstance(fig, Figure)
+    png = tmp_path / "out" / f"{name}.png"
+    pdf = tmp_path / "out" / f"{name}.pdf"
+    plots.save_figure(fig, png, pdf)
+    data = png.read_bytes()
+    assert data[:8] == PNG_SIGNATURE and len(data) > 2000
+    assert pdf.read_bytes()[:4] == b"%PDF" and pdf.stat().st_size > 1000
+    assert sorted(p.name for p in png.parent.iterdir()) == sorted([png.name, pdf.name])  # no temp files
+    assert fig.axes == []  # closed
+
+
+def test_save_figure_png_only_and_replaces_atomically(tmp_path):
+    png = tmp_path / "f.png"
+    png.write_bytes(b"old")
+    plots.save_figure(plots.plot_f1_bars(_f1_rows(1)[0]), png)
+    assert png.read_bytes()[:8] == PNG_SIGNATURE
+    assert [p.name for p in tmp_path.iterdir()] == ["f.png"]
+
+
+def test_save_figure_failure_leaves_nothing(tmp_path):
+    fig = plots.plot_f1_bars(_f1_rows(1)[0])
+
+    def broken(path, **kwargs):
+        with open(path, "wb") as handle:
+            handle.write(b"partial")
+        raise RuntimeError("disk full")
+
+    fig.savefig = broken
+    with pytest.raises(RuntimeError):
+        plots.save_figure(fig, tmp_path / "f.png", tmp_path / "f.pdf")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_author_dates_counts():
+    frame = _features_table()
+    fig = plots.plot_author_dates(frame)
+    left, right = fig.axes
+    counts = temporal.date_counts_by_decade(frame)
+    assert len(left.patches) == 2 * len(counts) and len(right.patches) == 3 * len(counts)
+    assert sum(p.get_height() for p in left.patches) == counts["birth"].sum() + counts["death"].sum()

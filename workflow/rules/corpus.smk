@@ -1,0 +1,48 @@
+rule download_catalog:
+    output:
+        out("catalog/pg_catalog.csv"),
+    log:
+        log_path("download_catalog"),
+    params:
+        mirror=config["mirror"],
+    conda:
+        "../../envs/corpus.yaml"
+    script:
+        "../../scripts/download_catalog.py"
+
+
+checkpoint select_books:
+    input:
+        out("catalog/pg_catalog.csv"),
+    output:
+        selection=out("corpus/selection.parquet"),
+        filters=out("corpus/selection_filters.csv"),
+    log:
+        log_path("select_books"),
+    params:
+        selection=config["selection"],
+    conda:
+        "../../envs/corpus.yaml"
+    script:
+        "../../scripts/select_books.py"
+
+
+rule corpus_tables:
+    input:
+        selection=out("corpus/selection.parquet"),
+        rows=all_feature_rows,
+    output:
+        tables=expand(out("corpus/{feature}.parquet"), feature=FEATURE_NAMES),
+        exclusions=out("corpus/exclusions.csv"),
+        summary=out("corpus/summary.json"),
+    log:
+        log_path("corpus_tables"),
+    params:
+        min_docs_per_author=config["selection"]["min_docs_per_author"],
+        genres=config["genres"],
+    resources:
+        mem_mb=4000,
+    conda:
+        "../../envs/corpus.yaml"
+    script:
+        "../../scripts/corpus_tables.py"
