@@ -843,7 +843,7 @@ def to_markdown(summary: pd.DataFrame, *, digits: int = 2, baseline_digits: int 
                 _mean_std(r[c], r[f"accuracy_std[{n}]"], f".{digits}f")
                 for c, n in zip(feature_columns, names)
             ]
-            row.append(_mean_std(r["baseline"], r["baseline_std"], f".{baseline_digits}g"))
+            row.append(_mean_std(r["baseline"], r["baseline_std"], f"#.{baseline_digits}g"))
             rows.append(row)
         title = f"**{task} recognition, {METHOD_LABELS.get(method, method)}**\n\n"
         parts.append(title + markdown_table(headers, rows))

@@ -1,0 +1,91 @@
+"""The whole DAG on a mini mirror that the test writes and serves on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from tests.conftest import REPO
+from tests.fixtures.mini_mirror import HTML_BOOK, LATIN1_BOOK, MISSING_BOOK, build_mini_mirror, serve
+
+pytestmark = pytest.mark.workflow
+
+
+def snakemake(*args: str, cwd: Path = REPO, check: bool = True) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "snakemake", *args]
+    proc = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=1800)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}")
+    return proc
+
+
+def write_config(path: Path, base_url: str, outdir: Path, **extra: object) -> Path:
+    config = {"outdir": str(outdir), "mirror": {"base_url": base_url}}
+    config.update(extra)
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+@pytest.fixture(scope="module")
+def workflow_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("mirror")
+    expected = build_mini_mirror(root)
+    outdir = tmp_path_factory.mktemp("results")
+    config = write_config(tmp_path_factory.mktemp("config") / "run.yaml", "", outdir)
+    with serve(root) as base_url:
+        write_config(config, base_url, outdir)
+        first = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(config))
+        second = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(config), "--dry-run")
+    return {"outdir": outdir, "expected": expected, "first": first, "second": second, "mirror": root}
+
+
+def test_selection_applies_the_catalog_filters(workflow_run):
+    selection = pd.read_parquet(workflow_run["outdir"] / "corpus/selection.parquet")
+    assert selection["book_id"].tolist() == workflow_run["expected"]["selected"]
+    filters = pd.read_csv(workflow_run["outdir"] / "corpus/selection_filters.csv")
+    removed = dict(zip(filters["filter"], filters["removed"]))
+    assert removed["language"] == 1 and removed["type"] == 1
+    assert removed["drop_authors"] == 1 and removed["drop_title_words"] == 1
+
+
+def test_corpus_tables_hold_the_downloadable_books(workflow_run):
+    out = workflow_run["outdir"]
+    corpus = workflow_run["expected"]["corpus"]
+    for feature, size in (("f1", 10), ("f2", 100), ("f3", 100), ("f4", 200), ("f5", 40), ("f6", 100)):
+        table = pd.read_parquet(out / f"corpus/{feature}.parquet")
+        assert sorted(table["book_id"]) == sorted(corpus)
+        assert dict(zip(table["book_id"], table["author"])) == corpus
+        values = table[[c for c in table.columns if c.startswith(f"{feature}[")]].to_numpy()
+        assert values.shape == (len(corpus), size)
+        if feature in ("f1", "f3", "f4", "f5"):
+            assert abs(values.sum(axis=1) - 1).max() < 1e-9
+    f1 = pd.read_parquet(out / "corpus/f1.parquet").set_index("author")
+    # the invented styles show: Quill uses semicolons, Comma parentheses, Dash exclamations
+    assert f1.loc["Quill, Ada", "f1[;]"].min() > f1.loc["Comma, Barnaby", "f1[;]"].max()
+    assert f1.loc["Comma, Barnaby", "f1[(]"].min() > 0.05
+    assert f1.loc["Dash, Cora", "f1[!]"].min() > f1.loc["Quill, Ada", "f1[!]"].max()
+
+
+def test_bad_books_are_excluded_with_reasons(workflow_run):
+    out = workflow_run["outdir"]
+    exclusions = pd.read_csv(out / "corpus/exclusions.csv").set_index("book_id")
+    assert set(exclusions.index) == set(workflow_run["expected"]["excluded"])
+    assert "unavailable" in exclusions.loc[MISSING_BOOK, "reason"]
+    assert "rejected" in exclusions.loc[HTML_BOOK, "reason"]
+    assert (exclusions["stage"] == "download").all()
+    provenance = json.loads((out / f"books/{LATIN1_BOOK}.json").read_text())
+    assert provenance["encoding"] == "latin-1" and provenance["status"] == "ok"
+    summary = json.loads((out / "corpus/summary.json").read_text())
+    assert summary["books_in_corpus"] == len(workflow_run["expected"]["corpus"])
+    assert summary["excluded_by_stage"] == {"download": 2}
+
+
+def test_second_run_does_nothing(workflow_run):
+    text = workflow_run["second"].stdout + workflow_run["second"].stderr
+    assert "Nothing to be done" in text, text[-2000:]
