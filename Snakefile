@@ -15,8 +15,10 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/corpus.smk"
 include: "workflow/rules/books.smk"
+include: "workflow/rules/analysis.smk"
 
 
 rule all:
     input:
         corpus_outputs(),
+        analysis_outputs(),

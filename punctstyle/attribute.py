@@ -243,3 +243,450 @@ __all__ = [
     "signature_matrix",
     "truncate_sequence",
 ]
+
+
+# --------------------------------------------------------------------------- bundle
+#
+# The attribution bundle (``models/attribution/`` of the workflow, ``--model`` of the CLI):
+#
+# * ``mlp.pt``: the MLP trained on every corpus book with the author labels
+#   (:func:`punctstyle.recognition.save_model`);
+# * ``signatures.parquet``: one row per author: ``author``, ``n_books``, then the class-mean
+#   f1..f6 in their named columns (:func:`author_signatures`);
+# * ``threshold.json``: the minimum number of marks for attribution
+#   (:func:`minimum_marks_for_attribution`) with its accuracy curve;
+# * ``manifest.json``: format, feature set, classes, corpus size, versions, settings used.
+#   Written last: a manifest means the bundle is complete.
+
+BUNDLE_FORMAT: str = "punctstyle-attribution/1"
+BUNDLE_FILES: dict[str, str] = {
+    "model": "mlp.pt",
+    "signatures": "signatures.parquet",
+    "threshold": "threshold.json",
+    "manifest": "manifest.json",
+}
+DEFAULT_THRESHOLD_GRID: tuple[int, ...] = (50, 100, 200, 400, 800, 1600, 3200, 6400)
+
+ATTRIBUTION_DEFAULTS: dict[str, Any] = {
+    "feature_set": "all",
+    "kl_features": list(DEFAULT_KL_FEATURES),
+    "mark_grid": list(DEFAULT_THRESHOLD_GRID),
+    "fraction": 0.9,
+    "threshold_feature": "f3",
+    "test_fraction": 0.2,
+    "seed": 0,
+}
+"""Settings of the bundle (the workflow's ``attribution`` config block)."""
+
+
+def attribution_settings(block: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """:data:`ATTRIBUTION_DEFAULTS` updated by ``block``; unknown keys and bad values raise."""
+    from punctstyle.marks import DISTRIBUTION_FEATURES
+
+    block = dict(block or {})
+    unknown = sorted(set(block) - set(ATTRIBUTION_DEFAULTS))
+    if unknown:
+        raise ValueError(f"unknown attribution setting {unknown[0]!r}: expected one of {sorted(ATTRIBUTION_DEFAULTS)}")
+    settings = {**ATTRIBUTION_DEFAULTS, **block}
+    for key in ("kl_features", "mark_grid"):
+        settings[key] = list(settings[key])
+    bad = [f for f in [*settings["kl_features"], settings["threshold_feature"]] if f not in DISTRIBUTION_FEATURES]
+    if bad:
+        raise ValueError(f"KL feature {bad[0]!r} is not a distribution feature {DISTRIBUTION_FEATURES}")
+    if not settings["mark_grid"] or any(int(n) < 1 for n in settings["mark_grid"]):
+        raise ValueError("mark_grid must hold positive numbers of marks")
+    if not 0.0 < float(settings["fraction"]) <= 1.0:
+        raise ValueError(f"fraction must lie in (0, 1], got {settings['fraction']}")
+    return settings
+
+
+def resolve_attribution_features(
+    name: str, named_sets: Mapping[str, Sequence[str]] | None = None
+) -> tuple[str, ...]:
+    """Features of the MLP: a name of ``named_sets`` (``recognition.mlp_feature_sets``) or
+    a set name of :func:`punctstyle.recognition.resolve_feature_set` (``all``, ``f1+f3``)."""
+    from punctstyle.recognition import resolve_feature_set
+
+    if named_sets and name in named_sets:
+        return resolve_feature_set("+".join(named_sets[name]))
+    return resolve_feature_set(name)
+
+
+def mlp_params_from_config(mlp: Mapping[str, Any]) -> Any:
+    """:class:`punctstyle.recognition.MLPParams` from the ``recognition.mlp`` config block."""
+    from punctstyle.recognition import MLPParams
+
+    defaults = MLPParams()
+    return MLPParams(
+        hidden=int(mlp.get("hidden_units", defaults.hidden)),
+        learning_rate=float(mlp.get("learning_rate", defaults.learning_rate)),
+        batch_size=int(mlp.get("batch_size", defaults.batch_size)),
+        max_epochs=int(mlp.get("max_epochs", defaults.max_epochs)),
+        patience=int(mlp.get("patience", defaults.patience)),
+        validation_fraction=float(mlp.get("validation_fraction", defaults.validation_fraction)),
+    )
+
+
+def single_feature_function(feature: str) -> FeaturesFunction:
+    """A :data:`FeaturesFunction` that computes only ``feature`` (cheaper than all six)."""
+    from punctstyle import features as F
+
+    functions: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+        "f1": lambda m, g: F.mark_frequencies(m),
+        "f2": lambda m, g: F.transition_matrix(m).ravel(),
+        "f3": lambda m, g: F.joint_transition_matrix(m).ravel(),
+        "f4": F.sentence_length_distribution,
+        "f5": lambda m, g: F.gap_distribution(g),
+        "f6": lambda m, g: F.mean_gap_matrix(m, g).ravel(),
+    }
+    if feature not in functions:
+        raise ValueError(f"unknown feature {feature!r}: expected one of f1..f6")
+    compute = functions[feature]
+    return lambda marks, gaps: {feature: compute(marks, gaps)}
+
+
+class SequenceFiles(Sequence):
+    """``(marks, gaps)`` of sequence files (``sequences/{id}.parquet``), read on access.
+
+    Lets :func:`minimum_marks_for_attribution` run on a whole corpus without holding every
+    sequence in memory.
+    """
+
+    def __init__(self, paths: Sequence[Any]) -> None:
+        self.paths = list(paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def __getitem__(self, index: int) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[override]
+        from punctstyle.book import read_sequence
+
+        sequence, _ = read_sequence(self.paths[index])
+        return sequence.marks, sequence.gaps
+
+
+def sequence_paths_for_books(paths: Sequence[Any], book_ids: Sequence[int]) -> list[str]:
+    """The sequence files of ``book_ids``, in that order, from files named ``{id}.parquet``.
+
+    Files of other books are ignored; a book without a file raises :class:`InputError`.
+    """
+    import os
+
+    from punctstyle.io import InputError
+
+    by_id: dict[int, str] = {}
+    for path in paths:
+        stem = os.path.basename(os.fspath(path)).split(".", 1)[0]
+        if stem.isdigit():
+            by_id[int(stem)] = os.fspath(path)
+    missing = [int(b) for b in book_ids if int(b) not in by_id]
+    if missing:
+        raise InputError(f"no sequence file for {len(missing)} corpus books, e.g. book {missing[0]}")
+    return [by_id[int(b)] for b in book_ids]
+
+
+def _json_number(value: Any) -> Any:
+    """A float for JSON: NaN and infinities become None."""
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def threshold_record(
+    sequences: Sequence[tuple[np.ndarray, np.ndarray]],
+    labels: Sequence[Any],
+    *,
+    grid: Sequence[int] = DEFAULT_THRESHOLD_GRID,
+    fraction: float = 0.9,
+    feature: str = "f3",
+    test_fraction: float = 0.2,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """:func:`minimum_marks_for_attribution` as the JSON record of ``threshold.json``.
+
+    ``min_marks`` is what the CLI compares a text with: the estimated ``n_min``; when no
+    grid length reaches the target, the largest grid length (a lower bound, ``estimated``
+    false); None when nothing can be estimated (no test book, or a full-length accuracy of
+    0). ``curve`` lists the accuracy per grid length; ``note`` says how it was obtained.
+    """
+    y = np.asarray(labels, dtype=object)
+    grid = sorted({int(n) for n in grid})
+    record: dict[str, Any] = {
+        "feature": feature,
+        "fraction": float(fraction),
+        "grid": grid,
+        "test_fraction": float(test_fraction),
+        "seed": int(seed),
+        "n_books": int(y.size),
+        "n_authors": int(np.unique(y).size),
+    }
+    try:
+        result = minimum_marks_for_attribution(
+            sequences,
+            y,
+            single_feature_function(feature),
+            grid=grid,
+            fraction=fraction,
+            feature=feature,
+            test_fraction=test_fraction,
+            seed=seed,
+        )
+    except ValueError as exc:
+        record.update(
+            min_marks=None, n_min=None, estimated=False, full_accuracy=None, target_accuracy=None, curve=[],
+            note=f"not estimated: {exc}",
+        )
+        return record
+    curve = [
+        {
+            "n_marks": int(r.n_marks),
+            "accuracy": _json_number(r.accuracy),
+            "n_test": int(r.n_test),
+            "n_truncated": int(r.n_truncated),
+            "n_fallback": int(r.n_fallback),
+        }
+        for r in result.curve.itertuples(index=False)
+    ]
+    full = _json_number(result.full_accuracy)
+    if result.n_min is not None:
+        min_marks, estimated = result.n_min, True
+        note = (
+            f"smallest grid length whose KL-nearest ({feature}) top-1 accuracy reaches "
+            f"{fraction:g} x the full-length accuracy {full:.3f}"
+        )
+    elif not full:
+        min_marks, estimated = None, False
+        note = f"not estimated: the full-length KL-nearest ({feature}) accuracy is {full}"
+    else:
+        min_marks, estimated = grid[-1], False
+        note = (
+            f"no grid length reached {fraction:g} x the full-length accuracy {full:.3f}; "
+            f"the largest grid length {grid[-1]} is a lower bound"
+        )
+    record.update(
+        min_marks=min_marks,
+        n_min=result.n_min,
+        estimated=estimated,
+        full_accuracy=full,
+        target_accuracy=_json_number(result.target_accuracy),
+        curve=curve,
+        note=note,
+    )
+    return record
+
+
+def signatures_table(features: Mapping[str, np.ndarray], labels: Sequence[Any]) -> pd.DataFrame:
+    """``signatures.parquet``: ``author``, ``n_books``, then the class-mean f1..f6 columns."""
+    from punctstyle.marks import FEATURES
+
+    table = author_signatures(features, labels, FEATURES)
+    authors, counts = np.unique(np.asarray(labels, dtype=object), return_counts=True)
+    n_books = pd.Series(counts, index=pd.Index(authors, name="author"), name="n_books")
+    table.insert(0, "n_books", n_books.reindex(table.index).to_numpy())
+    return table.reset_index()
+
+
+def build_attribution_bundle(
+    tables: Mapping[str, pd.DataFrame],
+    sequence_paths: Sequence[Any],
+    outputs: Mapping[str, Any],
+    *,
+    settings: Mapping[str, Any] | None = None,
+    mlp: Mapping[str, Any] | None = None,
+    named_feature_sets: Mapping[str, Sequence[str]] | None = None,
+    num_threads: int | None = None,
+    config: Mapping[str, Any] | None = None,
+    log: Any = None,
+) -> dict[str, Any]:
+    """Train, summarise and write the attribution bundle; return the manifest.
+
+    ``tables``: the corpus tables f1..f6 (one row per book, ``author`` labels);
+    ``sequence_paths``: ``sequences/{id}.parquet`` files, those of the corpus books among
+    them (others are ignored); ``outputs``: paths keyed like :data:`BUNDLE_FILES`;
+    ``settings``: the ``attribution`` block (:func:`attribution_settings`); ``mlp``: the
+    ``recognition.mlp`` block (hyper-parameters, ``device``); ``config``: stored in the
+    manifest as the configuration used. Every file is written atomically, the manifest last.
+    """
+    import torch
+
+    from punctstyle import __version__
+    from punctstyle.io import write_json_atomic, write_parquet_atomic
+    from punctstyle.marks import FEATURES
+    from punctstyle.recognition import matrices_from_tables, save_model, stack_features, train_mlp
+
+    settings = attribution_settings(settings)
+    mlp = dict(mlp or {})
+    params = mlp_params_from_config(mlp)
+    feature_set = resolve_attribution_features(str(settings["feature_set"]), named_feature_sets)
+    missing = [f for f in FEATURES if f not in tables]
+    if missing:
+        raise ValueError(f"no corpus table for feature {missing[0]}")
+    features, labels, book_ids = matrices_from_tables({f: tables[f] for f in FEATURES}, "author")
+    if labels.size == 0:
+        raise ValueError("the corpus has no book: nothing to attribute to")
+    authors = np.unique(labels)
+
+    def say(message: str, *args: Any) -> None:
+        if log is not None:
+            log.info(message, *args)
+
+    say("training the MLP on %d books by %d authors, features %s", labels.size, authors.size, "+".join(feature_set))
+    model = train_mlp(
+        stack_features(features, feature_set),
+        labels,
+        params=params,
+        seed=int(settings["seed"]),
+        feature_set=feature_set,
+        device=str(mlp.get("device", "auto")),
+        num_threads=num_threads,
+    )
+    say("MLP: %d epochs (best %d)", model.epochs, model.best_epoch)
+    signatures = signatures_table(features, labels)
+    sequences = SequenceFiles(sequence_paths_for_books(sequence_paths, book_ids.tolist()))
+    threshold = threshold_record(
+        sequences,
+        labels,
+        grid=settings["mark_grid"],
+        fraction=float(settings["fraction"]),
+        feature=str(settings["threshold_feature"]),
+        test_fraction=float(settings["test_fraction"]),
+        seed=int(settings["seed"]),
+    )
+    say("minimum marks for attribution: %s (%s)", threshold["min_marks"], threshold["note"])
+    manifest = {
+        "format": BUNDLE_FORMAT,
+        "punctstyle_version": __version__,
+        "torch_version": str(torch.__version__),
+        "files": dict(BUNDLE_FILES),
+        "feature_set_name": str(settings["feature_set"]),
+        "feature_set": list(feature_set),
+        "kl_features": list(settings["kl_features"]),
+        "classes": [str(c) for c in model.classes],
+        "n_authors": int(authors.size),
+        "n_books": int(labels.size),
+        "min_marks": threshold["min_marks"],
+        "mlp": {
+            "params": {k: getattr(params, k) for k in params.__dataclass_fields__},
+            "seed": int(model.seed),
+            "epochs": int(model.epochs),
+            "best_epoch": int(model.best_epoch),
+            "device": str(model.device),
+        },
+        "settings": settings,
+        "config": dict(config or {}),
+    }
+    save_model(outputs["model"], model)
+    write_parquet_atomic(signatures, outputs["signatures"])
+    write_json_atomic(outputs["threshold"], threshold)
+    write_json_atomic(outputs["manifest"], manifest)
+    return manifest
+
+
+@dataclass
+class AttributionBundle:
+    """A loaded attribution bundle: model, author signatures, threshold, manifest."""
+
+    directory: str
+    model: TrainedMLP
+    signatures: pd.DataFrame
+    threshold: dict[str, Any]
+    manifest: dict[str, Any]
+
+    @property
+    def min_marks(self) -> int | None:
+        value = self.threshold.get("min_marks")
+        return None if value is None else int(value)
+
+    @property
+    def kl_features(self) -> tuple[str, ...]:
+        return tuple(self.manifest.get("kl_features") or DEFAULT_KL_FEATURES)
+
+    def rank(self, text_features: Mapping[str, Any], top: int | None = 5) -> pd.DataFrame:
+        """:func:`rank_authors` with the bundle's model, signatures and KL features."""
+        return rank_authors(text_features, self.model, self.signatures, kl_features=self.kl_features, top=top)
+
+    def too_short(self, n_marks: int) -> str | None:
+        """Why a text of ``n_marks`` marks is too short to attribute, or None."""
+        needed = self.min_marks
+        if needed is None:
+            return "too short to say anything: the text has no punctuation mark" if n_marks == 0 else None
+        if n_marks >= needed:
+            return None
+        fraction = float(self.threshold.get("fraction", 0.9))
+        feature = self.threshold.get("feature", "f3")
+        return (
+            f"too short to say anything: {n_marks} marks, at least {needed} needed for a reliable "
+            f"attribution (on this model's corpus, KL-nearest attribution on {feature} reaches "
+            f"{fraction:.0%} of its full-length accuracy from {needed} marks on)"
+        )
+
+
+def load_attribution_bundle(directory: Any) -> AttributionBundle:
+    """Read a bundle written by :func:`build_attribution_bundle`.
+
+    Raises :class:`punctstyle.io.InputError` (one line naming the path) when the folder or
+    a file is missing or unreadable.
+    """
+    import json
+    import os
+    import pickle
+
+    from punctstyle.io import InputError
+    from punctstyle.recognition import load_model
+
+    folder = os.fspath(directory)
+    hint = "build it with `snakemake attribution_model` or point --model at a bundle folder"
+    if not os.path.exists(folder):
+        raise InputError(f"{folder}: model folder does not exist ({hint})")
+    if not os.path.isdir(folder):
+        raise InputError(f"{folder}: model path is not a folder ({hint})")
+    paths = {key: os.path.join(folder, name) for key, name in BUNDLE_FILES.items()}
+    absent = [name for key, name in BUNDLE_FILES.items() if not os.path.isfile(paths[key])]
+    if absent:
+        raise InputError(f"{folder}: not an attribution bundle, missing {', '.join(absent)} ({hint})")
+
+    def read_json(path: str) -> dict[str, Any]:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                data = json.load(handle)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InputError(f"{path}: not a readable JSON file ({exc})") from exc
+        if not isinstance(data, dict):
+            raise InputError(f"{path}: expected a JSON object")
+        return data
+
+    manifest = read_json(paths["manifest"])
+    if manifest.get("format") != BUNDLE_FORMAT:
+        raise InputError(f"{paths['manifest']}: not a {BUNDLE_FORMAT} manifest (format {manifest.get('format')!r})")
+    threshold = read_json(paths["threshold"])
+    try:
+        model = load_model(paths["model"])
+    except (OSError, RuntimeError, ValueError, KeyError, TypeError, EOFError, pickle.UnpicklingError) as exc:
+        raise InputError(f"{paths['model']}: not a readable punctstyle MLP model ({exc})") from exc
+    try:
+        signatures = pd.read_parquet(paths["signatures"])
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{paths['signatures']}: not a readable Parquet file ({exc})") from exc
+    if "author" not in signatures.columns:
+        raise InputError(f"{paths['signatures']}: no 'author' column")
+    return AttributionBundle(folder, model, signatures.set_index("author"), threshold, manifest)
+
+
+__all__ += [
+    "ATTRIBUTION_DEFAULTS",
+    "AttributionBundle",
+    "BUNDLE_FILES",
+    "BUNDLE_FORMAT",
+    "DEFAULT_THRESHOLD_GRID",
+    "SequenceFiles",
+    "attribution_settings",
+    "build_attribution_bundle",
+    "load_attribution_bundle",
+    "mlp_params_from_config",
+    "resolve_attribution_features",
+    "sequence_paths_for_books",
+    "signatures_table",
+    "single_feature_function",
+    "threshold_record",
+]

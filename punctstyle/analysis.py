@@ -1,0 +1,171 @@
+"""Corpus-level analyses on the feature tables: consistency (sections 3.1, 4.1) and the
+recognition experiments (sections 3.2, 4.2), shaped into the files the workflow writes.
+
+This module glues the science modules (:mod:`punctstyle.consistency`,
+:mod:`punctstyle.recognition`) to the corpus tables; it does no file I/O itself.
+
+Classes: ``task="author"`` uses the ``author`` column; ``task="genre"`` the ``genre``
+column (books without a genre are left out; see :func:`punctstyle.catalog.assign_genres`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from punctstyle.consistency import ConsistencyReport, consistency_report, top_consistent_kl_matrix
+from punctstyle.corpus import feature_matrix
+from punctstyle.recognition import (
+    Experiment,
+    MLPParams,
+    matrices_from_tables,
+    recognition_experiments,
+    results_frame,
+)
+
+TASK_COLUMNS: dict[str, str] = {"author": "author", "genre": "genre"}
+
+
+def task_column(task: str) -> str:
+    """The label column of a task (``author`` or ``genre``)."""
+    try:
+        return TASK_COLUMNS[task]
+    except KeyError:
+        raise ValueError(f"unknown task {task!r}: expected one of {sorted(TASK_COLUMNS)}") from None
+
+
+def labelled_rows(table: pd.DataFrame, task: str) -> pd.DataFrame:
+    """Rows of ``table`` that have a label for ``task``."""
+    return table[table[task_column(task)].notna()].reset_index(drop=True)
+
+
+def available_cross_pairs(labels: np.ndarray) -> int:
+    """Number of ordered pairs of documents from distinct classes: ``m^2 - sum_c m_c^2``."""
+    _, counts = np.unique(labels, return_counts=True)
+    m = int(counts.sum())
+    return m * m - int((counts.astype(np.int64) ** 2).sum())
+
+
+@dataclass(frozen=True)
+class ConsistencyResult:
+    """Consistency of one (task, feature), plus the heat-map matrices of the top classes."""
+
+    task: str
+    feature: str
+    report: ConsistencyReport
+    n_baseline_pairs: int
+    heatmaps: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+    def summary(self) -> dict[str, object]:
+        return {"task": self.task, "feature": self.feature, **self.report.summary()}
+
+
+def consistency_analysis(
+    table: pd.DataFrame,
+    task: str,
+    feature: str,
+    *,
+    baseline_pairs: int = 1000,
+    seed: int = 0,
+    top_k: Sequence[int] = (),
+) -> ConsistencyResult:
+    """Consistency table, baseline, KS test and top-k KL matrices of one feature.
+
+    ``baseline_pairs`` is capped by the number of cross-class pairs that exist (small
+    corpora); ``top_k`` values larger than the number of classes are capped too.
+    """
+    rows = labelled_rows(table, task)
+    labels = rows[task_column(task)].to_numpy(dtype=object)
+    if np.unique(labels).size < 2:
+        raise ValueError(f"{task} consistency needs at least 2 classes, the corpus has {np.unique(labels).size}")
+    X = feature_matrix(rows, feature)
+    n_pairs = min(baseline_pairs, available_cross_pairs(labels))
+    report = consistency_report(X, labels, n_pairs=n_pairs, seed=seed)
+    n_ranked = int(report.table["consistency"].notna().sum())
+    heatmaps = {}
+    for k in sorted({min(k, n_ranked) for k in top_k if n_ranked}):
+        heatmaps[k] = top_consistent_kl_matrix(X, labels, report.table, k)
+    return ConsistencyResult(task, feature, report, n_pairs, heatmaps)
+
+
+@dataclass(frozen=True)
+class RecognitionRun:
+    """The experiments of one (task, seed): results, confusion counts, per-class accuracy."""
+
+    results: pd.DataFrame
+    confusion: pd.DataFrame
+    per_class: pd.DataFrame
+    experiments: list[Experiment]
+
+
+def _long_confusion(experiment: Experiment) -> pd.DataFrame:
+    counts = experiment.confusion().stack()
+    counts = counts[counts > 0]
+    frame = counts.rename("count").reset_index()
+    frame.columns = ["true", "predicted", "count"]
+    return frame
+
+
+def _keyed(frame: pd.DataFrame, experiment: Experiment) -> pd.DataFrame:
+    keys = {
+        "task": experiment.task,
+        "n_classes": experiment.n_classes,
+        "seed": experiment.seed,
+        "method": experiment.method,
+        "feature_set": experiment.feature_set,
+    }
+    return frame.assign(**keys)[list(keys) + list(frame.columns)]
+
+
+def recognition_run(
+    tables: Mapping[str, pd.DataFrame],
+    task: str,
+    seed: int,
+    *,
+    class_sizes: Sequence[int | str],
+    kl_features: Sequence[str],
+    mlp_feature_sets: Sequence[str],
+    mlp_params: MLPParams,
+    test_fraction: float = 0.2,
+    device: str = "auto",
+    num_threads: int | None = None,
+    keep_models_for_all_classes: bool = True,
+) -> RecognitionRun:
+    """All rows of Tables 2-4 for one task and seed: KL nearest class and the MLP.
+
+    The class sample and split of each row are shared by both methods and every feature set.
+    Models of the rows that use every class are kept on their experiments (to be saved).
+    """
+    features, labels, _ = matrices_from_tables(tables, task_column(task))
+    n_classes_available = np.unique(labels).size
+    experiments: list[Experiment] = []
+    common = dict(
+        task=task,
+        class_sizes=class_sizes,
+        seeds=(seed,),
+        mlp_params=mlp_params,
+        test_fraction=test_fraction,
+        device=device,
+        num_threads=num_threads,
+    )
+    if kl_features:
+        experiments += recognition_experiments(features, labels, feature_sets=tuple(kl_features), methods=("kl",), **common)
+    if mlp_feature_sets:
+        for experiment in recognition_experiments(
+            features,
+            labels,
+            feature_sets=tuple(mlp_feature_sets),
+            methods=("mlp",),
+            keep_models=keep_models_for_all_classes,
+            **common,
+        ):
+            if experiment.n_classes != n_classes_available:
+                experiment.model = None
+            experiments.append(experiment)
+    results = results_frame(experiments)
+    confusion = pd.concat([_keyed(_long_confusion(e), e) for e in experiments], ignore_index=True)
+    per_class = pd.concat([_keyed(e.per_class(), e) for e in experiments], ignore_index=True)
+    return RecognitionRun(results, confusion, per_class, experiments)

@@ -1,0 +1,159 @@
+"""The attribution bundle on the mini mirror, then `punctstyle attribute` on new books."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from tests.conftest import REPO
+from tests.fixtures.mini_mirror import AUTHORS, build_mini_mirror, book_text, serve
+
+pytestmark = pytest.mark.workflow
+
+BUNDLE_FILES = ("mlp.pt", "signatures.parquet", "threshold.json", "manifest.json")
+GRID = [50, 100, 200, 400, 800, 1600, 3200, 6400]
+NEW_BOOK = 9000  # + author index: ids that are not in the mirror's catalog
+
+
+def snakefile_args(folder: Path) -> list[str]:
+    """Use the repository's Snakefile, plus attribution.smk while it does not include it yet."""
+    main = REPO / "Snakefile"
+    if "rules/attribution.smk" in main.read_text(encoding="utf-8"):
+        return []
+    wrapper = folder / "Snakefile"
+    wrapper.write_text(
+        f'include: "{main}"\ninclude: "{REPO / "workflow/rules/attribution.smk"}"\n', encoding="utf-8"
+    )
+    return ["--snakefile", str(wrapper), "--workflow-profile", str(REPO / "profiles/default")]
+
+
+def snakemake(*args: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "snakemake", *args]
+    proc = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=1800)
+    if proc.returncode != 0:
+        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}")
+    return proc
+
+
+def punctstyle(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "punctstyle", *args]
+    return subprocess.run(command, cwd=REPO, capture_output=True, text=True, input=stdin, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory):
+    root = tmp_path_factory.mktemp("mirror")
+    build_mini_mirror(root)
+    outdir = tmp_path_factory.mktemp("results")
+    folder = tmp_path_factory.mktemp("config")
+    config = folder / "run.yaml"
+    targets = [str(outdir / "models/attribution" / name) for name in BUNDLE_FILES]
+    with serve(root) as base_url:
+        config.write_text(yaml.safe_dump({"outdir": str(outdir), "mirror": {"base_url": base_url}}))
+        # targets first: --configfile takes every argument after it
+        snakemake(
+            *targets, *snakefile_args(folder), "--cores", "2", "--configfile", "config/test.yaml", str(config)
+        )
+    return outdir / "models/attribution"
+
+
+@pytest.fixture(scope="module")
+def new_books(tmp_path_factory):
+    """One new book per fixture author (same style, new sentences), not in the corpus."""
+    folder = tmp_path_factory.mktemp("new_books")
+    paths = {}
+    for k, author in enumerate(AUTHORS):
+        path = folder / f"new_{k}.txt"
+        path.write_text(book_text(author, NEW_BOOK + k), encoding="utf-8")
+        paths[author.corpus_name] = path
+    return paths
+
+
+def test_bundle_files(bundle):
+    for name in BUNDLE_FILES:
+        assert (bundle / name).stat().st_size > 0, name
+    manifest = json.loads((bundle / "manifest.json").read_text())
+    authors = sorted(a.corpus_name for a in AUTHORS)
+    assert manifest["classes"] == authors
+    assert manifest["feature_set"] == ["f1", "f2", "f3", "f4", "f5", "f6"]
+    assert manifest["n_books"] == len(pd.read_parquet(bundle.parent.parent / "corpus/f1.parquet"))
+    assert manifest["mlp"]["params"]["hidden"] == 64  # config/test.yaml's recognition.mlp
+    assert manifest["punctstyle_version"]
+    signatures = pd.read_parquet(bundle / "signatures.parquet")
+    assert signatures["author"].tolist() == authors
+    assert signatures.shape[1] == 2 + 10 + 100 + 100 + 200 + 40 + 100
+    assert abs(signatures.filter(like="f3[").sum(axis=1) - 1).max() < 1e-9
+    threshold = json.loads((bundle / "threshold.json").read_text())
+    assert threshold["grid"] == GRID and threshold["fraction"] == 0.9
+    assert [row["n_marks"] for row in threshold["curve"]] == GRID
+    assert threshold["min_marks"] in GRID, threshold
+    assert manifest["min_marks"] == threshold["min_marks"]
+
+
+@pytest.mark.parametrize("author", [a.corpus_name for a in AUTHORS])
+def test_new_book_is_attributed_to_its_author_json(bundle, new_books, author):
+    proc = punctstyle("attribute", str(new_books[author]), "--model", str(bundle), "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["warning"] is None and proc.stderr == ""
+    assert result["n_marks"] >= result["min_marks"]
+    ranking = result["authors"]
+    assert [r["rank"] for r in ranking] == [1, 2, 3]
+    assert ranking[0]["author"] == author
+    assert ranking[0]["probability"] > 0.5
+    assert abs(sum(r["probability"] for r in ranking) - 1) < 1e-6
+    # the text is also closest to its author's signature
+    assert min(ranking, key=lambda r: r["kl_f3"])["author"] == author
+    assert set(ranking[0]) == {"rank", "author", "probability", "kl_f3", "kl_f1"}
+
+
+@pytest.mark.parametrize("author", [a.corpus_name for a in AUTHORS])
+def test_new_book_is_attributed_to_its_author_table(bundle, new_books, author):
+    proc = punctstyle("attribute", str(new_books[author]), "--model", str(bundle), "--top", "2")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.lstrip().startswith("rank"))
+    assert lines[header].split()[:3] == ["rank", "author", "P(author)"] and "KL f3" in lines[header]
+    assert set(lines[header + 1].replace(" ", "")) == {"-"}
+    first, second = lines[header + 2], lines[header + 3]
+    match = re.match(rf"\s*1  {re.escape(author)}\s+([01]\.\d{{3}})\s", first)
+    assert match, proc.stdout
+    assert second.lstrip().startswith("2 ")
+    assert header + 4 == len(lines) or not lines[header + 4].lstrip()[:1].isdigit()  # --top 2
+    # aligned columns: the probabilities are right-aligned under their header
+    end = lines[header].index("P(author)") + len("P(author)")
+    assert match.end(1) == end
+    assert re.match(r".{%d}(?<=\d)\s" % end, second)
+
+
+def test_short_text_gets_a_warning(bundle):
+    short = 'She came; she saw. "Really?" Yes!'
+    min_marks = json.loads((bundle / "threshold.json").read_text())["min_marks"]
+    proc = punctstyle("attribute", "-", "--model", str(bundle), "--json", stdin=short)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    expected = f"too short to say anything: 6 marks, at least {min_marks} needed for"
+    assert result["n_marks"] == 6
+    assert result["warning"].startswith(expected)
+    assert expected in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert len(result["authors"]) == 3  # the ranking is still given
+    table = punctstyle("attribute", "-", "--model", str(bundle), stdin=short)
+    assert table.returncode == 0 and expected in table.stderr
+    assert "rank" in table.stdout
+
+
+def test_missing_bundle_file(bundle, tmp_path, new_books):
+    broken = tmp_path / "bundle"
+    broken.mkdir()
+    for name in BUNDLE_FILES[1:]:
+        (broken / name).write_bytes((bundle / name).read_bytes())
+    proc = punctstyle("attribute", str(next(iter(new_books.values()))), "--model", str(broken))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and str(broken) in proc.stderr and "mlp.pt" in proc.stderr
