@@ -16,9 +16,11 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/corpus.smk"
 include: "workflow/rules/books.smk"
 include: "workflow/rules/analysis.smk"
+include: "workflow/rules/attribution.smk"
 
 
 rule all:
     input:
         corpus_outputs(),
         analysis_outputs(),
+        attribution_outputs(),

@@ -272,7 +272,7 @@ ATTRIBUTION_DEFAULTS: dict[str, Any] = {
     "kl_features": list(DEFAULT_KL_FEATURES),
     "mark_grid": list(DEFAULT_THRESHOLD_GRID),
     "fraction": 0.9,
-    "threshold_feature": "f3",
+    "threshold_features": list(DEFAULT_KL_FEATURES),
     "test_fraction": 0.2,
     "seed": 0,
 }
@@ -286,11 +286,19 @@ def attribution_settings(block: Mapping[str, Any] | None = None) -> dict[str, An
     block = dict(block or {})
     unknown = sorted(set(block) - set(ATTRIBUTION_DEFAULTS))
     if unknown:
-        raise ValueError(f"unknown attribution setting {unknown[0]!r}: expected one of {sorted(ATTRIBUTION_DEFAULTS)}")
+        raise ValueError(
+            f"unknown attribution setting {unknown[0]!r}: expected one of {sorted(ATTRIBUTION_DEFAULTS)}"
+        )
     settings = {**ATTRIBUTION_DEFAULTS, **block}
-    for key in ("kl_features", "mark_grid"):
+    for key in ("kl_features", "mark_grid", "threshold_features"):
         settings[key] = list(settings[key])
-    bad = [f for f in [*settings["kl_features"], settings["threshold_feature"]] if f not in DISTRIBUTION_FEATURES]
+    if not settings["threshold_features"]:
+        raise ValueError("threshold_features must name at least one distribution feature")
+    bad = [
+        f
+        for f in [*settings["kl_features"], *settings["threshold_features"]]
+        if f not in DISTRIBUTION_FEATURES
+    ]
     if bad:
         raise ValueError(f"KL feature {bad[0]!r} is not a distribution feature {DISTRIBUTION_FEATURES}")
     if not settings["mark_grid"] or any(int(n) < 1 for n in settings["mark_grid"]):
@@ -303,11 +311,11 @@ def attribution_settings(block: Mapping[str, Any] | None = None) -> dict[str, An
 def resolve_attribution_features(
     name: str, named_sets: Mapping[str, Sequence[str]] | None = None
 ) -> tuple[str, ...]:
-    """Features of the MLP: a name of ``named_sets`` (``recognition.mlp_feature_sets``) or
-    a set name of :func:`punctstyle.recognition.resolve_feature_set` (``all``, ``f1+f3``)."""
+    """Features of the MLP: a set name of :func:`punctstyle.recognition.resolve_feature_set`
+    (``all``, ``f3``, ``f1+f3+f4+f5``), or a key of the mapping ``named_sets``."""
     from punctstyle.recognition import resolve_feature_set
 
-    if named_sets and name in named_sets:
+    if isinstance(named_sets, Mapping) and name in named_sets:
         return resolve_feature_set("+".join(named_sets[name]))
     return resolve_feature_set(name)
 
@@ -393,52 +401,8 @@ def _json_number(value: Any) -> Any:
     return value if math.isfinite(value) else None
 
 
-def threshold_record(
-    sequences: Sequence[tuple[np.ndarray, np.ndarray]],
-    labels: Sequence[Any],
-    *,
-    grid: Sequence[int] = DEFAULT_THRESHOLD_GRID,
-    fraction: float = 0.9,
-    feature: str = "f3",
-    test_fraction: float = 0.2,
-    seed: int = 0,
-) -> dict[str, Any]:
-    """:func:`minimum_marks_for_attribution` as the JSON record of ``threshold.json``.
-
-    ``min_marks`` is what the CLI compares a text with: the estimated ``n_min``; when no
-    grid length reaches the target, the largest grid length (a lower bound, ``estimated``
-    false); None when nothing can be estimated (no test book, or a full-length accuracy of
-    0). ``curve`` lists the accuracy per grid length; ``note`` says how it was obtained.
-    """
-    y = np.asarray(labels, dtype=object)
-    grid = sorted({int(n) for n in grid})
-    record: dict[str, Any] = {
-        "feature": feature,
-        "fraction": float(fraction),
-        "grid": grid,
-        "test_fraction": float(test_fraction),
-        "seed": int(seed),
-        "n_books": int(y.size),
-        "n_authors": int(np.unique(y).size),
-    }
-    try:
-        result = minimum_marks_for_attribution(
-            sequences,
-            y,
-            single_feature_function(feature),
-            grid=grid,
-            fraction=fraction,
-            feature=feature,
-            test_fraction=test_fraction,
-            seed=seed,
-        )
-    except ValueError as exc:
-        record.update(
-            min_marks=None, n_min=None, estimated=False, full_accuracy=None, target_accuracy=None, curve=[],
-            note=f"not estimated: {exc}",
-        )
-        return record
-    curve = [
+def _curve_records(curve: pd.DataFrame) -> list[dict[str, Any]]:
+    return [
         {
             "n_marks": int(r.n_marks),
             "accuracy": _json_number(r.accuracy),
@@ -446,31 +410,124 @@ def threshold_record(
             "n_truncated": int(r.n_truncated),
             "n_fallback": int(r.n_fallback),
         }
-        for r in result.curve.itertuples(index=False)
+        for r in curve.itertuples(index=False)
     ]
-    full = _json_number(result.full_accuracy)
+
+
+def threshold_record(
+    sequences: Sequence[tuple[np.ndarray, np.ndarray]],
+    labels: Sequence[Any],
+    *,
+    grid: Sequence[int] = DEFAULT_THRESHOLD_GRID,
+    fraction: float = 0.9,
+    features: Sequence[str] = DEFAULT_KL_FEATURES,
+    test_fraction: float = 0.2,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """:func:`minimum_marks_for_attribution` as the JSON record of ``threshold.json``.
+
+    The estimate is run for each candidate KL feature of ``features`` (same split). The
+    threshold is taken from the feature whose full-length KL-nearest accuracy is highest
+    (the first on a tie) among those that beat the proportional random baseline
+    (:func:`punctstyle.recognition.baseline_accuracy` on the same split): a feature that
+    attributes no better than chance at full length cannot say how long a text must be.
+
+    ``min_marks`` is what the CLI compares a text with: the chosen feature's ``n_min``; when
+    no grid length reaches the target, the largest grid length (a lower bound,
+    ``estimated`` false); None when nothing can be estimated (no test book, or no feature
+    better than chance). ``curve`` is the chosen feature's accuracy per grid length,
+    ``curves`` those of every candidate; ``note`` says how the value was obtained.
+    """
+    from punctstyle.recognition import baseline_accuracy
+
+    y = np.asarray(labels, dtype=object)
+    grid = sorted({int(n) for n in grid})
+    features = list(dict.fromkeys(features))
+    record: dict[str, Any] = {
+        "fraction": float(fraction),
+        "grid": grid,
+        "candidates": features,
+        "test_fraction": float(test_fraction),
+        "seed": int(seed),
+        "n_books": int(y.size),
+        "n_authors": int(np.unique(y).size),
+    }
+    not_estimated = dict(
+        min_marks=None,
+        n_min=None,
+        estimated=False,
+        feature=None,
+        full_accuracy=None,
+        target_accuracy=None,
+        baseline_accuracy=None,
+        curve=[],
+        curves={},
+    )
+    results: dict[str, MarksThreshold] = {}
+    try:
+        for feature in features:
+            results[feature] = minimum_marks_for_attribution(
+                sequences,
+                y,
+                single_feature_function(feature),
+                grid=grid,
+                fraction=fraction,
+                feature=feature,
+                test_fraction=test_fraction,
+                seed=seed,
+            )
+    except ValueError as exc:
+        record.update(not_estimated, note=f"not estimated: {exc}")
+        return record
+    train, test = stratified_split(y, test_fraction, np.random.default_rng(seed))  # the same split
+    baseline = baseline_accuracy(y[train], y[test])
+    curves = {
+        f: {
+            "full_accuracy": _json_number(r.full_accuracy),
+            "target_accuracy": _json_number(r.target_accuracy),
+            "n_min": r.n_min,
+            "curve": _curve_records(r.curve),
+        }
+        for f, r in results.items()
+    }
+    better = [f for f in features if results[f].full_accuracy > baseline + 1e-12]
+    if not better:
+        accuracies = ", ".join(f"{f} {results[f].full_accuracy:.3f}" for f in features)
+        record.update(
+            not_estimated,
+            baseline_accuracy=_json_number(baseline),
+            curves=curves,
+            note=(
+                f"not estimated: at full length no KL feature attributes better than the "
+                f"random baseline {baseline:.3f} ({accuracies})"
+            ),
+        )
+        return record
+    feature = max(better, key=lambda f: (results[f].full_accuracy, -features.index(f)))
+    result = results[feature]
+    full = float(result.full_accuracy)
     if result.n_min is not None:
         min_marks, estimated = result.n_min, True
         note = (
             f"smallest grid length whose KL-nearest ({feature}) top-1 accuracy reaches "
-            f"{fraction:g} x the full-length accuracy {full:.3f}"
+            f"{fraction:g} x the full-length accuracy {full:.3f} (random baseline {baseline:.3f})"
         )
-    elif not full:
-        min_marks, estimated = None, False
-        note = f"not estimated: the full-length KL-nearest ({feature}) accuracy is {full}"
     else:
         min_marks, estimated = grid[-1], False
         note = (
-            f"no grid length reached {fraction:g} x the full-length accuracy {full:.3f}; "
-            f"the largest grid length {grid[-1]} is a lower bound"
+            f"no grid length reached {fraction:g} x the full-length KL-nearest ({feature}) accuracy "
+            f"{full:.3f}; the largest grid length {grid[-1]} is a lower bound"
         )
     record.update(
         min_marks=min_marks,
         n_min=result.n_min,
         estimated=estimated,
-        full_accuracy=full,
+        feature=feature,
+        full_accuracy=_json_number(full),
         target_accuracy=_json_number(result.target_accuracy),
-        curve=curve,
+        baseline_accuracy=_json_number(baseline),
+        curve=_curve_records(result.curve),
+        curves=curves,
         note=note,
     )
     return record
@@ -531,7 +588,12 @@ def build_attribution_bundle(
         if log is not None:
             log.info(message, *args)
 
-    say("training the MLP on %d books by %d authors, features %s", labels.size, authors.size, "+".join(feature_set))
+    say(
+        "training the MLP on %d books by %d authors, features %s",
+        labels.size,
+        authors.size,
+        "+".join(feature_set),
+    )
     model = train_mlp(
         stack_features(features, feature_set),
         labels,
@@ -549,7 +611,7 @@ def build_attribution_bundle(
         labels,
         grid=settings["mark_grid"],
         fraction=float(settings["fraction"]),
-        feature=str(settings["threshold_feature"]),
+        features=settings["threshold_features"],
         test_fraction=float(settings["test_fraction"]),
         seed=int(settings["seed"]),
     )
@@ -658,7 +720,9 @@ def load_attribution_bundle(directory: Any) -> AttributionBundle:
 
     manifest = read_json(paths["manifest"])
     if manifest.get("format") != BUNDLE_FORMAT:
-        raise InputError(f"{paths['manifest']}: not a {BUNDLE_FORMAT} manifest (format {manifest.get('format')!r})")
+        raise InputError(
+            f"{paths['manifest']}: not a {BUNDLE_FORMAT} manifest (format {manifest.get('format')!r})"
+        )
     threshold = read_json(paths["threshold"])
     try:
         model = load_model(paths["model"])

@@ -49,8 +49,11 @@ def strip_gutenberg_header(text: str) -> str:
     """
     if not has_gutenberg_markers(text):
         return text
-    stripped = strip_headers(text.encode("utf-8"))
-    return stripped.decode("utf-8")
+    stripped = strip_headers(text.encode("utf-8")).decode("utf-8")
+    # strip_headers looks for the footer only after 100 lines of text: cut a short text's
+    # footer at its end marker too.
+    end = stripped.find("\n" + END_MARKER)
+    return stripped if end < 0 else stripped[:end]
 
 
 def normalise_line_endings(text: str) -> str:

@@ -140,7 +140,8 @@ def attribution_table(name: str, sequence: Any, ranking: Any, bundle: Any) -> st
     kl_columns = [c for c in ranking.columns if c.startswith("kl_")]
     headers = ["rank", "author", "P(author)"] + [f"KL {c[3:]}" for c in kl_columns]
     rows = [
-        [str(int(r["rank"])), str(r["author"]), _cell(r["probability"], 3)] + [_cell(r[c], 4) for c in kl_columns]
+        [str(int(r["rank"])), str(r["author"]), _cell(r["probability"], 3)]
+        + [_cell(r[c], 4) for c in kl_columns]
         for _, r in ranking.iterrows()
     ]
     widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(headers)]
@@ -155,7 +156,8 @@ def attribution_table(name: str, sequence: Any, ranking: Any, bundle: Any) -> st
         f"{len(bundle.model.classes)} authors in the model ({bundle.directory})"
     )
     legend = (
-        "P(author): MLP probability on features " + "+".join(bundle.model.feature_set)
+        "P(author): MLP probability on features "
+        + "+".join(bundle.model.feature_set)
         + "; KL: divergence from the author's signature to the text (smaller is closer)"
     )
     body = [line(headers), line(["-" * w for w in widths])] + [line(row) for row in rows]
@@ -219,7 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
         "extract",
         help="print the punctuation marks and word gaps of a text as JSON",
         description='Print {"marks": [...], "gaps": [...]}: the marks of the text in order '
-        "(! \" ( ) , . : ; ? ...) and the number of words before each mark.",
+        '(! " ( ) , . : ; ? ...) and the number of words before each mark.',
     )
     extract.add_argument("file", metavar="FILE", help=FILE_HELP)
     extract.set_defaults(run=cmd_extract)

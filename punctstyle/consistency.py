@@ -77,9 +77,11 @@ def _check_matrix(X: ArrayLike) -> np.ndarray:
 def class_indices(labels: ArrayLike) -> dict[Hashable, np.ndarray]:
     """Class -> row indices (ascending) of its documents; classes sorted; missing labels dropped."""
     array = pd.Series(labels).to_numpy(dtype=object)
-    present = ~pd.isna(array)
-    classes = sorted(pd.unique(array[present]))
-    return {c: np.flatnonzero(present & (array == c)) for c in classes}
+    rows = np.flatnonzero(~pd.isna(array))
+    codes, classes = pd.factorize(array[rows], sort=True)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.cumsum(np.bincount(codes, minlength=len(classes)))[:-1]
+    return dict(zip(classes, np.split(rows[order], bounds)))
 
 
 def _off_diagonal(matrix: np.ndarray) -> np.ndarray:
@@ -107,7 +109,7 @@ def summarise_values(values: np.ndarray) -> dict[str, float | int]:
     """n_pairs, n_empty_support (NaN count), nan-aware mean, sd (ddof=1) and 95% normal CI."""
     finite = values[~np.isnan(values)]
     n = finite.size
-    mean = float(finite.mean()) if n else float("nan")
+    mean = _nan_mean(finite)
     sd = float(finite.std(ddof=1)) if n > 1 else float("nan")
     half = Z_95 * sd / np.sqrt(n) if n > 1 else float("nan")
     return {
@@ -242,7 +244,8 @@ def top_consistent_kl_matrix(
         raise ValueError(f"k must be in 1..{len(ranked)} (classes with a consistency), got {k}")
     classes = list(ranked["class"].iloc[:k])
     index = class_order_index(label_array, classes)
-    sizes = [int(np.sum(label_array == c)) for c in classes]
+    groups = class_indices(label_array)
+    sizes = [groups[c].size for c in classes]
     block_edges = np.concatenate([[0], np.cumsum(sizes)]).astype(np.intp)
     return pairwise_kl(X_arr[index]), label_array[index], block_edges
 

@@ -12,12 +12,12 @@ Every fetch ends in one of four statuses (:data:`STATUSES`):
 
 - ``"ok"``: ``text`` holds the decoded e-text;
 - ``"unavailable"``: every template answered 404/410 (not an error: the book is not there);
-- ``"failed"``: retries exhausted, or an HTTP status that is neither success nor not-found;
+- ``"failed"``: retries exhausted (timeouts, dropped connections, bodies shorter than their
+  Content-Length, 429/5xx), or an HTTP status that is neither success nor not-found;
 - ``"rejected"``: a body arrived but is not a usable text: an HTML page, an empty body, a
-  body shorter than its Content-Length (after the retries, since a dropped connection is
-  usually transient), a body or text larger than ``max_text_bytes``, a corrupt zip, a zip
-  without exactly one ``.txt`` member, a zip member with an absolute or ``..`` path, or
-  binary content (NUL characters).
+  body or text larger than ``max_text_bytes``, a corrupt zip, a zip without exactly one
+  ``.txt`` member, a zip member with an absolute or ``..`` path, or binary content (NUL
+  characters).
 
 Texts are decoded as UTF-8 (a BOM is stripped) and, when the bytes are not valid UTF-8, as
 Latin-1; the bytes decide, never the header's "Character set encoding" line. Line endings are
@@ -534,13 +534,13 @@ def fetch_book(
             )
             if attempt.kind == "missing":
                 continue
-            if attempt.kind == "retry":
+            if attempt.kind in ("retry", "truncated"):  # a connection dropped mid-body, too
                 n = sum(1 for attempted, _ in attempts if attempted == url)
                 tries = f"{n} attempt{'s' if n != 1 else ''}"
                 return result("failed", f"{url}: {attempt.outcome} (after {tries})", url=url)
             if attempt.kind == "fatal":
                 return result("failed", f"{url}: {attempt.outcome}", url=url)
-            if attempt.kind in ("truncated", "reject"):
+            if attempt.kind == "reject":
                 return result("rejected", f"{url}: {attempt.outcome}", url=url)
             body = attempt.body
             digest = hashlib.sha256(body).hexdigest()

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import re
 from itertools import chain
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -132,50 +132,109 @@ def extract_with_spacy(text: str) -> PunctuationSequence:
 
 # --- fast path -------------------------------------------------------------------------
 
-_SIMPLE_CHUNK = re.compile(r"""(["'(]?)([A-Za-z]+)([,;:!?.]?)(["')]?)""")
-"""A chunk the fast path classifies without the tokenizer (module docstring)."""
+_SIMPLE_CHUNK = re.compile(r"""(["'(]?)([A-Za-z]+(?:-[A-Za-z]+)*)('s)?([,;:!?.]?)(["')]?)""")
+"""A chunk the fast path may classify without the tokenizer: prefix, core (words joined by
+single hyphens), possessive, stop, closer (module docstring)."""
 _PREFIXES = ("", '"', "'", "(")
+_POSSESSIVES = ("", "'s")
 _STOPS = ("", ",", ";", ":", "!", "?", ".")
 _CLOSERS = ("", '"', "'", ")")
-_PROBE_CORES = ("word", "Word", "WORD", "wORd", "x", "Zz", "AB", "said", "Alice", "cannonball")
-_NON_SPACE = re.compile(r"\S+")
+_PROBE_CORES = (
+    "word", "Word", "WORD", "wORd", "x", "Zz", "AB", "said", "Alice", "cannonball",
+    "well-known", "Half-Way-House", "X-ray", "a-b", "OK-GO",
+)  # fmt: skip
 
 
 def _period_splits(core: str) -> bool:
     """spaCy's suffix rule for ``.``: split after a lowercase letter or after two capitals."""
-    return core[-1].islower() or (len(core) >= 2 and core[-2:].isupper())
+    return core[-1].islower() or (len(core) >= 2 and core[-1].isupper() and core[-2].isupper())
 
 
 @dataclass(frozen=True)
 class _TokenizerFacts:
     """What the fast path needs to know about the tokenizer, derived from it once."""
 
-    simple_classes: dict[tuple[str, str, str], tuple[int, ...]]
-    """(prefix, stop, closer) -> token classes of a simple chunk of that form."""
+    simple_classes: dict[tuple[str, str, str, str], tuple[int, ...]]
+    """(prefix, possessive, stop, closer) -> token classes of a simple chunk of that form
+    with a one-word core."""
+    rules: frozenset[str]
+    """The special cases."""
     rule_cores: frozenset[str]
-    """Letter cores of the special cases that have the simple-chunk form (``Mr.``, ``'em``)."""
+    """Cores of the special cases that have the simple-chunk form (``Mr.``, ``'em``, ``he's``)."""
     pattern_pairs: frozenset[tuple[str, str]]
     """Consecutive tokens ``(a, b)`` of a multi-token special-case pattern."""
     left_tokens: tuple[str, ...]
-    """The ``a`` of :attr:`pattern_pairs`: a chunk ending in one may join its right neighbour."""
+    """The ``a`` of the pairs (a chunk ending in one may join its right neighbour), sorted."""
     right_tokens: tuple[str, ...]
-    """The ``b`` of :attr:`pattern_pairs`: a chunk starting with one may join its left neighbour."""
-    left_set: frozenset[str]
-    right_set: frozenset[str]
+    """The ``b`` of the pairs (a chunk starting with one may join its left neighbour), sorted."""
+    join_matrix: np.ndarray
+    """``[left code, right code]`` -> may the two chunks join; code 0: no pair token, codes
+    ``1..len(tokens)``: that token, the last code: unknown token (a chunk the tokenizer
+    classified) that may be one."""
+    space_table: np.ndarray
+    """``[code point]`` -> ``str.isspace()``, for code points up to U+3001 (none above is)."""
+
+    left_index: dict[str, int]
+    """Left token -> its join code (1 + its position in :attr:`left_tokens`)."""
+    right_index: dict[str, int]
+    """Right token -> its join code."""
+    after: dict[str, tuple[str, ...]]
+    """Left token -> the right tokens it pairs with."""
+    before: dict[str, tuple[str, ...]]
+    """Right token -> the left tokens it pairs with."""
+
+    def simple_chunk(self, chunk: str) -> tuple[tuple[int, ...], str, str] | None:
+        """Token classes (``OTHER`` dropped), first and last token of a simple chunk; None
+        when the chunk is not simple and needs the tokenizer.
+
+        spaCy splits a simple chunk into the pieces prefix, core words and hyphens,
+        ``'s``, stop, closer: each of those characters is a prefix / suffix / infix rule on
+        its own and ASCII letters are never split. The pieces are final unless a special
+        case applies: to an outer part (the core plus some affixes: then the core is a rule
+        core), to a word (a rule) or, through the matcher, to two neighbouring pieces (a
+        pattern pair). The period splits only after a lowercase letter or two capitals.
+        """
+        m = _SIMPLE_CHUNK.fullmatch(chunk)
+        if m is None:
+            return None
+        prefix, core, possessive, stop, closer = m.groups()
+        possessive = possessive or ""
+        classes = self.simple_classes.get((prefix, possessive, stop, closer))
+        if classes is None or core in self.rule_cores:
+            return None
+        if stop == "." and not possessive and not _period_splits(core):
+            return None
+        pieces = [prefix] if prefix else []
+        if "-" in core:
+            words = core.split("-")
+            if any(word in self.rules for word in words):
+                return None
+            for word in words:
+                pieces += (word, "-")
+            pieces.pop()
+            at = 1 if prefix else 0
+            classes = classes[:at] + (WORD,) * len(words) + classes[at + 1 :]
+        else:
+            pieces.append(core)
+        pieces += [p for p in (possessive, stop, closer) if p]
+        pairs = self.pattern_pairs
+        if any((a, b) in pairs for a, b in zip(pieces, pieces[1:])):
+            return None
+        return classes, pieces[0], pieces[-1]
 
     def may_join(self, last: str | None, first: str | None, left: str, right: str) -> bool:
         """Can a pattern span the boundary between chunks ``left`` and ``right``?
 
-        ``last``/``first`` are the boundary tokens when known exactly (simple chunks), else
-        None: then any token that ends ``left`` / starts ``right`` is possible.
+        ``last``/``first`` are the boundary tokens when known exactly, else None: then any
+        token that ends ``left`` / starts ``right`` is possible.
         """
         if last is not None and first is not None:
             return (last, first) in self.pattern_pairs
-        return any(
-            (a == last if last is not None else left.endswith(a))
-            and (b == first if first is not None else right.startswith(b))
-            for a, b in self.pattern_pairs
-        )
+        if last is not None:
+            return right.startswith(self.after.get(last, ()))
+        if first is not None:
+            return left.endswith(self.before.get(first, ()))
+        return any(left.endswith(a) and right.startswith(b) for a, b in self.pattern_pairs)
 
 
 def _classes_of(text: str) -> tuple[int, ...]:
@@ -206,33 +265,46 @@ def _tokenizer_facts() -> _TokenizerFacts:
         pieces = [t.text for t in bare(rule)]
         pairs.update(zip(pieces, pieces[1:]))
     rule_cores = frozenset(m.group(2) for m in map(_SIMPLE_CHUNK.fullmatch, rules) if m is not None)
-
-    # A combination is left out (its chunks go through the tokenizer) when its stop and
-    # closer are a special case (the emoticon ``;)``: the matcher would merge the two
-    # tokens) or when spaCy disagrees on a probe.
-    table: dict[tuple[str, str, str], tuple[int, ...]] = {}
-    for prefix in _PREFIXES:
-        for stop in _STOPS:
-            for closer in _CLOSERS:
-                if stop and closer and stop + closer in rules:
-                    continue
-                classes = tuple(WORD if p == "w" else classify_token(p) for p in (prefix, "w", stop, closer) if p)
-                probes = [
-                    prefix + core + stop + closer
-                    for core in _PROBE_CORES
-                    if core not in rule_cores and (stop != "." or _period_splits(core))
-                ]
-                if all(_classes_of(probe) == classes for probe in probes):
-                    table[(prefix, stop, closer)] = classes
-    return _TokenizerFacts(
-        simple_classes=table,
+    candidates = {
+        (prefix, possessive, stop, closer): tuple(
+            WORD if p == "w" else classify_token(p) for p in (prefix, "w", possessive, stop, closer) if p
+        )
+        for prefix in _PREFIXES
+        for possessive in _POSSESSIVES
+        for stop in _STOPS
+        for closer in _CLOSERS
+    }
+    left = tuple(sorted({a for a, _ in pairs}))
+    right = tuple(sorted({b for _, b in pairs}))
+    join_matrix = np.zeros((len(left) + 2, len(right) + 2), bool)
+    for a, b in pairs:
+        join_matrix[left.index(a) + 1, right.index(b) + 1] = True
+    join_matrix[-1, 1:] = True
+    join_matrix[1:, -1] = True
+    facts = _TokenizerFacts(
+        simple_classes=candidates,
+        rules=frozenset(rules),
         rule_cores=rule_cores,
         pattern_pairs=frozenset(pairs),
-        left_tokens=tuple(sorted({a for a, _ in pairs})),
-        right_tokens=tuple(sorted({b for _, b in pairs})),
-        left_set=frozenset(a for a, _ in pairs),
-        right_set=frozenset(b for _, b in pairs),
+        left_tokens=left,
+        right_tokens=right,
+        join_matrix=join_matrix,
+        left_index={a: i + 1 for i, a in enumerate(left)},
+        right_index={b: i + 1 for i, b in enumerate(right)},
+        after={a: tuple(sorted(b for x, b in pairs if x == a)) for a in left},
+        before={b: tuple(sorted(a for a, x in pairs if x == b)) for b in right},
+        space_table=np.array([chr(c).isspace() for c in range(0x3002)]),
     )
+    # Keep a form only if spaCy agrees on every probe of it (a safety net should a future
+    # spaCy split differently: such forms then go through the tokenizer).
+    agreed = {}
+    for key, classes in candidates.items():
+        prefix, possessive, stop, closer = key
+        probes = [prefix + core + possessive + stop + closer for core in _PROBE_CORES]
+        results = [(probe, facts.simple_chunk(probe)) for probe in probes]
+        if all(r is None or r[0] == _classes_of(probe) for probe, r in results):
+            agreed[key] = classes
+    return replace(facts, simple_classes=agreed)
 
 
 class ChunkCachedExtractor:
@@ -258,8 +330,8 @@ class ChunkCachedExtractor:
         self._last_token: list[str | None] = []
         self._start = np.zeros(0, np.int64)
         self._count = np.zeros(0, np.int64)
-        self._first_joins = np.zeros(0, bool)
-        self._last_joins = np.zeros(0, bool)
+        self._first_code = np.zeros(0, np.int16)
+        self._last_code = np.zeros(0, np.int16)
         self._classes = np.zeros(0, np.int8)
         self._n_classes = 0
 
@@ -271,7 +343,8 @@ class ChunkCachedExtractor:
         chunks = text.split()
         ids = self._ids_of(chunks)
         if ids.size > 1:
-            candidates = np.flatnonzero(self._last_joins[ids[:-1]] & self._first_joins[ids[1:]])
+            joinable = self._facts.join_matrix[self._last_code[ids[:-1]], self._first_code[ids[1:]]]
+            candidates = np.flatnonzero(joinable)
             if candidates.size:
                 ids = self._join_neighbours(text, chunks, ids, candidates)
         return sequence_from_classes(self._gather(ids))
@@ -309,11 +382,8 @@ class ChunkCachedExtractor:
         ]
         if not joins:
             return ids
-        spans = [m.span() for m in _NON_SPACE.finditer(text)]
-        if len(spans) != len(chunks):  # str.split and the regex disagree on whitespace
-            raise RuntimeError("internal error: str.split() and \\S+ split the text differently")
-        # a pattern can only span a single space (any other whitespace is a token of its own)
-        joins = [k for k in joins if spans[k + 1][0] == spans[k][1] + 1 and text[spans[k][1]] == " "]
+        single = _single_spaces(text, len(chunks), self._facts.space_table)
+        joins = [k for k in joins if single[k]]  # a newline or two spaces are tokens: no pattern spans them
         if not joins:
             return ids
         keep = np.ones(ids.size, bool)
@@ -340,37 +410,46 @@ class ChunkCachedExtractor:
     def _add(self, chunks: list[str]) -> None:
         """Classify new chunks (simple ones by regex, the others with the tokenizer) and store them."""
         facts = self._facts
-        table = facts.simple_classes
-        rule_cores = facts.rule_cores
+        table, rule_cores = facts.simple_classes, facts.rule_cores
+        word = table.get(("", "", "", ""))
         classes: list[tuple[int, ...]] = []
         firsts: list[str | None] = []
         lasts: list[str | None] = []
         hard: list[int] = []
+        simple_chunk = facts.simple_chunk
         for k, chunk in enumerate(chunks):
-            m = _SIMPLE_CHUNK.fullmatch(chunk)
-            if m is not None:
-                prefix, core, stop, closer = m.groups()
-                simple = table.get((prefix, stop, closer))
-                if simple is not None and core not in rule_cores and (stop != "." or _period_splits(core)):
-                    classes.append(simple)
-                    firsts.append(prefix or core)
-                    lasts.append(closer or stop or core)
-                    continue
+            if chunk.isalpha() and chunk.isascii() and chunk not in rule_cores and word is not None:
+                classes.append(word)  # the commonest chunk: a plain word
+                firsts.append(chunk)
+                lasts.append(chunk)
+                continue
+            simple = simple_chunk(chunk)
+            if simple is not None:
+                classes.append(simple[0])
+                firsts.append(simple[1])
+                lasts.append(simple[2])
+                continue
             hard.append(k)
             classes.append(())
-            firsts.append(None)
-            lasts.append(None)
+            known = chunk if len(chunk) == 1 else None  # one character is one token
+            firsts.append(known)
+            lasts.append(known)
         if hard:
             for k, hard_classes in zip(hard, self._tokenize([chunks[k] for k in hard])):
                 classes[k] = hard_classes
-        right, left = facts.right_set, facts.left_set
-        first_joins = [
-            chunk.startswith(facts.right_tokens) if tok is None else tok in right for chunk, tok in zip(chunks, firsts)
+        # join codes (see _TokenizerFacts.join_matrix): exact for known tokens, else whether
+        # the chunk starts / ends with a pattern token at all
+        right_get, left_get = facts.right_index.get, facts.left_index.get
+        unknown_right, unknown_left = len(facts.right_index) + 1, len(facts.left_index) + 1
+        first_codes = [
+            right_get(tok, 0) if tok is not None else unknown_right if chunk.startswith(facts.right_tokens) else 0
+            for chunk, tok in zip(chunks, firsts)
         ]
-        last_joins = [
-            chunk.endswith(facts.left_tokens) if tok is None else tok in left for chunk, tok in zip(chunks, lasts)
+        last_codes = [
+            left_get(tok, 0) if tok is not None else unknown_left if chunk.endswith(facts.left_tokens) else 0
+            for chunk, tok in zip(chunks, lasts)
         ]
-        self._store(chunks, classes, firsts, lasts, first_joins, last_joins)
+        self._store(chunks, classes, firsts, lasts, first_codes, last_codes)
 
     def _tokenize(self, chunks: list[str]) -> list[tuple[int, ...]]:
         """The classes of each chunk (``OTHER`` dropped), by one tokenizer call.
@@ -401,8 +480,8 @@ class ChunkCachedExtractor:
         classes: list[tuple[int, ...]],
         firsts: list[str | None],
         lasts: list[str | None],
-        first_joins: list[bool],
-        last_joins: list[bool],
+        first_codes: list[int],
+        last_codes: list[int],
     ) -> None:
         """Give the new chunks ids and store their classes and boundary facts."""
         base, n = len(self._ids), len(chunks)
@@ -413,19 +492,32 @@ class ChunkCachedExtractor:
             size = max(2 * self._start.size, base + n, 1024)
             self._start = _grown(self._start, size)
             self._count = _grown(self._count, size)
-            self._first_joins = _grown(self._first_joins, size)
-            self._last_joins = _grown(self._last_joins, size)
+            self._first_code = _grown(self._first_code, size)
+            self._last_code = _grown(self._last_code, size)
         if self._n_classes + n_new > self._classes.size:
             self._classes = _grown(self._classes, max(2 * self._classes.size, self._n_classes + n_new, 4096))
         self._start[base : base + n] = self._n_classes + np.cumsum(counts) - counts
         self._count[base : base + n] = counts
-        self._first_joins[base : base + n] = first_joins
-        self._last_joins[base : base + n] = last_joins
+        self._first_code[base : base + n] = first_codes
+        self._last_code[base : base + n] = last_codes
         self._classes[self._n_classes : self._n_classes + n_new] = flat
         self._n_classes += n_new
         self._first_token.extend(firsts)
         self._last_token.extend(lasts)
         self._ids.update(zip(chunks, range(base, base + n)))
+
+
+def _single_spaces(text: str, n_chunks: int, space_table: np.ndarray) -> np.ndarray:
+    """For each of the ``n_chunks - 1`` boundaries between whitespace chunks of ``text``:
+    are the two chunks separated by exactly one ``" "``?"""
+    codes = np.frombuffer(text.encode("utf-32-le"), "<u4")
+    space = space_table[np.minimum(codes, space_table.size - 1)]
+    solid = ~space
+    starts = np.flatnonzero(solid & np.concatenate(([True], space[:-1])))
+    ends = np.flatnonzero(solid & np.concatenate((space[1:], [True]))) + 1
+    if starts.size != n_chunks:
+        raise RuntimeError("internal error: str.split() and str.isspace() disagree on whitespace")
+    return (starts[1:] - ends[:-1] == 1) & (codes[ends[:-1]] == ord(" "))
 
 
 def _grown(array: np.ndarray, size: int) -> np.ndarray:

@@ -20,6 +20,12 @@ class InputError(ValueError):
     """Bad input: the message is one line naming the file and what is wrong."""
 
 
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path in the target's folder; rename it onto ``path`` on success."""
@@ -28,6 +34,7 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     os.close(fd)
     tmp = Path(tmp_name)
+    os.chmod(tmp, 0o666 & ~_current_umask())  # mkstemp makes 0600; give outputs the usual mode
     try:
         yield tmp
         os.replace(tmp, target)

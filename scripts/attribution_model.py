@@ -20,9 +20,13 @@ manifest = build_attribution_bundle(
     dict(snakemake.output.items()),  # noqa: F821
     settings=params.attribution,
     mlp=params.mlp,
-    named_feature_sets=params.feature_sets,
     num_threads=snakemake.threads,  # noqa: F821
     config=params.config_used,
     log=log,
 )
-log.info("bundle: %d books, %d authors, min_marks %s", manifest["n_books"], manifest["n_authors"], manifest["min_marks"])
+log.info(
+    "bundle: %d books, %d authors, min_marks %s",
+    manifest["n_books"],
+    manifest["n_authors"],
+    manifest["min_marks"],
+)

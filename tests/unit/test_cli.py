@@ -269,9 +269,7 @@ def tiny_bundle(tmp_path_factory):
             row.update(zip(feature_column_names(name), features[name]))
         rows.append(row)
     frame = pd.DataFrame(rows)
-    tables = {
-        f: frame[["book_id", "author", "n_marks", *feature_column_names(f)]] for f in FEATURES
-    }
+    tables = {f: frame[["book_id", "author", "n_marks", *feature_column_names(f)]] for f in FEATURES}
     bundle = folder / "attribution"
     outputs = {key: bundle / name for key, name in att.BUNDLE_FILES.items()}
     manifest = att.build_attribution_bundle(
@@ -298,6 +296,11 @@ def test_bundle_manifest(tiny_bundle):
     threshold = json.loads((bundle / "threshold.json").read_text())
     assert threshold["grid"] == [10, 20, 40, 80] and len(threshold["curve"]) == 4
     assert threshold["min_marks"] in (10, 20, 40, 80) and threshold["estimated"] is True
+    assert (
+        threshold["feature"] in ("f3", "f1") and threshold["full_accuracy"] > threshold["baseline_accuracy"]
+    )
+    chosen = threshold["curves"][threshold["feature"]]
+    assert chosen["curve"] == threshold["curve"] and chosen["n_min"] == threshold["min_marks"]
     loaded = att.load_attribution_bundle(bundle)
     assert loaded.min_marks == threshold["min_marks"]
     assert list(loaded.signatures.index) == sorted(authors)
@@ -333,6 +336,25 @@ def test_attribute_short_text_warns(capsys, tiny_bundle, tmp_path):
     warning = json.loads(out)["warning"]
     assert warning.startswith(f"too short to say anything: 2 marks, at least {needed} needed for")
     assert err == f"punctstyle: {text}: {warning}\n"
+
+
+def test_threshold_not_estimated_when_no_better_than_chance():
+    from punctstyle.extract import extract
+
+    sequence = extract(sentences(0, 30, seed=7))
+    books = [(sequence.marks, sequence.gaps)] * 6  # identical books: KL cannot tell them apart
+    record = att.threshold_record(books, ["a", "a", "a", "b", "b", "b"], grid=[10, 20])
+    assert record["min_marks"] is None and record["estimated"] is False
+    assert record["baseline_accuracy"] == pytest.approx(0.5)
+    assert record["note"].startswith("not estimated: at full length no KL feature")
+    assert set(record["curves"]) == {"f3", "f1"}
+    json.dumps(record)  # JSON-serialisable
+
+
+def test_threshold_not_estimated_without_test_books():
+    books = [(np.array([4, 5], np.uint8), np.array([1, 2], np.uint32))] * 2
+    record = att.threshold_record(books, ["a", "b"], grid=[10])
+    assert record["min_marks"] is None and record["note"].startswith("not estimated: no test books")
 
 
 def test_too_short_without_threshold(tiny_bundle):

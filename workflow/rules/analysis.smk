@@ -1,27 +1,6 @@
 # Sections 3-4: consistency (KL divergence) and recognition (KL nearest class, MLP).
 
 
-def consistency_tasks():
-    return config["consistency"]["tasks"]
-
-
-def recognition_tasks():
-    tasks = ["author"]
-    if config["recognition"]["genre_recognition"]:
-        tasks.append("genre")
-    return tasks
-
-
-def analysis_outputs():
-    return [
-        out("analysis/consistency/summary.csv"),
-        *expand(
-            out("analysis/recognition/{task}_summary.csv"), task=recognition_tasks()
-        ),
-        *expand(out("analysis/recognition/{task}_tables.md"), task=recognition_tasks()),
-    ]
-
-
 rule consistency:
     input:
         out("corpus/{feature}.parquet"),
@@ -35,13 +14,13 @@ rule consistency:
     wildcard_constraints:
         task="author|genre",
         feature="f1|f3|f4|f5",
-    params:
-        consistency=config["consistency"],
+    conda:
+        "../../envs/analysis.yaml"
     threads: 2
     resources:
         mem_mb=8000,
-    conda:
-        "../../envs/analysis.yaml"
+    params:
+        consistency=config["consistency"],
     script:
         "../../scripts/consistency.py"
 
@@ -76,14 +55,14 @@ rule recognition:
     wildcard_constraints:
         task="author|genre",
         seed=r"\d+",
-    params:
-        recognition=config["recognition"],
+    conda:
+        "../../envs/analysis.yaml"
     threads: config["recognition"]["mlp"]["threads"]
     resources:
         mem_mb=8000,
         runtime=240,
-    conda:
-        "../../envs/analysis.yaml"
+    params:
+        recognition=config["recognition"],
     script:
         "../../scripts/recognition.py"
 

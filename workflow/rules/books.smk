@@ -8,16 +8,17 @@ rule download_book:
         provenance=out("books/{book_id}.json"),
     log:
         log_path("books/{book_id}.download"),
-    params:
-        mirror=config["mirror"],
     group:
         "books"
+    conda:
+        "../../envs/corpus.yaml"
     resources:
         mirror_connections=1,
         mem_mb=300,
+        disk_mb=2 * config["mirror"]["max_text_mb"],
         runtime=10,
-    conda:
-        "../../envs/corpus.yaml"
+    params:
+        mirror=config["mirror"],
     script:
         "../../scripts/download_book.py"
 
@@ -32,11 +33,12 @@ rule extract_book:
         log_path("books/{book_id}.extract"),
     group:
         "books"
-    resources:
-        mem_mb=1000,
-        runtime=10,
     conda:
         "../../envs/extract.yaml"
+    resources:
+        mem_mb=1000,
+        disk_mb=2 * config["mirror"]["max_text_mb"],
+        runtime=10,
     script:
         "../../scripts/extract_book.py"
 
@@ -48,14 +50,15 @@ rule book_features:
         out("features/{book_id}.parquet"),
     log:
         log_path("books/{book_id}.features"),
-    params:
-        extraction=config["extraction"],
     group:
         "books"
-    resources:
-        mem_mb=300,
-        runtime=5,
     conda:
         "../../envs/extract.yaml"
+    resources:
+        mem_mb=300,
+        disk_mb=100,
+        runtime=5,
+    params:
+        extraction=config["extraction"],
     script:
         "../../scripts/book_features.py"

@@ -3,10 +3,10 @@ rule download_catalog:
         out("catalog/pg_catalog.csv"),
     log:
         log_path("download_catalog"),
-    params:
-        mirror=config["mirror"],
     conda:
         "../../envs/corpus.yaml"
+    params:
+        mirror=config["mirror"],
     script:
         "../../scripts/download_catalog.py"
 
@@ -19,10 +19,10 @@ checkpoint select_books:
         filters=out("corpus/selection_filters.csv"),
     log:
         log_path("select_books"),
-    params:
-        selection=config["selection"],
     conda:
         "../../envs/corpus.yaml"
+    params:
+        selection=config["selection"],
     script:
         "../../scripts/select_books.py"
 
@@ -37,12 +37,12 @@ rule corpus_tables:
         summary=out("corpus/summary.json"),
     log:
         log_path("corpus_tables"),
+    conda:
+        "../../envs/corpus.yaml"
+    resources:
+        mem_mb=4000,
     params:
         min_docs_per_author=config["selection"]["min_docs_per_author"],
         genres=config["genres"],
-    resources:
-        mem_mb=4000,
-    conda:
-        "../../envs/corpus.yaml"
     script:
         "../../scripts/corpus_tables.py"

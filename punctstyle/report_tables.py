@@ -1,0 +1,399 @@
+"""Small helpers behind the report: what the figures draw, the appendix tables, HTML tables.
+
+Everything here is pure (tables in, tables or strings out); the workflow scripts read the
+files and write the results.
+
+* Choosing what to draw: :func:`choose_sequence_books` (two books each of the three authors
+  with the most books, as in the paper's figures ``fig:raw_sequence``, ``feature_freq`` and
+  ``scatter_plot_freq_pun``), :func:`scatter_pairs` (the paper's pairs: same author, then
+  different authors, in turn), :func:`default_over_time_authors`.
+* Recognition: :func:`accuracy_long` turns a ``{task}_summary.csv`` (one row per task,
+  method and number of classes; one ``accuracy[<set>]`` column per feature set) into the long
+  table that :func:`punctstyle.plots.plot_accuracy_vs_classes` draws.
+* Appendix tables (``author-table`` and ``genre-table2`` of the paper): classes ordered by
+  f3 consistency, with their number of documents, the test-set size and accuracy of the
+  full-corpus experiment with every feature (:func:`full_corpus_per_class`,
+  :func:`appendix_table`).
+* Rendering: :func:`markdown_table`, :func:`html_table`, :func:`html_page`,
+  :func:`markdown_to_html` (the pipe tables that ``recognition_tables`` writes).
+* :func:`placeholder_figure`: a figure that says why there is nothing to draw.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+NA = "NA"
+"""How a missing value is written in the tables (the paper's ``NA``)."""
+
+PER_CLASS_COLUMNS: tuple[str, ...] = ("n_classes", "seed", "method", "feature_set", "class", "n_test", "accuracy")
+
+
+# ------------------------------------------------------------------ choosing what to draw
+
+
+def choose_sequence_books(frame: pd.DataFrame, n_authors: int = 3, per_author: int = 2) -> list[int]:
+    """Book ids to draw: ``per_author`` books of each of the ``n_authors`` authors with most books.
+
+    Authors are ranked by number of books (ties: author name); an author's books by number of
+    marks, most first (ties: book id), so the midpoint window of the sequence images is full.
+    Authors with fewer than ``per_author`` books are passed over; the result has
+    ``n_authors * per_author`` ids, or fewer when the corpus has too few such authors.
+    ``frame``: a corpus table (columns ``book_id``, ``author``, ``n_marks``).
+    """
+    rows = frame.loc[frame["author"].notna(), ["book_id", "author", "n_marks"]]
+    counts = rows.groupby("author").size()
+    ranked = counts[counts >= per_author].reset_index(name="n")
+    ranked = ranked.sort_values(["n", "author"], ascending=[False, True], kind="mergesort")
+    chosen: list[int] = []
+    for author in ranked["author"].iloc[:n_authors]:
+        books = rows.loc[rows["author"] == author].sort_values(
+            ["n_marks", "book_id"], ascending=[False, True], kind="mergesort"
+        )
+        chosen += [int(b) for b in books["book_id"].iloc[:per_author]]
+    return chosen
+
+
+def scatter_pairs(n_books: int) -> list[tuple[int, int]]:
+    """Index pairs of the f1-versus-f1 scatter plots: ``(i, i + 1 mod n)`` for each book ``i``.
+
+    With the books listed two per author (``a1 a1' a2 a2' a3 a3'``) this gives the paper's six
+    panels in order: same author ``(a1, a1')``, different authors ``(a1', a2)``, same author
+    ``(a2, a2')``, ... and finally ``(a3', a1)``. Two books give one pair, fewer none.
+    """
+    if n_books < 2:
+        return []
+    if n_books == 2:
+        return [(0, 1)]
+    return [(i, (i + 1) % n_books) for i in range(n_books)]
+
+
+def book_label(row: Mapping[str, Any]) -> str:
+    """``Title (Author, #id)`` of a corpus row."""
+    author = row.get("author")
+    who = "" if author is None or (isinstance(author, float) and math.isnan(author)) else f"{author}, "
+    return f"{row.get('title')} ({who}#{int(row['book_id'])})"
+
+
+def default_over_time_authors(frame: pd.DataFrame, years: pd.DataFrame, n: int = 3) -> list[str]:
+    """The ``n`` authors with the most books that have a publication year (ties: author name).
+
+    Used when ``temporal.authors_over_time`` is empty; ``years`` has columns ``book_id``, ``year``.
+    """
+    dated = frame.loc[frame["book_id"].isin(years["book_id"]) & frame["author"].notna(), "author"]
+    counts = dated.value_counts().reset_index()
+    counts.columns = ["author", "n"]
+    counts = counts.sort_values(["n", "author"], ascending=[False, True], kind="mergesort")
+    return [str(a) for a in counts["author"].iloc[:n]]
+
+
+def author_date_counts(frame: pd.DataFrame, window: tuple[int, int]) -> dict[str, int]:
+    """Counts of section 5 of the paper, per author (an author's first known birth/death year).
+
+    ``authors``, ``authors_with_birth``, ``authors_with_death``, ``authors_with_both``,
+    ``authors_with_a_year`` (birth or death known) and ``authors_in_window`` (middle year,
+    :func:`punctstyle.temporal.middle_year`, within ``window``, inclusive); plus
+    ``documents`` and ``documents_with_a_year``.
+    """
+    from punctstyle.temporal import in_window, middle_year
+
+    rows = frame.loc[frame["author"].notna()]
+    years = rows.groupby("author", sort=True)[["birth", "death"]].first()
+    has_birth = years["birth"].notna()
+    has_death = years["death"].notna()
+    middle = middle_year(years["birth"], years["death"])
+    doc_years = frame["birth"].notna() | frame["death"].notna()
+    return {
+        "authors": int(len(years)),
+        "authors_with_birth": int(has_birth.sum()),
+        "authors_with_death": int(has_death.sum()),
+        "authors_with_both": int((has_birth & has_death).sum()),
+        "authors_with_a_year": int((has_birth | has_death).sum()),
+        "authors_in_window": int(in_window(middle, window).sum()),
+        "documents": int(len(frame)),
+        "documents_with_a_year": int(doc_years.sum()),
+    }
+
+
+# ------------------------------------------------------------------------ recognition
+
+
+def accuracy_long(summary: pd.DataFrame) -> pd.DataFrame:
+    """Long accuracy table from a recognition summary (``punctstyle.recognition.summarise``).
+
+    One row per (method, n_classes, feature set with a value): ``method``, ``n_classes``,
+    ``feature_set``, ``accuracy_mean`` (mean over seeds), ``accuracy_std`` (sample standard
+    deviation over seeds, 0 when undefined, i.e. a single seed), ``baseline_mean``.
+    """
+    columns = ["method", "n_classes", "feature_set", "accuracy_mean", "accuracy_std", "baseline_mean"]
+    sets = [c[len("accuracy[") : -1] for c in summary.columns if c.startswith("accuracy[")]
+    parts = []
+    for name in sets:
+        std_column = f"accuracy_std[{name}]"
+        std = summary[std_column] if std_column in summary.columns else pd.Series(np.nan, index=summary.index)
+        part = pd.DataFrame(
+            {
+                "method": summary["method"],
+                "n_classes": summary["n_classes"].astype(np.int64),
+                "feature_set": name,
+                "accuracy_mean": pd.to_numeric(summary[f"accuracy[{name}]"], errors="coerce"),
+                "accuracy_std": pd.to_numeric(std, errors="coerce").fillna(0.0),
+                "baseline_mean": pd.to_numeric(summary["baseline"], errors="coerce"),
+            }
+        )
+        parts.append(part[part["accuracy_mean"].notna()])
+    if not parts:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(parts, ignore_index=True).loc[:, columns]
+
+
+def full_corpus_per_class(
+    per_class: pd.DataFrame,
+    n_classes: int,
+    *,
+    method: str = "mlp",
+    feature_set: str = "all",
+    n_seeds: int | None = None,
+) -> pd.DataFrame:
+    """Test-set size and accuracy per class in the experiment that uses every class.
+
+    ``per_class``: the per-class rows of every seed (long format: ``n_classes``, ``seed``,
+    ``method``, ``feature_set``, ``class``, ``n_test``, ``accuracy``, ...). Keeps
+    ``method``/``feature_set`` (the paper: the neural network with all features) and
+    ``n_classes`` (every class). Per class: ``test_size`` = mean over the ``n_seeds`` seeds
+    of its number of test documents (0 in a seed where it had none; default: the seeds that
+    appear in the kept rows) and ``accuracy`` = mean over the seeds in which it was tested.
+    Columns ``class``, ``test_size``, ``accuracy``, ``n_seeds_tested``.
+    """
+    missing = [c for c in PER_CLASS_COLUMNS if c not in per_class.columns]
+    empty = pd.DataFrame({"class": pd.Series(dtype=object), "test_size": pd.Series(dtype=float),
+                          "accuracy": pd.Series(dtype=float), "n_seeds_tested": pd.Series(dtype=np.int64)})
+    if missing or per_class.empty:
+        return empty
+    keep = (
+        (pd.to_numeric(per_class["n_classes"], errors="coerce") == n_classes)
+        & (per_class["method"] == method)
+        & (per_class["feature_set"].astype(str) == feature_set)
+        & (pd.to_numeric(per_class["n_test"], errors="coerce") > 0)
+    )
+    rows = per_class.loc[keep]
+    if rows.empty:
+        return empty
+    seeds = n_seeds if n_seeds is not None else rows["seed"].nunique()
+    grouped = rows.groupby("class", sort=True)
+    out = pd.DataFrame(
+        {
+            "test_size": grouped["n_test"].sum().astype(np.float64) / max(seeds, 1),
+            "accuracy": grouped["accuracy"].mean().astype(np.float64),
+            "n_seeds_tested": grouped["seed"].nunique().astype(np.int64),
+        }
+    )
+    return out.rename_axis("class").reset_index()
+
+
+def appendix_table(consistency: pd.DataFrame, per_class: pd.DataFrame, task: str, feature: str = "f3") -> pd.DataFrame:
+    """The paper's appendix table: classes ordered by consistency, most consistent first.
+
+    ``consistency``: a ``{task}_{feature}.csv`` table (``class``, ``n_docs``, ``consistency``);
+    ``per_class``: :func:`full_corpus_per_class`. Columns ``rank`` (1..), ``<task>``
+    (the class), ``documents``, ``test_size``, ``consistency_<feature>``, ``accuracy``;
+    classes without a consistency (one document) come last, and ``test_size``/``accuracy``
+    are missing (NaN) for classes never in a test set.
+    """
+    table = consistency.loc[:, ["class", "n_docs", "consistency"]].copy()
+    table["consistency"] = pd.to_numeric(table["consistency"], errors="coerce")
+    table = table.sort_values("class", key=lambda s: s.astype(str), kind="mergesort")
+    table = table.sort_values("consistency", kind="mergesort", na_position="last").reset_index(drop=True)
+    merged = table.merge(per_class.loc[:, ["class", "test_size", "accuracy"]], on="class", how="left")
+    return pd.DataFrame(
+        {
+            "rank": np.arange(1, len(merged) + 1, dtype=np.int64),
+            task: merged["class"].astype(str),
+            "documents": merged["n_docs"].astype(np.int64),
+            "test_size": merged["test_size"].astype(np.float64),
+            f"consistency_{feature}": merged["consistency"].astype(np.float64),
+            "accuracy": merged["accuracy"].astype(np.float64),
+        }
+    )
+
+
+# ------------------------------------------------------------------------ rendering
+
+
+def format_value(value: Any, spec: str = ".3f") -> str:
+    """A cell: missing -> ``NA``; integers as they are; floats with the format ``spec``.
+
+    ``spec="auto"``: whole floats without decimals (``3.0`` -> ``3``), others to one decimal.
+    """
+    if value is None or value is pd.NA:
+        return NA
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        if math.isnan(value):
+            return NA
+        if spec == "auto":
+            return str(int(value)) if float(value).is_integer() and abs(value) < 1e15 else f"{value:.1f}"
+        return format(float(value), spec)
+    return str(value)
+
+
+Formats = Mapping[str, str] | str
+
+
+def _formatted_rows(frame: pd.DataFrame, formats: Formats) -> list[list[str]]:
+    def spec(column: str) -> str:
+        return formats if isinstance(formats, str) else formats.get(column, ".3f")
+
+    specs = [spec(str(c)) for c in frame.columns]
+    return [[format_value(v, s) for s, v in zip(specs, row)] for row in frame.itertuples(index=False)]
+
+
+def markdown_table(frame: pd.DataFrame, formats: Formats = ".3f") -> str:
+    """GitHub-flavoured markdown table of ``frame`` (numbers right-aligned, ``NA`` for missing).
+
+    ``formats``: a format spec for every float column, or one per column name (default
+    ``.3f``; see :func:`format_value`).
+    """
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+    lines = [
+        "| " + " | ".join(cell(str(c)) for c in frame.columns) + " |",
+        "| " + " | ".join("---:" if n else ":---" for n in numeric) + " |",
+    ]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in _formatted_rows(frame, formats)]
+    return "\n".join(lines) + "\n"
+
+
+def html_table(frame: pd.DataFrame, formats: Formats = ".3f", caption: str | None = None) -> str:
+    """An escaped ``<table>`` of ``frame`` (numbers right-aligned, ``NA`` for missing; ``formats``
+    as in :func:`markdown_table`)."""
+    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    body = []
+    for row in _formatted_rows(frame, formats):
+        cells = "".join(
+            f'<td class="num">{html.escape(v)}</td>' if n else f"<td>{html.escape(v)}</td>" for v, n in zip(row, numeric)
+        )
+        body.append(f"<tr>{cells}</tr>")
+    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+HTML_STYLE = (
+    "body{font-family:sans-serif;font-size:14px;margin:1em;color:#222;background:#fff}"
+    "table{border-collapse:collapse;margin:0.5em 0 1.5em 0}"
+    "th,td{border:1px solid #ccc;padding:2px 8px}th{background:#f0f0f0}"
+    "td.num{text-align:right;font-variant-numeric:tabular-nums}"
+    "caption{caption-side:top;text-align:left;font-weight:bold;padding:4px 0}"
+    "pre{background:#f6f6f6;padding:0.8em;overflow-x:auto}p.note{color:#555}"
+)
+
+
+def html_page(title: str, parts: Iterable[str]) -> str:
+    """A small standalone HTML page: escaped ``title`` as heading, then ``parts`` (HTML) in order."""
+    body = "\n".join(parts)
+    return (
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+        f"<title>{html.escape(title)}</title><style>{HTML_STYLE}</style></head>\n"
+        f"<body><h2>{html.escape(title)}</h2>\n{body}\n</body></html>\n"
+    )
+
+
+def html_paragraph(text: str, note: bool = False) -> str:
+    """An escaped paragraph (class ``note`` when ``note``)."""
+    return f'<p class="note">{html.escape(text)}</p>' if note else f"<p>{html.escape(text)}</p>"
+
+
+_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def _split_row(line: str) -> list[str]:
+    text = line.strip()
+    if text.startswith("|"):
+        text = text[1:]
+    if text.endswith("|") and not text.endswith("\\|"):
+        text = text[:-1]
+    cells = re.split(r"(?<!\\)\|", text)
+    return [c.strip().replace("\\|", "|") for c in cells]
+
+
+def _inline(text: str) -> str:
+    escaped = html.escape(text)
+    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", escaped)
+
+
+def markdown_to_html(text: str) -> str:
+    """HTML of simple markdown: pipe tables (with an alignment row) and paragraphs (``**bold**``).
+
+    Enough for the tables that the workflow writes (``{task}_tables.md``); everything is
+    escaped, so the output is safe to embed.
+    """
+    lines = text.splitlines()
+    parts: list[str] = []
+    paragraph: list[str] = []
+    i = 0
+
+    def flush() -> None:
+        if paragraph:
+            parts.append("<p>" + _inline(" ".join(paragraph)) + "</p>")
+            paragraph.clear()
+
+    while i < len(lines):
+        line = lines[i]
+        if line.strip().startswith("|") and i + 1 < len(lines) and _SEPARATOR.match(lines[i + 1]):
+            flush()
+            header = _split_row(line)
+            aligns = ["num" if c.strip().endswith(":") and not c.strip().startswith(":") else ""
+                      for c in _split_row(lines[i + 1])]
+            i += 2
+            rows = []
+            while i < len(lines) and lines[i].strip().startswith("|"):
+                cells = _split_row(lines[i])
+                rows.append(
+                    "<tr>" + "".join(
+                        f'<td class="num">{_inline(c)}</td>' if (j < len(aligns) and aligns[j]) else f"<td>{_inline(c)}</td>"
+                        for j, c in enumerate(cells)
+                    ) + "</tr>"
+                )
+                i += 1
+            head = "".join(f"<th>{_inline(c)}</th>" for c in header)
+            parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+            continue
+        if line.strip():
+            paragraph.append(line.strip())
+        else:
+            flush()
+        i += 1
+    flush()
+    return "\n".join(parts)
+
+
+# ------------------------------------------------------------------------ figures
+
+
+def placeholder_figure(message: str, title: str | None = None) -> Figure:
+    """A small figure that only says ``message`` (why there is nothing to draw)."""
+    from punctstyle.plots.base import new_figure, plain_text
+
+    fig, ax = new_figure(figsize=(6.0, 2.5))
+    ax.set_axis_off()
+    ax.text(0.5, 0.5, plain_text(message), ha="center", va="center", wrap=True, fontsize=10,
+            transform=ax.transAxes)
+    if title:
+        ax.set_title(plain_text(title))
+    return fig
+

@@ -1,0 +1,63 @@
+"""Rule temporal: middle years, mean f1 and punctuation rate by decade, optional publication years."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
+
+import pandas as pd  # noqa: E402
+
+from punctstyle import temporal  # noqa: E402
+from punctstyle.io import atomic_open, write_json_atomic  # noqa: E402
+from punctstyle.logs import configure_logging  # noqa: E402
+from punctstyle.report_tables import author_date_counts, default_over_time_authors  # noqa: E402
+
+log = configure_logging(snakemake.log[0])  # noqa: F821
+options = snakemake.params.temporal  # noqa: F821
+years_csv = snakemake.params.publication_years_csv  # noqa: F821
+output = snakemake.output  # noqa: F821
+window = tuple(options["window"])
+
+f1 = pd.read_parquet(snakemake.input.f1)  # noqa: F821
+f5 = pd.read_parquet(snakemake.input.f5)  # noqa: F821
+
+
+def write_csv(frame: pd.DataFrame, path: str) -> None:
+    with atomic_open(path, "w", newline="") as handle:
+        frame.to_csv(handle, index=False)
+
+
+dated = temporal.dated_documents(f5, window)
+documents = dated.loc[:, ["book_id", "title", "author", "birth", "death", "middle_year", "decade"]].copy()
+documents["words_per_mark"] = temporal.punctuation_rate(dated).to_numpy()
+write_csv(documents, output.documents)
+write_csv(temporal.date_counts_by_decade(f1, start=window[0], end=window[1]), output.dates)
+write_csv(temporal.f1_by_decade(f1, window), output.f1)
+write_csv(temporal.rate_by_decade(f5, window), output.rate)
+
+authors = list(options["authors_over_time"])
+years = temporal.read_publication_years(years_csv) if years_csv else None
+if years is not None and not authors:
+    authors = default_over_time_authors(f1, years)
+    log.info("temporal.authors_over_time is empty: using the authors with most dated books: %s", authors)
+over_time, reason = temporal.author_f1_over_time(f1, years, authors, window)
+columns = ["author", "year", "code", "mark", "n", "mean", "min", "max"]
+write_csv(over_time if over_time is not None else pd.DataFrame(columns=columns), output.over_time)
+log.info("per-author analysis over publication years: %s", reason)
+
+summary = {
+    "window": list(window),
+    "decade_start": options["decade_start"],
+    "middle_year_rule": "mean of birth and death years; birth + 30 or death - 30 when only one is known",
+    **author_date_counts(f1, window),
+    "documents_in_window": int(len(dated)),
+    "punctuation_rate_source": temporal.punctuation_rate_source(f5),
+    "over_time": {
+        "drawn": over_time is not None,
+        "reason": reason,
+        "publication_years_csv": years_csv,
+        "authors": authors,
+    },
+}
+write_json_atomic(output.summary, summary)
+log.info("%s", summary)
