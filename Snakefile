@@ -16,6 +16,9 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/corpus.smk"
 include: "workflow/rules/books.smk"
 include: "workflow/rules/analysis.smk"
+include: "workflow/rules/report_common.smk"
+include: "workflow/rules/temporal.smk"
+include: "workflow/rules/figures.smk"
 include: "workflow/rules/attribution.smk"
 
 
@@ -23,4 +26,6 @@ rule all:
     input:
         corpus_outputs(),
         analysis_outputs(),
+        temporal_outputs(),
+        figure_outputs(),
         attribution_outputs(),

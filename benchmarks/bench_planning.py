@@ -9,11 +9,12 @@ full catalogue, every other key the paper's default), then
 2. times ``snakemake -n`` for the corpus tables targets and for the default target ``all``
    (which grows as analysis rules are added), each ``--repeat`` times.
 
-For every run it reports the wall time, the peak resident memory of the snakemake process
-tree (the sum over the process and its descendants, polled from ``/proc`` every
-``--poll`` seconds; and ``ru_maxrss`` of the largest single process, from ``wait4``), the
-load average before the run, and, for dry runs, the number of jobs planned (the ``total``
-line of snakemake's job stats).
+For every run it reports the wall time; the CPU time (user + system of the process and its
+descendants: less sensitive than the wall time to the load of a shared machine); the peak
+resident memory of the snakemake process tree (the sum over the process and its
+descendants, polled from ``/proc`` every ``--poll`` seconds) and ``ru_maxrss`` of its
+largest single process (from ``wait4``); the load average before the run; and, for dry
+runs, the number of jobs planned (the ``total`` line of snakemake's job stats).
 
 Usage: ``python benchmarks/bench_planning.py [--catalog PATH] [--repeat 2] [--keep]``.
 Target on this 2-core machine: each dry run under 60 s and 2 GB. Exit status 1 if a run
@@ -34,6 +35,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
@@ -49,6 +51,7 @@ class RunResult:
     label: str
     returncode: int
     wall_s: float
+    cpu_s: float
     tree_peak_bytes: int
     max_single_rss_bytes: int
     load_before: float
@@ -120,6 +123,7 @@ def run_measured(label: str, command: list[str], log: Path, poll: float) -> RunR
         label=label,
         returncode=proc.returncode,
         wall_s=wall,
+        cpu_s=usage.ru_utime + usage.ru_stime,
         tree_peak_bytes=peak[0],
         max_single_rss_bytes=usage.ru_maxrss * 1024,  # Linux: KiB
         load_before=load_before,
@@ -160,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         if selection.returncode != 0:
             print(selection.log.read_text()[-4000:], file=sys.stderr)
             return 1
+        chosen = pd.read_parquet(outdir / "corpus/selection.parquet", columns=["book_id", "author"])
+        print(f"selected {len(chosen)} books by {chosen['author'].nunique()} authors", flush=True)
         plans = [("dry run: corpus tables", [str(outdir / t) for t in CORPUS_TARGETS])]
         if not args.no_all:
             plans.append(("dry run: all", []))
@@ -183,12 +189,13 @@ def main(argv: list[str] | None = None) -> int:
 def _report(results: list[RunResult], catalog: Path, tmp: Path) -> None:
     print(f"catalog: {catalog}")
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
-    header = ("step", "rc", "wall s", "tree peak MiB", "max proc MiB", "load before", "jobs")
+    header = ("step", "rc", "wall s", "CPU s", "tree peak MiB", "max proc MiB", "load before", "jobs")
     rows = [
         (
             r.label,
             str(r.returncode),
             f"{r.wall_s:.1f}",
+            f"{r.cpu_s:.1f}",
             f"{r.tree_peak_bytes / 2**20:.0f}",
             f"{r.max_single_rss_bytes / 2**20:.0f}",
             f"{r.load_before:.2f}",

@@ -35,21 +35,23 @@ therefore knows, for every cached chunk, whether its first and last tokens occur
 pattern; where two neighbours separated by exactly one space could form one, it
 tokenises them together as one chunk.
 
-How new chunks are classified. A chunk of the form ``[" ' (]? letters [, ; : ! ? .]?
-[" ' )]?`` (ASCII letters; the period only after a lowercase letter or two capitals)
-whose letters are not the core of a special case of that same form tokenises into exactly
-those pieces: spaCy's prefix, suffix and infix rules split off each punctuation character
-on its own and never split ASCII letters, and no special case can apply. Those chunks
-(about 90 % of the distinct chunks of a book) are classified by a regular expression,
-checked against spaCy once per process on probe strings; every other chunk goes through
-the tokenizer (one call per text, chunks separated by newlines, which no pattern can
-cross).
+How new chunks are classified. A chunk of ASCII letters with at most one opening
+``" ' (``, single hyphens between words, a possessive ``'s``, one stop ``, ; : ! ? .`` and
+one closing ``" ' )`` splits into exactly those pieces: spaCy's prefix, suffix and infix
+rules split off each of those characters on its own and never split ASCII letters. The
+fast path classifies such a chunk by a regular expression unless a special case could
+apply (the chunk less some outer pieces, or a word, is a special case such as ``Mr.``,
+``he's``, ``cannot``; or two neighbouring pieces are a pattern pair such as ``; )``), or
+the period follows a capital not preceded by another capital (``I.`` stays one token).
+Every such form is checked against spaCy on probe words once per process. These chunks are
+over 90 % of the distinct chunks of a book; every other chunk goes through the tokenizer
+(one call per text, chunks separated by newlines, which no pattern can cross).
 """
 
 from __future__ import annotations
 
 import re
-from itertools import chain
+from itertools import chain, repeat
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -128,8 +130,6 @@ def extract_with_spacy(text: str) -> PunctuationSequence:
     return sequence_from_classes(classes)
 
 
-
-
 # --- fast path -------------------------------------------------------------------------
 
 _SIMPLE_CHUNK = re.compile(r"""(["'(]?)([A-Za-z]+(?:-[A-Za-z]+)*)('s)?([,;:!?.]?)(["')]?)""")
@@ -158,9 +158,7 @@ class _TokenizerFacts:
     """(prefix, possessive, stop, closer) -> token classes of a simple chunk of that form
     with a one-word core."""
     rules: frozenset[str]
-    """The special cases."""
-    rule_cores: frozenset[str]
-    """Cores of the special cases that have the simple-chunk form (``Mr.``, ``'em``, ``he's``)."""
+    """The special cases (``Mr.``, ``'em``, ``he's``, ``cannot``, ``:)``...)."""
     pattern_pairs: frozenset[tuple[str, str]]
     """Consecutive tokens ``(a, b)`` of a multi-token special-case pattern."""
     left_tokens: tuple[str, ...]
@@ -173,7 +171,6 @@ class _TokenizerFacts:
     classified) that may be one."""
     space_table: np.ndarray
     """``[code point]`` -> ``str.isspace()``, for code points up to U+3001 (none above is)."""
-
     left_index: dict[str, int]
     """Left token -> its join code (1 + its position in :attr:`left_tokens`)."""
     right_index: dict[str, int]
@@ -190,8 +187,8 @@ class _TokenizerFacts:
         spaCy splits a simple chunk into the pieces prefix, core words and hyphens,
         ``'s``, stop, closer: each of those characters is a prefix / suffix / infix rule on
         its own and ASCII letters are never split. The pieces are final unless a special
-        case applies: to an outer part (the core plus some affixes: then the core is a rule
-        core), to a word (a rule) or, through the matcher, to two neighbouring pieces (a
+        case applies: to an outer part (what the affix loop looks up: the chunk less some
+        outer pieces), to a word, or, through the matcher, to two neighbouring pieces (a
         pattern pair). The period splits only after a lowercase letter or two capitals.
         """
         m = _SIMPLE_CHUNK.fullmatch(chunk)
@@ -200,16 +197,23 @@ class _TokenizerFacts:
         prefix, core, possessive, stop, closer = m.groups()
         possessive = possessive or ""
         classes = self.simple_classes.get((prefix, possessive, stop, closer))
-        if classes is None or core in self.rule_cores:
+        if classes is None:
             return None
         if stop == "." and not possessive and not _period_splits(core):
             return None
+        rules = self.rules
+        end = len(chunk)
+        for piece in ("", closer, stop, possessive):
+            if piece or end == len(chunk):
+                end -= len(piece)
+                if chunk[:end] in rules or (prefix and chunk[1:end] in rules):
+                    return None
         pieces = [prefix] if prefix else []
         if "-" in core:
             words = core.split("-")
-            if any(word in self.rules for word in words):
-                return None
             for word in words:
+                if word in rules:
+                    return None
                 pieces += (word, "-")
             pieces.pop()
             at = 1 if prefix else 0
@@ -218,9 +222,20 @@ class _TokenizerFacts:
             pieces.append(core)
         pieces += [p for p in (possessive, stop, closer) if p]
         pairs = self.pattern_pairs
-        if any((a, b) in pairs for a, b in zip(pieces, pieces[1:])):
-            return None
+        for pair in zip(pieces, pieces[1:]):
+            if pair in pairs:
+                return None
         return classes, pieces[0], pieces[-1]
+
+    def boundary_tokens(self, chunk: str) -> tuple[str | None, str | None]:
+        """The first and last token of a chunk before special-case matching; None where
+        unknown (a chunk only the tokenizer can split)."""
+        simple = self.simple_chunk(chunk)
+        if simple is not None:
+            return simple[1], simple[2]
+        if len(chunk) == 1 or (chunk.isalpha() and chunk.isascii() and chunk not in self.rules):
+            return chunk, chunk
+        return None, None
 
     def may_join(self, last: str | None, first: str | None, left: str, right: str) -> bool:
         """Can a pattern span the boundary between chunks ``left`` and ``right``?
@@ -264,7 +279,6 @@ def _tokenizer_facts() -> _TokenizerFacts:
     for rule in rules:
         pieces = [t.text for t in bare(rule)]
         pairs.update(zip(pieces, pieces[1:]))
-    rule_cores = frozenset(m.group(2) for m in map(_SIMPLE_CHUNK.fullmatch, rules) if m is not None)
     candidates = {
         (prefix, possessive, stop, closer): tuple(
             WORD if p == "w" else classify_token(p) for p in (prefix, "w", possessive, stop, closer) if p
@@ -284,7 +298,6 @@ def _tokenizer_facts() -> _TokenizerFacts:
     facts = _TokenizerFacts(
         simple_classes=candidates,
         rules=frozenset(rules),
-        rule_cores=rule_cores,
         pattern_pairs=frozenset(pairs),
         left_tokens=left,
         right_tokens=right,
@@ -296,9 +309,10 @@ def _tokenizer_facts() -> _TokenizerFacts:
         space_table=np.array([chr(c).isspace() for c in range(0x3002)]),
     )
     # Keep a form only if spaCy agrees on every probe of it (a safety net should a future
-    # spaCy split differently: such forms then go through the tokenizer).
+    # spaCy split differently: such forms then go through the tokenizer). A token_match
+    # would stop the affix loop early: then no form is simple.
     agreed = {}
-    for key, classes in candidates.items():
+    for key, classes in candidates.items() if tokenizer.token_match is None else ():
         prefix, possessive, stop, closer = key
         probes = [prefix + core + possessive + stop + closer for core in _PROBE_CORES]
         results = [(probe, facts.simple_chunk(probe)) for probe in probes]
@@ -320,14 +334,12 @@ class ChunkCachedExtractor:
     def __init__(self, max_cache: int = 2_000_000) -> None:
         self.max_cache = max_cache
         self._facts = _tokenizer_facts()
-        self._orth_class: dict[int, int] = {}
         self.clear()
 
     def clear(self) -> None:
         """Forget every cached chunk."""
         self._ids: dict[str, int] = {}
-        self._first_token: list[str | None] = []
-        self._last_token: list[str | None] = []
+        self._orth_class: dict[int, int] = {}  # spaCy ORTH hash -> token class
         self._start = np.zeros(0, np.int64)
         self._count = np.zeros(0, np.int64)
         self._first_code = np.zeros(0, np.int16)
@@ -335,8 +347,9 @@ class ChunkCachedExtractor:
         self._classes = np.zeros(0, np.int8)
         self._n_classes = 0
 
-    def __len__(self) -> int:
-        """Number of cached chunks."""
+    @property
+    def cache_size(self) -> int:
+        """Number of cached chunks (no ``__len__``: an empty extractor must stay truthy)."""
         return len(self._ids)
 
     def __call__(self, text: str) -> PunctuationSequence:
@@ -353,16 +366,20 @@ class ChunkCachedExtractor:
 
     def _ids_of(self, chunks: list[str]) -> np.ndarray:
         """Chunk ids, classifying the chunks not seen before."""
-        try:
-            return np.fromiter(map(self._ids.__getitem__, chunks), np.int64, len(chunks))
-        except KeyError:
-            pass
-        unseen = [c for c in dict.fromkeys(chunks) if c not in self._ids]
-        if len(self._ids) + len(unseen) > self.max_cache:
+        n = len(chunks)
+        if self._ids:  # warm: one lookup per chunk, then only the missing ones
+            ids = np.fromiter(map(self._ids.get, chunks, repeat(-1)), np.int64, n)
+            missing = np.flatnonzero(ids < 0).tolist()
+            if not missing:
+                return ids
+            unseen = list(dict.fromkeys([chunks[i] for i in missing]))
+            if len(self._ids) + len(unseen) <= self.max_cache:
+                self._add(unseen)
+                ids[missing] = [self._ids[chunks[i]] for i in missing]
+                return ids
             self.clear()
-            unseen = list(dict.fromkeys(chunks))
-        self._add(unseen)
-        return np.fromiter(map(self._ids.__getitem__, chunks), np.int64, len(chunks))
+        self._add(list(dict.fromkeys(chunks)))
+        return np.fromiter(map(self._ids.__getitem__, chunks), np.int64, n)
 
     def _gather(self, ids: np.ndarray) -> np.ndarray:
         """The token classes of the chunks ``ids``, in order."""
@@ -374,11 +391,11 @@ class ChunkCachedExtractor:
 
     def _join_neighbours(self, text: str, chunks: list[str], ids: np.ndarray, candidates: np.ndarray) -> np.ndarray:
         """Merge neighbours a special-case pattern could span into one chunk (docstring)."""
-        facts, first, last = self._facts, self._first_token, self._last_token
+        facts = self._facts
         joins = [
             k
             for k in candidates.tolist()
-            if facts.may_join(last[ids[k]], first[ids[k + 1]], chunks[k], chunks[k + 1])
+            if facts.may_join(facts.boundary_tokens(chunks[k])[1], facts.boundary_tokens(chunks[k + 1])[0], chunks[k], chunks[k + 1])
         ]
         if not joins:
             return ids
@@ -408,48 +425,42 @@ class ChunkCachedExtractor:
     # -- classification of new chunks -------------------------------------------------
 
     def _add(self, chunks: list[str]) -> None:
-        """Classify new chunks (simple ones by regex, the others with the tokenizer) and store them."""
+        """Classify new chunks (simple ones by regex, the others with the tokenizer) and store
+        them with their join codes (see ``_TokenizerFacts.join_matrix``): exact for known
+        boundary tokens, else whether the chunk starts / ends with a pattern token at all."""
         facts = self._facts
-        table, rule_cores = facts.simple_classes, facts.rule_cores
-        word = table.get(("", "", "", ""))
+        rules, simple_chunk = facts.rules, facts.simple_chunk
+        word = facts.simple_classes.get(("", "", "", ""))
+        right_get, left_get = facts.right_index.get, facts.left_index.get
+        unknown_right, unknown_left = len(facts.right_index) + 1, len(facts.left_index) + 1
         classes: list[tuple[int, ...]] = []
-        firsts: list[str | None] = []
-        lasts: list[str | None] = []
+        first_codes: list[int] = []
+        last_codes: list[int] = []
         hard: list[int] = []
-        simple_chunk = facts.simple_chunk
         for k, chunk in enumerate(chunks):
-            if chunk.isalpha() and chunk.isascii() and chunk not in rule_cores and word is not None:
+            if word is not None and chunk.isalpha() and chunk.isascii() and chunk not in rules:
                 classes.append(word)  # the commonest chunk: a plain word
-                firsts.append(chunk)
-                lasts.append(chunk)
+                first_codes.append(right_get(chunk, 0))
+                last_codes.append(left_get(chunk, 0))
                 continue
             simple = simple_chunk(chunk)
             if simple is not None:
                 classes.append(simple[0])
-                firsts.append(simple[1])
-                lasts.append(simple[2])
+                first_codes.append(right_get(simple[1], 0))
+                last_codes.append(left_get(simple[2], 0))
                 continue
             hard.append(k)
             classes.append(())
-            known = chunk if len(chunk) == 1 else None  # one character is one token
-            firsts.append(known)
-            lasts.append(known)
+            if len(chunk) == 1:  # one character is one token
+                first_codes.append(right_get(chunk, 0))
+                last_codes.append(left_get(chunk, 0))
+            else:
+                first_codes.append(unknown_right if chunk.startswith(facts.right_tokens) else 0)
+                last_codes.append(unknown_left if chunk.endswith(facts.left_tokens) else 0)
         if hard:
             for k, hard_classes in zip(hard, self._tokenize([chunks[k] for k in hard])):
                 classes[k] = hard_classes
-        # join codes (see _TokenizerFacts.join_matrix): exact for known tokens, else whether
-        # the chunk starts / ends with a pattern token at all
-        right_get, left_get = facts.right_index.get, facts.left_index.get
-        unknown_right, unknown_left = len(facts.right_index) + 1, len(facts.left_index) + 1
-        first_codes = [
-            right_get(tok, 0) if tok is not None else unknown_right if chunk.startswith(facts.right_tokens) else 0
-            for chunk, tok in zip(chunks, firsts)
-        ]
-        last_codes = [
-            left_get(tok, 0) if tok is not None else unknown_left if chunk.endswith(facts.left_tokens) else 0
-            for chunk, tok in zip(chunks, lasts)
-        ]
-        self._store(chunks, classes, firsts, lasts, first_codes, last_codes)
+        self._store(chunks, classes, first_codes, last_codes)
 
     def _tokenize(self, chunks: list[str]) -> list[tuple[int, ...]]:
         """The classes of each chunk (``OTHER`` dropped), by one tokenizer call.
@@ -478,8 +489,6 @@ class ChunkCachedExtractor:
         self,
         chunks: list[str],
         classes: list[tuple[int, ...]],
-        firsts: list[str | None],
-        lasts: list[str | None],
         first_codes: list[int],
         last_codes: list[int],
     ) -> None:
@@ -502,8 +511,6 @@ class ChunkCachedExtractor:
         self._last_code[base : base + n] = last_codes
         self._classes[self._n_classes : self._n_classes + n_new] = flat
         self._n_classes += n_new
-        self._first_token.extend(firsts)
-        self._last_token.extend(lasts)
         self._ids.update(zip(chunks, range(base, base + n)))
 
 

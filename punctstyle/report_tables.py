@@ -1,7 +1,8 @@
 """Small helpers behind the report: what the figures draw, the appendix tables, HTML tables.
 
-Everything here is pure (tables in, tables or strings out); the workflow scripts read the
-files and write the results.
+Everything here is pure (tables in, tables or strings out; one figure function); the
+workflow scripts read the files and write the results. Only :func:`placeholder_figure` needs
+matplotlib (imported there), so the analysis environment can use the rest.
 
 * Choosing what to draw: :func:`choose_sequence_books` (two books each of the three authors
   with the most books, as in the paper's figures ``fig:raw_sequence``, ``feature_freq`` and
@@ -25,11 +26,13 @@ import html
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
+
+if TYPE_CHECKING:  # matplotlib is only needed (and imported) by placeholder_figure
+    from matplotlib.figure import Figure
 
 NA = "NA"
 """How a missing value is written in the tables (the paper's ``NA``)."""
@@ -76,11 +79,62 @@ def scatter_pairs(n_books: int) -> list[tuple[int, int]]:
     return [(i, (i + 1) % n_books) for i in range(n_books)]
 
 
+def sequence_grid_shape(length: int) -> tuple[int, int]:
+    """``(rows, cols)`` of a sequence image of ``length`` marks, about 5:6 like the paper's.
+
+    ``cols = round(sqrt(1.2 * length))``, ``rows = ceil(length / cols)``: 3000 marks give the
+    paper's 50 x 60 grid; cells beyond ``length`` stay empty.
+    """
+    if length < 1:
+        raise ValueError(f"sequence length must be positive, got {length}")
+    cols = max(1, int(round(math.sqrt(1.2 * length))))
+    return int(math.ceil(length / cols)), cols
+
+
 def book_label(row: Mapping[str, Any]) -> str:
     """``Title (Author, #id)`` of a corpus row."""
     author = row.get("author")
     who = "" if author is None or (isinstance(author, float) and math.isnan(author)) else f"{author}, "
     return f"{row.get('title')} ({who}#{int(row['book_id'])})"
+
+
+def document_choice(frame: pd.DataFrame, book_ids: Sequence[int]) -> dict[str, list[dict[str, Any]]]:
+    """What the per-book figures draw: the books (in order) and the scatter pairs.
+
+    ``{"books": [{book_id, title, author, n_marks, label}], "pairs": [{first, second, books,
+    relation}]}`` where ``first``/``second`` index ``books``, ``books`` reads ``label vs
+    label`` and ``relation`` is ``same author`` or ``different authors``. Raises ``KeyError``
+    naming the first id that is not in ``frame``.
+    """
+    by_id = frame.set_index(frame["book_id"].astype(np.int64), drop=False)
+    books = []
+    for book_id in book_ids:
+        if int(book_id) not in by_id.index:
+            raise KeyError(int(book_id))
+        row = by_id.loc[int(book_id)]
+        author = row["author"]
+        books.append(
+            {
+                "book_id": int(book_id),
+                "title": str(row["title"]),
+                "author": None if pd.isna(author) else str(author),
+                "n_marks": int(row["n_marks"]),
+                "label": book_label(row),
+            }
+        )
+    pairs = []
+    for first, second in scatter_pairs(len(books)):
+        a, b = books[first], books[second]
+        same = a["author"] is not None and a["author"] == b["author"]
+        pairs.append(
+            {
+                "first": first,
+                "second": second,
+                "books": f"{a['label']} vs {b['label']}",
+                "relation": "same author" if same else "different authors",
+            }
+        )
+    return {"books": books, "pairs": pairs}
 
 
 def default_over_time_authors(frame: pd.DataFrame, years: pd.DataFrame, n: int = 3) -> list[str]:
@@ -123,7 +177,106 @@ def author_date_counts(frame: pd.DataFrame, window: tuple[int, int]) -> dict[str
     }
 
 
+SUMMARY_LABELS: dict[str, str] = {
+    "books_selected": "books selected from the catalog",
+    "authors_selected": "authors selected from the catalog",
+    "books_in_corpus": "documents in the corpus",
+    "authors_in_corpus": "authors in the corpus",
+    "genres_in_corpus": "genres in the corpus",
+    "books_with_genre": "documents with a genre",
+}
+
+
+def corpus_tables(summary: Mapping[str, Any], exclusions: pd.DataFrame,
+                  corpus: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Tables of the data set (section 2.1): counts, exclusions, genres.
+
+    ``summary``: ``corpus/summary.json``; ``exclusions``: ``corpus/exclusions.csv``
+    (``book_id``, ``stage``, ``reason``); ``corpus``: a corpus table. Returns
+    ``(counts, reasons, genres)``: ``quantity``/``value`` rows (the summary's counts in
+    :data:`SUMMARY_LABELS` order, then documents per author); excluded books per ``stage``
+    and ``reason`` (numbers in reasons replaced by N, most frequent first); documents per
+    ``genre`` (most first, ties by name).
+    """
+    rows = [(label, summary[key]) for key, label in SUMMARY_LABELS.items() if key in summary]
+    per_author = corpus.groupby("author").size() if len(corpus) else pd.Series(dtype=np.int64)
+    if len(per_author):
+        rows += [
+            ("documents per author: minimum", int(per_author.min())),
+            ("documents per author: median", float(per_author.median())),
+            ("documents per author: maximum", int(per_author.max())),
+        ]
+    counts = pd.DataFrame({"quantity": [r[0] for r in rows], "value": pd.Series([r[1] for r in rows], dtype=object)})
+    reasons = exclusions.assign(reason=exclusions["reason"].astype(str).str.replace(r"\d+", "N", regex=True))
+    reasons = reasons.groupby(["stage", "reason"], sort=True).size().reset_index(name="books")
+    reasons = reasons.sort_values("books", ascending=False, kind="mergesort").reset_index(drop=True)
+    genres = corpus["genre"].dropna().value_counts().rename_axis("genre").reset_index(name="documents")
+    genres = genres.sort_values(["documents", "genre"], ascending=[False, True], kind="mergesort")
+    genres = genres.reset_index(drop=True)
+    return counts, reasons, genres
+
+
+TEMPORAL_LABELS: dict[str, str] = {
+    "authors": "authors in the corpus",
+    "authors_with_birth": "authors with a birth year",
+    "authors_with_death": "authors with a death year",
+    "authors_with_both": "authors with both years",
+    "authors_with_a_year": "authors with a birth or a death year",
+    "authors_in_window": "authors with a middle year in the window",
+    "documents": "documents in the corpus",
+    "documents_with_a_year": "documents whose author has a birth or a death year",
+    "documents_in_window": "documents whose author has a middle year in the window",
+}
+
+
+def temporal_tables(summary: Mapping[str, Any], rate: pd.DataFrame,
+                    f1_by_decade: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Tables of section 5 for the report: counts, punctuation rate, mean f1 by decade.
+
+    ``summary``: ``analysis/temporal/summary.json``; ``rate`` and ``f1_by_decade``: the
+    tables of :func:`punctstyle.temporal.rate_by_decade` and
+    :func:`punctstyle.temporal.f1_by_decade`. Returns ``(counts, rate, f1)``: counts as
+    ``quantity``/``value`` rows (the window first); the rate as ``decade``, ``n``,
+    ``mean``, ``ci_low``, ``ci_high``; and one row per decade with ``n`` and the mean f1 of
+    each mark (columns named by the marks, in ``marks.MARKS`` order).
+    """
+    from punctstyle.marks import MARKS
+
+    window = summary.get("window", [None, None])
+    rows = [("middle-year window", f"{window[0]}-{window[1]}")]
+    rows += [(label, summary[key]) for key, label in TEMPORAL_LABELS.items() if key in summary]
+    counts = pd.DataFrame({"quantity": [r[0] for r in rows], "value": pd.Series([r[1] for r in rows], dtype=object)})
+    rate_table = rate.loc[:, ["decade", "n", "mean", "ci_low", "ci_high"]].reset_index(drop=True)
+    if f1_by_decade.empty:
+        f1 = pd.DataFrame(columns=["decade", "n", *MARKS])
+    else:
+        means = f1_by_decade.pivot(index="decade", columns="code", values="mean").sort_index()
+        means = means.reindex(columns=range(len(MARKS)))
+        means.columns = list(MARKS)
+        n = f1_by_decade.groupby("decade")["n"].max()
+        f1 = pd.concat([n.rename("n"), means], axis=1).rename_axis("decade").reset_index()
+    return counts, rate_table, f1
+
+
+def heatmap_key(k: int, available: Sequence[int]) -> int | None:
+    """Which ``matrix_top{key}`` of ``{task}_{feature}_top.npz`` to draw for a configured ``k``.
+
+    The consistency step caps ``k`` at the number of ranked classes, so the key is ``k`` when
+    stored, else the largest stored key when it is below ``k`` (all the corpus has); None
+    when nothing usable is stored.
+    """
+    keys = sorted(int(a) for a in available)
+    if k in keys:
+        return int(k)
+    if keys and keys[-1] < k:
+        return keys[-1]
+    return None
+
+
 # ------------------------------------------------------------------------ recognition
+
+METHOD_NAMES: dict[str, str] = {"kl": "KL nearest class", "mlp": "neural network"}
+"""Readable names of the recognition methods (section 2.4 of the paper)."""
 
 
 def accuracy_long(summary: pd.DataFrame) -> pd.DataFrame:
@@ -286,7 +439,8 @@ def html_table(frame: pd.DataFrame, formats: Formats = ".3f", caption: str | Non
     body = []
     for row in _formatted_rows(frame, formats):
         cells = "".join(
-            f'<td class="num">{html.escape(v)}</td>' if n else f"<td>{html.escape(v)}</td>" for v, n in zip(row, numeric)
+            f'<td class="num">{html.escape(v)}</td>' if n else f"<td>{html.escape(v)}</td>"
+            for v, n in zip(row, numeric)
         )
         body.append(f"<tr>{cells}</tr>")
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
@@ -316,6 +470,11 @@ def html_page(title: str, parts: Iterable[str]) -> str:
 def html_paragraph(text: str, note: bool = False) -> str:
     """An escaped paragraph (class ``note`` when ``note``)."""
     return f'<p class="note">{html.escape(text)}</p>' if note else f"<p>{html.escape(text)}</p>"
+
+
+def html_preformatted(text: str) -> str:
+    """An escaped ``<pre>`` block."""
+    return f"<pre>{html.escape(text)}</pre>"
 
 
 _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
@@ -362,13 +521,11 @@ def markdown_to_html(text: str) -> str:
             i += 2
             rows = []
             while i < len(lines) and lines[i].strip().startswith("|"):
-                cells = _split_row(lines[i])
-                rows.append(
-                    "<tr>" + "".join(
-                        f'<td class="num">{_inline(c)}</td>' if (j < len(aligns) and aligns[j]) else f"<td>{_inline(c)}</td>"
-                        for j, c in enumerate(cells)
-                    ) + "</tr>"
-                )
+                cells = [
+                    f'<td class="num">{_inline(c)}</td>' if j < len(aligns) and aligns[j] else f"<td>{_inline(c)}</td>"
+                    for j, c in enumerate(_split_row(lines[i]))
+                ]
+                rows.append("<tr>" + "".join(cells) + "</tr>")
                 i += 1
             head = "".join(f"<th>{_inline(c)}</th>" for c in header)
             parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")

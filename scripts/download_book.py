@@ -9,18 +9,19 @@ from punctstyle.download import DEFAULT_USER_AGENT, fetch_book, write_book  # no
 from punctstyle.logs import configure_logging  # noqa: E402
 
 log = configure_logging(snakemake.log[0])  # noqa: F821
-mirror = snakemake.params.mirror  # noqa: F821
+params = snakemake.params  # noqa: F821
+policy = snakemake.config["mirror"]  # noqa: F821 - retry policy: not a param, so no rerun trigger
 book_id = int(snakemake.wildcards.book_id)  # noqa: F821
 
 result = fetch_book(
     book_id,
-    mirror["base_url"],
-    templates=mirror["url_templates"],
-    timeout=mirror["timeout_s"],
-    retries=mirror["retries"],
-    backoff=mirror["backoff_s"],
-    user_agent=mirror["user_agent"] or DEFAULT_USER_AGENT,
-    max_text_bytes=int(mirror["max_text_mb"] * 1024 * 1024),
+    params.base_url,
+    templates=params.url_templates,
+    timeout=policy["timeout_s"],
+    retries=policy["retries"],
+    backoff=policy["backoff_s"],
+    user_agent=policy["user_agent"] or DEFAULT_USER_AGENT,
+    max_text_bytes=int(params.max_text_mb * 1024 * 1024),
 )
 for url, outcome in result.attempts:
     log.info("%s -> %s", url, outcome)

@@ -11,11 +11,12 @@ from punctstyle.io import InputError, atomic_path  # noqa: E402
 from punctstyle.logs import configure_logging  # noqa: E402
 
 log = configure_logging(snakemake.log[0])  # noqa: F821
-mirror = snakemake.params.mirror  # noqa: F821
+params = snakemake.params  # noqa: F821
+policy = snakemake.config["mirror"]  # noqa: F821 - retry policy: not a param, so no rerun trigger
 dest = snakemake.output[0]  # noqa: F821
 
-if mirror["catalog_file"]:
-    source = Path(mirror["catalog_file"])
+if params.catalog_file:
+    source = Path(params.catalog_file)
     if not source.is_file():
         raise InputError(f"{source}: mirror.catalog_file does not exist")
     with atomic_path(dest) as tmp:
@@ -23,12 +24,12 @@ if mirror["catalog_file"]:
     log.info("copied local catalog %s to %s", source, dest)
 else:
     result = fetch_catalog(
-        mirror["base_url"],
+        params.base_url,
         dest,
-        catalog_path=mirror["catalog_path"],
-        timeout=mirror["timeout_s"],
-        retries=mirror["retries"],
-        backoff=mirror["backoff_s"],
-        user_agent=mirror["user_agent"] or DEFAULT_USER_AGENT,
+        catalog_path=params.catalog_path,
+        timeout=policy["timeout_s"],
+        retries=policy["retries"],
+        backoff=policy["backoff_s"],
+        user_agent=policy["user_agent"] or DEFAULT_USER_AGENT,
     )
     log.info("downloaded %s (%d bytes, sha256 %s)", result.url, result.n_bytes, result.sha256)

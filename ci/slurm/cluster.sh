@@ -28,6 +28,9 @@ CONF=$CONF_DIR/slurm.conf
 MARKER="# written by punctstyle ci/slurm/cluster.sh"
 JOBCOMP=$LOG_DIR/jobcomp.log
 MUNGE_PID=/run/munge/munged.pid
+# munged's PID, copied here only when this script started it (a munged that was already
+# running, e.g. a system service, is left alone by `stop`).
+OUR_MUNGE_PID=$RUN_DIR/munged.pid
 CTLD_PID=$RUN_DIR/slurmctld.pid
 SLURMD_PID=$RUN_DIR/slurmd.pid
 WAIT_S=${PUNCTSTYLE_SLURM_WAIT:-120}
@@ -127,10 +130,15 @@ cluster_up() {
     sinfo -h -N -o '%T' 2>/dev/null | grep -Eq '^(idle|mixed|allocated|completing)'
 }
 
+ours() {
+    [ -f "$CONF" ] && grep -qF "$MARKER" "$CONF"
+}
+
 start_munge() {
     if [ -n "$(live_pid "$MUNGE_PID" || true)" ]; then
         return 0
     fi
+    mkdir -p "$RUN_DIR"
     mkdir -p /run/munge /var/log/munge /var/lib/munge
     chown munge:munge /run/munge /var/log/munge /var/lib/munge
     chmod 755 /run/munge
@@ -145,10 +153,13 @@ start_munge() {
         chmod 400 /etc/munge/munge.key
     fi
     rm -f /run/munge/munge.socket.2 /run/munge/munge.socket.2.lock
-    runuser -u munge -- /usr/sbin/munged --pid-file="$MUNGE_PID"
+    runuser -u munge -- /usr/sbin/munged --pid-file="$MUNGE_PID" </dev/null >/dev/null 2>&1
     local i
     for i in $(seq 50); do
-        munge -n </dev/null 2>/dev/null | unmunge >/dev/null 2>&1 && return 0
+        if munge -n </dev/null 2>/dev/null | unmunge >/dev/null 2>&1; then
+            cp "$MUNGE_PID" "$OUR_MUNGE_PID"
+            return 0
+        fi
         sleep 0.2
     done
     die "munged did not come up (see /var/log/munge/munged.log)"
@@ -157,9 +168,10 @@ start_munge() {
 start_slurm_daemons() {
     mkdir -p "$RUN_DIR" "$LOG_DIR" "$SPOOL_CTLD" "$SPOOL_D"
     chown slurm:slurm "$SPOOL_CTLD" "$LOG_DIR" "$RUN_DIR"
-    touch "$JOBCOMP" && chown slurm:slurm "$JOBCOMP"
     local i
     if [ -z "$(live_pid "$CTLD_PID" || true)" ]; then
+        # a fresh controller starts from job id 1 again: start a fresh job-completion log too
+        : >"$JOBCOMP" && chown slurm:slurm "$JOBCOMP"
         # -c: start clean (a private test cluster: no jobs worth recovering from an earlier run).
         # Daemonises; stdin/out/err detached so a caller reading our output does not hang.
         slurmctld -c </dev/null >>"$LOG_DIR/slurmctld.out" 2>&1
@@ -195,8 +207,12 @@ wait_idle() {
 cmd_start() {
     need_root
     local t0=$SECONDS
-    if cluster_up && [ -n "$(live_pid "$CTLD_PID" || true)" ]; then
-        say "already up"
+    if cluster_up; then
+        if ours && [ -n "$(live_pid "$CTLD_PID" || true)" ]; then
+            say "already up"
+        else
+            say "a SLURM cluster not started by this script is up; leaving it as it is"
+        fi
         sinfo >&2
         return 0
     fi
@@ -231,13 +247,22 @@ stop_pid_file() {
 
 cmd_stop() {
     need_root
+    if ! ours; then
+        say "no cluster of this script here ($CONF not written by it); nothing to stop"
+        return 0
+    fi
     # Cancel what is still queued or running so that no job outlives its daemons.
-    if command -v scancel >/dev/null && scontrol ping 2>/dev/null | grep -q 'is UP'; then
+    if [ -n "$(live_pid "$CTLD_PID" || true)" ] && scontrol ping 2>/dev/null | grep -q 'is UP'; then
         scancel --full --quiet --partition=debug 2>/dev/null || true
     fi
     stop_pid_file slurmd "$SLURMD_PID"
     stop_pid_file slurmctld "$CTLD_PID"
-    stop_pid_file munged "$MUNGE_PID"
+    local pid
+    pid=$(live_pid "$OUR_MUNGE_PID" || true)
+    if [ -n "$pid" ] && [ "$pid" = "$(live_pid "$MUNGE_PID" || true)" ]; then
+        stop_pid_file munged "$OUR_MUNGE_PID"
+    fi
+    rm -f "$OUR_MUNGE_PID"
     say "stopped"
 }
 

@@ -4,13 +4,14 @@ Needs a running cluster with a partition ``debug`` on this host: ``ci/slurm/clus
 (root, Debian) makes a single-node one. Without ``sinfo`` or without a node up, every test
 here skips with the reason, so a developer without SLURM still passes.
 
-One module fixture runs three Snakemake processes at once (about three minutes; the cluster
-node runs a batch's per-book jobs one after another, the local run uses the other core):
+Three Snakemake runs, about four minutes in all on an idle 2-core host:
   * the fixture mirror (tests/fixtures/mini_mirror.py, served on 127.0.0.1: SLURM jobs run on
-    this host, so they reach it) to the corpus tables through ``--profile profiles/slurm``;
-  * the same targets run locally into another folder, to compare with;
-  * a run whose ``mirror.catalog_file`` is an HTML page, not a CSV: select_books fails on the
-    cluster, and the workflow must fail.
+    this host, so they reach it) to the corpus tables through ``--profile profiles/slurm``, and
+    at the same time the same targets locally into another folder, to compare with (the
+    cluster node runs a batch's per-book jobs one after another; the local run takes the
+    other core);
+  * then a run whose ``mirror.catalog_file`` is an HTML page, not a CSV: select_books fails on
+    the cluster, and the workflow must fail.
 """
 
 from __future__ import annotations
@@ -41,9 +42,9 @@ ACCOUNT = "root"  # profiles/slurm: default-resources slurm_account
 FEATURES = [f"f{k}" for k in range(1, 7)]
 PER_BOOK_RULES = ("download_book", "extract_book", "book_features")
 SINGLE_RULES = ("download_catalog", "select_books", "corpus_tables")
-# Wall-clock bounds (seconds); the whole module takes about three minutes on an idle 2-core host.
-WORKFLOW_TIMEOUT_S = 420
-FAILURE_TIMEOUT_S = 240
+# Wall-clock bounds (seconds); the whole module takes about four minutes on an idle 2-core host.
+WORKFLOW_TIMEOUT_S = 600
+FAILURE_TIMEOUT_S = 300
 
 SUBMITTED = re.compile(r"^Job (\S+) has been submitted with SLURM jobid (\d+) \(log: (.+?)\)\.?\s*$", re.M)
 FINISHED = re.compile(r"^Finished jobid: \S+ \(Rule: (\w+)\)\s*$", re.M)
@@ -64,7 +65,8 @@ def slurm_skip_reason() -> str | None:
         return "no SLURM client here (sinfo/sbatch not found); start a test cluster with `ci/slurm/cluster.sh start`"
     ping = _command("scontrol", "ping")
     if "is UP" not in ping:
-        return f"SLURM cluster is not up (scontrol ping: {ping.strip()[:200]}); try `ci/slurm/cluster.sh start`"
+        first = (ping.strip().splitlines() or ["no answer"])[0]
+        return f"SLURM cluster is not up (scontrol ping: {first[:200]}); try `ci/slurm/cluster.sh start`"
     states = _command("sinfo", "-h", "-p", PARTITION, "-o", "%T").split()
     if not any(s in ("idle", "mixed", "allocated", "completing") for s in states):
         return f"no node of partition {PARTITION!r} is up (sinfo states: {states or 'none'})"
@@ -228,57 +230,51 @@ def slurm_records(job_ids: list[str]) -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
+def cluster():
+    """Skip without a SLURM cluster; else the CPUs a batch job may ask for (2, the profile's
+    `cores`, or fewer on a smaller node)."""
     reason = slurm_skip_reason()
     if reason:
         pytest.skip(reason)
-    cores = min(2, node_cpus())  # profiles/slurm asks 2 CPUs per batch; a 1-CPU node gets 1
+    return min(2, node_cpus())
+
+
+@pytest.fixture(scope="module")
+def runs(cluster, tmp_path_factory):
+    """The fixture mirror to the corpus tables through SLURM and, at the same time, locally."""
     base = tmp_path_factory.mktemp("slurm")
     mirror_root = base / "mirror"
     mirror_root.mkdir()
     expected = build_mini_mirror(mirror_root)
-    bad_catalog = base / "not-a-catalog.csv"
-    bad_catalog.write_text(NOT_A_CATALOG)
     logs = base / "logs"
     logs.mkdir()
-    out = {name: base / f"out-{name}" for name in ("slurm", "local", "failing")}
-    slurm_logs = {name: base / f"slurm-logs-{name}" for name in ("slurm", "failing")}
+    out = {name: base / f"out-{name}" for name in ("slurm", "local")}
+    slurm_logs = base / "slurm-logs"
     with serve(mirror_root) as base_url:
-        configs = {
-            "slurm": write_config(base / "slurm.yaml", out["slurm"], {"base_url": base_url}),
-            "local": write_config(base / "local.yaml", out["local"], {"base_url": base_url}),
-            "failing": write_config(
-                base / "failing.yaml", out["failing"], {"base_url": base_url, "catalog_file": str(bad_catalog)}
-            ),
-        }
-        started = {
-            "slurm": start_snakemake(
+        configs = {name: write_config(base / f"{name}.yaml", out[name], {"base_url": base_url}) for name in out}
+        started = [
+            start_snakemake(
                 "slurm",
-                [*slurm_args(configs["slurm"], slurm_logs["slurm"], cores), *corpus_targets(out["slurm"])],
+                [*slurm_args(configs["slurm"], slurm_logs, cluster), *corpus_targets(out["slurm"])],
                 logs,
                 WORKFLOW_TIMEOUT_S,
             ),
-            "failing": start_snakemake(
-                "failing",
-                [*slurm_args(configs["failing"], slurm_logs["failing"], cores), *corpus_targets(out["failing"])],
-                logs,
-                FAILURE_TIMEOUT_S,
-            ),
-            "local": start_snakemake(
+            start_snakemake(
                 "local",
                 [
-                    "--workflow-profile", "none", "--cores", "1",
+                    "--workflow-profile", "none",
                     "--configfile", "config/test.yaml", str(configs["local"]),
+                    "--cores", "1",  # the other core runs the SLURM jobs
                     *corpus_targets(out["local"]),
                 ],  # fmt: skip
                 logs,
                 WORKFLOW_TIMEOUT_S,
             ),
-        }
+        ]
         try:
-            finished = {name: run.wait() for name, run in started.items()}
+            finished = {run.name: run.wait() for run in started}
         finally:
-            for run in started.values():
+            for run in started:
                 if run.proc.poll() is None:
                     run.proc.kill()
                     run.proc.wait()
@@ -317,7 +313,7 @@ def test_jobs_ran_through_slurm_in_batches(runs):
     # the profile's settings are in effect (profiles/default would say 4)
     connections = dict(item.split("=") for item in profile["resources"])["mirror_connections"]
     assert f'Resource("mirror_connections", {connections})' in text, text[:3000]
-    submitted = submissions(text, runs["slurm_logs"]["slurm"])
+    submitted = submissions(text, runs["slurm_logs"])
     kinds = [kind for _, kind in submitted]
     # one cluster job per single rule, and the per-book jobs of all 12 books in one batch
     # (group-components books=50)
@@ -344,24 +340,37 @@ def test_jobs_ran_through_slurm_in_batches(runs):
         if kind == "rule_corpus_tables":
             assert record["mem_mb"] == profile["set-resources"]["corpus_tables"]["mem_mb"], record
             assert record["minutes"] == profile["set-resources"]["corpus_tables"]["runtime"], record
-    group_log = next((runs["slurm_logs"]["slurm"]).glob("group_books*/**/*.log")).read_text()
+    group_log = next((runs["slurm_logs"]).glob("group_books*/**/*.log")).read_text()
     for rule in PER_BOOK_RULES:
         assert f"rule {rule}:" in group_log, f"{rule} did not run inside the batch job"
 
 
-def test_a_failing_job_fails_the_workflow(runs):
-    run = runs["runs"]["failing"]
+def test_a_failing_job_fails_the_workflow(cluster, tmp_path):
+    """mirror.catalog_file is an HTML error page: select_books fails on the cluster (twice, as
+    the profile retries once), and Snakemake must stop with an error, in bounded time."""
+    bad_catalog = tmp_path / "not-a-catalog.csv"
+    bad_catalog.write_text(NOT_A_CATALOG)
+    outdir = tmp_path / "out"
+    slurm_logs = tmp_path / "slurm-logs"
+    config = write_config(
+        tmp_path / "failing.yaml", outdir, {"base_url": "http://127.0.0.1:9", "catalog_file": str(bad_catalog)}
+    )
+    run = start_snakemake(
+        "failing", [*slurm_args(config, slurm_logs, cluster), *corpus_targets(outdir)], tmp_path, FAILURE_TIMEOUT_S
+    ).wait()
     text = run.text
     assert run.returncode != 0, f"the workflow succeeded with a broken catalog:\n{text[-4000:]}"
-    assert run.seconds < FAILURE_TIMEOUT_S
     assert "Error in rule select_books" in text, text[-4000:]
-    submitted = submissions(text, runs["slurm_logs"]["failing"])
+    assert "At least one job did not complete successfully" in text, text[-4000:]
+    submitted = submissions(text, slurm_logs)
+    assert [kind for _, kind in submitted][0] == "rule_download_catalog", submitted
     attempts = [job_id for job_id, kind in submitted if kind == "rule_select_books"]
     retries = yaml.safe_load((PROFILE / "config.yaml").read_text()).get("retries", 0)
     assert len(attempts) == 1 + retries, submitted  # every attempt went to the cluster
     records = slurm_records(attempts)
     assert all(records.get(job_id, {}).get("state") == "FAILED" for job_id in attempts), records
-    # the job's own message reached its SLURM log, naming the file and what is wrong
-    slurm_text = "".join(p.read_text(errors="replace") for p in runs["slurm_logs"]["failing"].rglob("*.log"))
-    assert "not-a-catalog.csv: missing required column" in slurm_text, slurm_text[-4000:]
-    assert not any(runs["out"]["failing"].glob("corpus/*.parquet"))
+    # the job's own one-line message reached its SLURM log, naming the file and what is wrong
+    slurm_text = "".join(p.read_text(errors="replace") for p in slurm_logs.rglob("*.log"))
+    assert "catalog/pg_catalog.csv: missing required column" in slurm_text, slurm_text[-4000:]
+    assert not (outdir / "corpus/selection.parquet").exists()
+    assert not any(outdir.glob("corpus/*.parquet"))

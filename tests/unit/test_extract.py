@@ -119,3 +119,86 @@ def test_fast_path_cache_bound():
     a, b = fast(text), extract_with_spacy(text)
     np.testing.assert_array_equal(a.marks, b.marks)
     np.testing.assert_array_equal(a.gaps, b.gaps)
+    # a text with new chunks overflows the bound: the cache is emptied, results unchanged
+    other = "ten eleven, twelve. one, two."
+    assert_same(fast(other), extract_with_spacy(other))
+    assert fast.cache_size == 5  # only the chunks of `other`
+    assert_same(fast(text), b)
+
+
+def assert_same(fast, ref):
+    np.testing.assert_array_equal(fast.marks, ref.marks)
+    np.testing.assert_array_equal(fast.gaps, ref.gaps)
+    assert fast.n_words == ref.n_words
+
+
+def test_spacy_special_cases_can_depend_on_the_neighbouring_chunk():
+    # spaCy's matcher sees the pattern ' ' (of the special case '') across the space and
+    # thereby blocks the special case '' inside the next chunk: ' ' ' x, 3 quotation marks
+    assert marks_of("''x")[0] == ['"']  # '' x
+    assert marks_of("' ''x")[0] == ['"', '"', '"']
+    assert marks_of("'\n''x")[0] == ['"', '"']  # a newline is a token: no pattern spans it
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "''x\n' ''x",
+        "''x ' ''x and ' ''x",
+        ":(x\n') :(x",
+        "He wrote ') :(x. Then :(x again.",
+        "x:( : and x:(\n:",
+        "said: 'tis (a) : (b) ;) :) (: Mr . a ... it 's L. O'Sullivan P. O. Box",
+        "'Hello,' 'em all'; 'em-up well-known brother's. X-ray OK. I. a-B. word;) word:)",
+    ],
+)
+def test_fast_path_equals_spacy_across_chunk_boundaries(text):
+    ref = extract_with_spacy(text)
+    assert_same(ChunkCachedExtractor()(text), ref)
+    shared = ChunkCachedExtractor()
+    for chunk in text.split():  # every chunk seen alone first, then in context
+        shared(chunk)
+    assert_same(shared(text), ref)
+
+
+def test_fast_path_equals_spacy_on_unicode_whitespace():
+    # spaCy and str.split() both split on str.isspace(): NBSP, U+2028, U+3000, \x1c...;
+    # the zero-width space and the BOM are not whitespace
+    text = (
+        "one,\u00a0two.\u2028three;\u3000four:\x1cfive!\u2009six?\u200bseven\ufeff(eight)"
+        "\u0085nine\u2029ten\u202f'eleven'\x0bend. ' \u00a0''x ' ''x"
+    )
+    fast, ref = ChunkCachedExtractor()(text), extract_with_spacy(text)
+    assert_same(fast, ref)
+    assert fast.n_words > 10
+
+
+@pytest.mark.parametrize("core", ["word", "Word", "OK", "I", "x", "he", "Mr", "em", "cannot", "well-known", "a-B", "s"])
+def test_simple_chunks_are_classified_like_spacy(core):
+    shared = ChunkCachedExtractor()
+    for prefix in ("", '"', "'", "("):
+        for possessive in ("", "'s"):
+            for stop in ("", ",", ";", ":", "!", "?", "."):
+                for closer in ("", '"', "'", ")"):
+                    chunk = prefix + core + possessive + stop + closer
+                    assert_same(shared(chunk), extract_with_spacy(chunk))
+
+
+def test_fast_path_equals_spacy_on_random_punctuation_soup():
+    rng = np.random.default_rng(0)
+    pieces = list("\"'():;,.!?-_aAsSxXoOD8<>=[]*/") + ["Mr", "he", "'s", "em", "...", "—", "well", "10", "n't"]
+    spaces = [" "] * 6 + ["\n", "  ", "\u00a0"]
+    shared = ChunkCachedExtractor()
+    for _ in range(300):
+        words = ["".join(rng.choice(pieces, size=rng.integers(1, 4))) for _ in range(rng.integers(1, 7))]
+        text = "".join(w + str(rng.choice(spaces)) for w in words).rstrip(" ")
+        ref = extract_with_spacy(text)
+        assert_same(ChunkCachedExtractor()(text), ref)
+        assert_same(shared(text), ref)
+
+
+def test_an_empty_extractor_is_reused():
+    fast = ChunkCachedExtractor()
+    assert fast  # truthy although empty: `extractor or ChunkCachedExtractor()` keeps it
+    extract("one, two.", fast)
+    assert fast.cache_size == 2

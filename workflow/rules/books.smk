@@ -18,7 +18,11 @@ rule download_book:
         disk_mb=2 * config["mirror"]["max_text_mb"],
         runtime=10,
     params:
-        mirror=config["mirror"],
+        # Only what decides the book's bytes: changing timeouts or retries reruns nothing
+        # (the script reads the retry policy from the config).
+        base_url=config["mirror"]["base_url"],
+        url_templates=config["mirror"]["url_templates"],
+        max_text_mb=config["mirror"]["max_text_mb"],
     script:
         "../../scripts/download_book.py"
 

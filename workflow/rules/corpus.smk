@@ -6,7 +6,9 @@ rule download_catalog:
     conda:
         "../../envs/corpus.yaml"
     params:
-        mirror=config["mirror"],
+        base_url=config["mirror"]["base_url"],
+        catalog_path=config["mirror"]["catalog_path"],
+        catalog_file=config["mirror"]["catalog_file"],
     script:
         "../../scripts/download_catalog.py"
 

@@ -1,36 +1,5 @@
-# Section 5: punctuation versus the authors' middle years (and, optionally, publication years).
-import os
-
-from snakemake.exceptions import WorkflowError
-
-
-def publication_years_csv():
-    """The configured publication-year CSV (temporal.publication_years_csv), or None."""
-    path = config["temporal"]["publication_years_csv"]
-    if path and not os.path.isfile(path):
-        raise WorkflowError(
-            f"config temporal.publication_years_csv: {path} is not a file "
-            "(a CSV with columns book_id, year; null to skip the per-author figure)"
-        )
-    return path or None
-
-
-def temporal_inputs(wildcards):
-    inputs = {
-        "f1": out("corpus/f1.parquet"),
-        "f5": out("corpus/f5.parquet"),
-    }
-    if publication_years_csv():
-        inputs["years"] = publication_years_csv()
-    return inputs
-
-
-def temporal_outputs():
-    return [
-        out("analysis/temporal/summary.json"),
-        out("analysis/temporal/f1_by_decade.csv"),
-        out("analysis/temporal/rate_by_decade.csv"),
-    ]
+# Section 5: punctuation versus the authors' middle years (and, optionally, publication
+# years). Functions (temporal_outputs(), ...) are in report_common.smk.
 
 
 rule temporal:

@@ -1,0 +1,56 @@
+"""Rule appendix_table: the paper's author (or genre) list, ordered by f3 consistency."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
+
+import pandas as pd  # noqa: E402
+
+from punctstyle.io import atomic_open, write_text_atomic  # noqa: E402
+from punctstyle.logs import configure_logging  # noqa: E402
+from punctstyle.report_tables import METHOD_NAMES, appendix_table, full_corpus_per_class, html_page  # noqa: E402
+from punctstyle.report_tables import html_paragraph, html_table, markdown_table  # noqa: E402
+
+log = configure_logging(snakemake.log[0])  # noqa: F821
+task = snakemake.wildcards.task  # noqa: F821
+params = snakemake.params  # noqa: F821
+output = snakemake.output  # noqa: F821
+feature = params.feature
+
+consistency = pd.read_csv(snakemake.input.consistency)  # noqa: F821
+n_classes = len(consistency)
+notes = []
+if params.recognised:
+    frames = [pd.read_csv(path) for path in snakemake.input.per_class]  # noqa: F821
+    filled = [f for f in frames if len(f)]
+    per_class_rows = pd.concat(filled, ignore_index=True) if filled else frames[0]
+    per_class = full_corpus_per_class(per_class_rows, n_classes, method=params.method, feature_set=params.feature_set,
+                                      n_seeds=len(params.seeds))
+    if per_class.empty:
+        notes.append(f"No per-class results for the {params.method} experiment with feature set "
+                     f"'{params.feature_set}' on all {n_classes} {task}s (is 'all' in recognition.class_sizes and "
+                     f"'{params.feature_set}' in recognition.mlp_feature_sets?): test size and accuracy are NA.")
+else:
+    per_class = full_corpus_per_class(pd.DataFrame(), n_classes)
+    notes.append(f"No {task} recognition (recognition.genre_recognition is false): test size and accuracy are NA.")
+table = appendix_table(consistency, per_class, task, feature)
+
+formats = {"test_size": "auto", f"consistency_{feature}": ".4g", "accuracy": ".2f"}
+with atomic_open(output.csv, "w", newline="") as handle:
+    table.to_csv(handle, index=False, na_rep="NA")
+heading = f"{task.capitalize()}s ordered by {feature} consistency"
+explanation = (
+    f"Columns: rank; {task}; documents in the corpus; test-set size and accuracy of the "
+    f"{METHOD_NAMES.get(params.method, params.method)} ({params.method}) "
+    f"experiment with feature set '{params.feature_set}' on every {task} (mean over {len(params.seeds)} seeds; "
+    f"NA: never in a test set); {feature} consistency (mean KL divergence over ordered pairs of the {task}'s "
+    "documents; smaller is more consistent, NA with a single document)."
+)
+write_text_atomic(output.markdown, f"**{heading}**\n\n{explanation}\n\n" + markdown_table(table, formats)
+                  + "".join(f"\n{n}\n" for n in notes))
+parts = [html_paragraph(explanation), *[html_paragraph(n, note=True) for n in notes], html_table(table, formats)]
+write_text_atomic(output.html, html_page(heading, parts))
+for note in notes:
+    log.warning("%s", note)
+log.info("%s table: %d rows, %d with an accuracy", task, len(table), int(table["accuracy"].notna().sum()))

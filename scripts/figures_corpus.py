@@ -1,0 +1,38 @@
+"""Rule figures_corpus: documents per author, f1 histograms and the data-set table (section 2)."""
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
+
+import pandas as pd  # noqa: E402
+
+from punctstyle.corpus import feature_matrix  # noqa: E402
+from punctstyle.io import write_text_atomic  # noqa: E402
+from punctstyle.logs import configure_logging  # noqa: E402
+from punctstyle.plots import plot_documents_per_author, plot_f1_histograms, save_figure  # noqa: E402
+from punctstyle.report_tables import corpus_tables, html_page, html_table  # noqa: E402
+
+log = configure_logging(snakemake.log[0])  # noqa: F821
+output = snakemake.output  # noqa: F821
+table = pd.read_parquet(snakemake.input.f1)  # noqa: F821
+summary = json.loads(Path(snakemake.input.summary).read_text(encoding="utf-8"))  # noqa: F821
+exclusions = pd.read_csv(snakemake.input.exclusions)  # noqa: F821
+
+save_figure(plot_documents_per_author(table["author"]), output.documents_per_author, output.documents_per_author_pdf)
+save_figure(plot_f1_histograms(feature_matrix(table, "f1")), output.f1_histograms, output.f1_histograms_pdf)
+
+counts, reasons, genres = corpus_tables(summary, exclusions, table)
+write_text_atomic(
+    output.table,
+    html_page(
+        "Data set (section 2.1)",
+        [
+            html_table(counts, caption="Corpus"),
+            html_table(reasons, caption="Books excluded, by stage and reason"),
+            html_table(genres, caption="Genres (book counts in the corpus)"),
+        ],
+    ),
+)
+log.info("corpus figures: %d books by %d authors", len(table), table["author"].nunique())

@@ -1,0 +1,58 @@
+"""Rule figures_kl: one feature's KL heat maps, consistency curves and KL distributions."""
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from punctstyle.logs import configure_logging  # noqa: E402
+from punctstyle.plots import plot_consistency, plot_kl_distributions, plot_kl_heatmap, save_figure  # noqa: E402
+from punctstyle.report_tables import heatmap_key, placeholder_figure  # noqa: E402
+
+log = configure_logging(snakemake.log[0])  # noqa: F821
+feature = snakemake.wildcards.feature  # noqa: F821
+params = snakemake.params  # noqa: F821
+inputs = snakemake.input  # noqa: F821
+output = snakemake.output  # noqa: F821
+summaries = {task: json.loads(Path(inputs[f"{task}_summary"]).read_text(encoding="utf-8")) for task in params.tasks}
+
+if output.heatmaps:
+    heatmaps = np.load(inputs["author_heatmaps"])
+    available = sorted(int(k[len("matrix_top"):]) for k in heatmaps.files if k.startswith("matrix_top"))
+    for k, png, pdf in zip(params.top_k, output.heatmaps, output.heatmaps_pdf):
+        key = heatmap_key(k, available)
+        if key is None:
+            reason = summaries["author"].get("skipped", "no author has a consistency value")
+            figure = placeholder_figure(f"No heat map: {reason}", title=f"{feature}, {k} most consistent authors")
+            save_figure(figure, png, pdf)
+            continue
+        labels = heatmaps[f"labels_top{key}"]
+        title = f"{feature}: {key} most consistent authors, {labels.size} documents"
+        if key < k:
+            title += f"\n(the corpus has {key} authors with a consistency, fewer than {k})"
+        save_figure(plot_kl_heatmap(heatmaps[f"matrix_top{key}"], heatmaps[f"edges_top{key}"], title=title), png, pdf)
+
+for task, png, pdf, png_d, pdf_d in zip(params.tasks, output.consistency, output.consistency_pdf,
+                                        output.distributions, output.distributions_pdf):
+    summary = summaries[task]
+    if "skipped" in summary:
+        message = f"No {task} consistency for {feature}: {summary['skipped']}"
+        save_figure(placeholder_figure(message), png, pdf)
+        save_figure(placeholder_figure(message), png_d, pdf_d)
+        continue
+    table = pd.read_csv(inputs[f"{task}_table"])
+    table = table[table["consistency"].notna()]
+    figure = plot_consistency(table["consistency"], table["ci_low"], table["ci_high"], summary["baseline_mean"],
+                              label=task, title=f"{task} consistency, feature {feature} ({len(table)} {task}s)")
+    save_figure(figure, png, pdf)
+    values = np.load(inputs[f"{task}_values"])
+    figure = plot_kl_distributions(values["within"], values["cross"], label=task,
+                                   title=f"KL divergence of {feature}, {task}s",
+                                   ks=(summary["ks_statistic"], summary["ks_pvalue"]))
+    save_figure(figure, png_d, pdf_d)
+    log.info("%s %s: %d classes, baseline %.4g, KS %.3f", task, feature, len(table), summary["baseline_mean"],
+             summary["ks_statistic"])

@@ -1,0 +1,249 @@
+# Every figure (PNG for the report, PDF for papers) and table of the paper, flagged for
+# `snakemake --report`, grouped by the paper's sections. One job per figure family (per
+# feature or task where the caption depends on it) keeps the DAG small. Functions
+# (figure_outputs(), ...) are in report_common.smk.
+
+
+# ------------------------------------------------------------------ section 2: the corpus
+
+
+rule figures_corpus:
+    input:
+        f1=out("corpus/f1.parquet"),
+        summary=out("corpus/summary.json"),
+        exclusions=out("corpus/exclusions.csv"),
+    output:
+        documents_per_author=report(
+            png("corpus/documents_per_author"),
+            caption=caption("documents_per_author"),
+            category=SECTION_DATA,
+            subcategory="Data set",
+        ),
+        documents_per_author_pdf=pdf("corpus/documents_per_author"),
+        f1_histograms=report(
+            png("corpus/f1_histograms"),
+            caption=caption("f1_histograms"),
+            category=SECTION_DATA,
+            subcategory="Punctuation-mark frequencies",
+        ),
+        f1_histograms_pdf=pdf("corpus/f1_histograms"),
+        table=report(
+            out("tables/corpus.html"),
+            caption=caption("corpus_table"),
+            category=SECTION_DATA,
+            subcategory="Data set",
+        ),
+    log:
+        log_path("figures/corpus"),
+    conda:
+        "../../envs/figures.yaml"
+    resources:
+        mem_mb=2000,
+    script:
+        "../../scripts/figures_corpus.py"
+
+
+# ------------------------------------- sections 1-3: sequences, per-book features, scatter
+
+
+rule figures_documents:
+    input:
+        f1=out("corpus/f1.parquet"),
+        f5=out("corpus/f5.parquet"),
+        sequences=sequence_inputs,
+    output:
+        books=out("figures/documents/books.json"),
+        sequence=document_figures(
+            "sequence",
+            n_sequence_books(),
+            "Punctuation sequences",
+            section=SECTION_INTRO,
+        ),
+        sequence_pdf=document_pdfs("sequence", n_sequence_books()),
+        f1_bars=document_figures(
+            "f1_bars",
+            n_sequence_books(),
+            "Per-document features",
+            feature="f1",
+        ),
+        f1_bars_pdf=document_pdfs("f1_bars", n_sequence_books()),
+        f5_bars=document_figures(
+            "f5_bars",
+            n_sequence_books(),
+            "Per-document features",
+            feature="f5",
+        ),
+        f5_bars_pdf=document_pdfs("f5_bars", n_sequence_books()),
+        scatter=document_figures(
+            "scatter",
+            n_scatter_pairs(),
+            "f1 scatter plots of pairs of books",
+            section=SECTION_AUTHORS,
+            pair=True,
+        ),
+        scatter_pdf=document_pdfs("scatter", n_scatter_pairs()),
+    log:
+        log_path("figures/documents"),
+    conda:
+        "../../envs/figures.yaml"
+    resources:
+        mem_mb=2000,
+    params:
+        sequence_books=config["figures"]["sequence_books"],
+        sequence_length=config["figures"]["sequence_length"],
+    script:
+        "../../scripts/figures_documents.py"
+
+
+rule figures_kl:
+    input:
+        unpack(kl_inputs),
+    output:
+        heatmaps=heatmap_outputs(),
+        heatmaps_pdf=[
+            pdf(f"kl/heatmap_{{feature}}_top{k}")
+            for k in config["consistency"]["top_k"]
+            if "author" in consistency_tasks()
+        ],
+        consistency=consistency_outputs("consistency"),
+        consistency_pdf=[
+            pdf(f"kl/consistency_{t}_{{feature}}") for t in consistency_tasks()
+        ],
+        distributions=consistency_outputs("kl_distribution"),
+        distributions_pdf=[
+            pdf(f"kl/kl_distribution_{t}_{{feature}}") for t in consistency_tasks()
+        ],
+    log:
+        log_path("figures/kl_{feature}"),
+    wildcard_constraints:
+        feature="f1|f3|f4|f5",
+    conda:
+        "../../envs/figures.yaml"
+    resources:
+        mem_mb=3000,
+    params:
+        tasks=consistency_tasks(),
+        top_k=config["consistency"]["top_k"],
+    script:
+        "../../scripts/figures_kl.py"
+
+
+# ---------------------------------------- sections 3.2, 4.2: recognition (Tables 2-4)
+
+
+rule figures_recognition:
+    input:
+        summary=out("analysis/recognition/{task}_summary.csv"),
+        markdown=out("analysis/recognition/{task}_tables.md"),
+    output:
+        accuracy=report(
+            png("recognition/accuracy_{task}"),
+            caption=caption("accuracy"),
+            category=task_section,
+            subcategory="Recognition",
+        ),
+        accuracy_pdf=pdf("recognition/accuracy_{task}"),
+        tables=report(
+            out("tables/recognition_{task}.html"),
+            caption=caption("recognition_tables"),
+            category=task_section,
+            subcategory="Recognition",
+        ),
+    log:
+        log_path("figures/recognition_{task}"),
+    wildcard_constraints:
+        task="author|genre",
+    conda:
+        "../../envs/figures.yaml"
+    resources:
+        mem_mb=1000,
+    script:
+        "../../scripts/figures_recognition.py"
+
+
+rule figures_temporal:
+    input:
+        f1=out("corpus/f1.parquet"),
+        dates=out("analysis/temporal/date_counts_by_decade.csv"),
+        f1_by_decade=out("analysis/temporal/f1_by_decade.csv"),
+        rate=out("analysis/temporal/rate_by_decade.csv"),
+        over_time=out("analysis/temporal/author_f1_over_time.csv"),
+        summary=out("analysis/temporal/summary.json"),
+    output:
+        **over_time_outputs(),
+        author_dates=temporal_figure("author_dates", "Author dates"),
+        author_dates_pdf=pdf("temporal/author_dates"),
+        f1_by_decade=temporal_figure("f1_by_decade", "Punctuation over time"),
+        f1_by_decade_pdf=pdf("temporal/f1_by_decade"),
+        f1_by_decade_panels=temporal_figure(
+            "f1_by_decade_panels", "Punctuation over time"
+        ),
+        f1_by_decade_panels_pdf=pdf("temporal/f1_by_decade_panels"),
+        rate=temporal_figure("rate_by_decade", "Punctuation over time"),
+        rate_pdf=pdf("temporal/rate_by_decade"),
+        table=report(
+            out("tables/temporal.html"),
+            caption=caption("temporal_table"),
+            category=SECTION_TEMPORAL,
+            subcategory="Tables",
+        ),
+    log:
+        log_path("figures/temporal"),
+    conda:
+        "../../envs/figures.yaml"
+    resources:
+        mem_mb=2000,
+    params:
+        temporal=config["temporal"],
+    script:
+        "../../scripts/figures_temporal.py"
+
+
+rule appendix_table:
+    input:
+        unpack(appendix_inputs),
+    output:
+        csv=out("tables/appendix_{task}.csv"),
+        markdown=out("tables/appendix_{task}.md"),
+        html=report(
+            out("tables/appendix_{task}.html"),
+            caption=caption("appendix"),
+            category=SECTION_APPENDIX,
+            subcategory=task_title,
+        ),
+    log:
+        log_path("figures/appendix_{task}"),
+    wildcard_constraints:
+        task="author|genre",
+    conda:
+        "../../envs/figures.yaml"
+    params:
+        feature=consistency_feature(),
+        recognised=lambda wildcards: wildcards.task in recognition_tasks(),
+        seeds=config["recognition"]["seeds"],
+        method="mlp",
+        feature_set="all",
+    script:
+        "../../scripts/appendix_tables.py"
+
+
+# ------------------------------------------------------------------ the configuration used
+
+
+rule config_used:
+    output:
+        json=out("report/config_used.json"),
+        html=report(
+            out("report/config_used.html"),
+            caption=caption("config"),
+            category=SECTION_CONFIG,
+            subcategory="Configuration used",
+        ),
+    log:
+        log_path("figures/config_used"),
+    conda:
+        "../../envs/figures.yaml"
+    params:
+        config=config,
+    script:
+        "../../scripts/figures_config.py"

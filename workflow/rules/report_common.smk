@@ -1,0 +1,301 @@
+# Functions and constants of temporal.smk and figures.smk (kept apart from the rules, as
+# `snakemake --lint` asks): the targets (temporal_outputs(), figure_outputs()), input
+# functions, and the report flags (category = the paper's section, caption = workflow/report).
+import json
+import os
+
+from snakemake.exceptions import WorkflowError
+
+SECTION_INTRO = "1. Introduction"
+SECTION_DATA = "2. Data and features"
+SECTION_AUTHORS = "3. Author analysis"
+SECTION_GENRES = "4. Genre analysis"
+SECTION_TEMPORAL = "5. Temporal analysis"
+SECTION_APPENDIX = "Appendix: author and genre lists"
+SECTION_CONFIG = "Configuration"
+TASK_SECTIONS = {"author": SECTION_AUTHORS, "genre": SECTION_GENRES}
+DEFAULT_SEQUENCE_BOOKS = 6  # two books each of the three authors with the most books
+# report() at the start of a line reads as the `report:` keyword: use this alias in functions.
+flag_for_report = report
+
+
+def publication_years_csv():
+    """The configured publication-year CSV (temporal.publication_years_csv), or None."""
+    path = config["temporal"]["publication_years_csv"]
+    if path and not os.path.isfile(path):
+        raise WorkflowError(
+            f"config temporal.publication_years_csv: {path} is not a file "
+            "(a CSV with columns book_id, year; null to skip the per-author figure)"
+        )
+    return path or None
+
+
+def temporal_inputs(wildcards):
+    inputs = {
+        "f1": out("corpus/f1.parquet"),
+        "f5": out("corpus/f5.parquet"),
+    }
+    if publication_years_csv():
+        inputs["years"] = publication_years_csv()
+    return inputs
+
+
+def temporal_outputs():
+    return [
+        out("analysis/temporal/summary.json"),
+        out("analysis/temporal/f1_by_decade.csv"),
+        out("analysis/temporal/rate_by_decade.csv"),
+    ]
+
+
+def caption(name):
+    """A caption file of workflow/report (relative to the rule files in workflow/rules)."""
+    return f"../report/{name}.rst"
+
+
+def png(name):
+    return out(f"figures/{name}.png")
+
+
+def pdf(name):
+    return out(f"figures/{name}.pdf")
+
+
+def task_section(wildcards):
+    return TASK_SECTIONS[wildcards.task]
+
+
+def task_title(wildcards):
+    return {"author": "Authors", "genre": "Genres"}[wildcards.task]
+
+
+# ------------------------------------------------------------------ sequence books
+
+
+def n_sequence_books():
+    books = config["figures"]["sequence_books"]
+    return DEFAULT_SEQUENCE_BOOKS if books is None else len(books)
+
+
+def n_scatter_pairs():
+    """punctstyle.report_tables.scatter_pairs: (i, i + 1 mod n); one pair for two books."""
+    n = n_sequence_books()
+    return 0 if n < 2 else 1 if n == 2 else n
+
+
+def sequence_inputs(wildcards):
+    """Sequence files of the configured books, or of every selected book (chosen at run time)."""
+    books = config["figures"]["sequence_books"]
+    ids = selected_book_ids(wildcards) if books is None else books
+    return expand(out("sequences/{book_id}.parquet"), book_id=ids)
+
+
+def _chosen(path):
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def document_labels(index, **fixed):
+    """Report labels of a per-book figure (read when the report is built): the book in slot
+    ``index`` (or, with ``pair=True``, the books of pair ``index`` and their relation).
+    """
+    pair = fixed.pop("pair", False)
+
+    def labels(wildcards, output):
+        chosen = _chosen(output.books)
+        if pair:
+            pairs = chosen["pairs"]
+            found = (
+                pairs[index]
+                if index < len(pairs)
+                else {"books": "no pair", "relation": ""}
+            )
+            letter = chr(ord("a") + index) if index < 26 else str(index + 1)
+            return {
+                "pair": letter,
+                "books": found["books"],
+                "authors": found["relation"],
+            }
+        books = chosen["books"]
+        return {
+            **fixed,
+            "book": books[index]["label"] if index < len(books) else "no book",
+        }
+
+    return labels
+
+
+def document_figures(name, count, subcategory, section=SECTION_DATA, **labels):
+    """PNGs (flagged for the report) of one per-book figure, one per slot."""
+    return [
+        flag_for_report(
+            png(f"documents/{name}_{i + 1}"),
+            caption=caption(name),
+            category=section,
+            subcategory=subcategory,
+            labels=document_labels(i, **labels),
+        )
+        for i in range(count)
+    ]
+
+
+def document_pdfs(name, count):
+    return [pdf(f"documents/{name}_{i + 1}") for i in range(count)]
+
+
+# ------------------------------------------------------------------ targets
+
+
+def kl_figure_names():
+    names = []
+    if "author" in consistency_tasks():
+        names += [f"heatmap_{{feature}}_top{k}" for k in config["consistency"]["top_k"]]
+    for task in consistency_tasks():
+        names += [
+            f"consistency_{task}_{{feature}}",
+            f"kl_distribution_{task}_{{feature}}",
+        ]
+    return names
+
+
+def figure_outputs():
+    """Every figure (PNG and PDF) and report table the workflow makes."""
+    n_books, n_pairs = n_sequence_books(), n_scatter_pairs()
+    names = ["corpus/documents_per_author", "corpus/f1_histograms"]
+    for name, count in (
+        ("sequence", n_books),
+        ("f1_bars", n_books),
+        ("f5_bars", n_books),
+        ("scatter", n_pairs),
+    ):
+        names += [f"documents/{name}_{i + 1}" for i in range(count)]
+    names += expand(
+        [f"kl/{n}" for n in kl_figure_names()],
+        feature=config["consistency"]["features"],
+    )
+    names += expand("recognition/accuracy_{task}", task=recognition_tasks())
+    names += [f"temporal/{n}" for n in temporal_figure_names()]
+    figures = [path for name in names for path in (png(name), pdf(name))]
+    tables = [
+        out("tables/corpus.html"),
+        out("tables/temporal.html"),
+        out("report/config_used.html"),
+    ]
+    tables += expand(out("tables/recognition_{task}.html"), task=recognition_tasks())
+    tables += expand(
+        out("tables/appendix_{task}.{ext}"),
+        task=consistency_tasks(),
+        ext=["csv", "md", "html"],
+    )
+    return figures + tables
+
+
+# ------------------------------------------ sections 3.1, 4.1: KL heat maps, consistency
+
+
+def kl_inputs(wildcards):
+    inputs = {}
+    for task in consistency_tasks():
+        stem = out(f"analysis/consistency/{task}_{wildcards.feature}")
+        inputs[f"{task}_table"] = f"{stem}.csv"
+        inputs[f"{task}_summary"] = f"{stem}.json"
+        inputs[f"{task}_values"] = f"{stem}_kl.npz"
+        if task == "author":
+            inputs["author_heatmaps"] = f"{stem}_top.npz"
+    return inputs
+
+
+def kl_report(name, caption_name, section, subcategory, labels):
+    return flag_for_report(
+        png(f"kl/{name}"),
+        caption=caption(caption_name),
+        category=section,
+        subcategory=subcategory,
+        labels=labels,
+    )
+
+
+def heatmap_outputs():
+    if "author" not in consistency_tasks():
+        return []
+    return [
+        kl_report(
+            f"heatmap_{{feature}}_top{k}",
+            "heatmap",
+            SECTION_AUTHORS,
+            "KL heat maps",
+            {"feature": "{feature}", "authors": f"{k} most consistent"},
+        )
+        for k in config["consistency"]["top_k"]
+    ]
+
+
+def consistency_outputs(kind):
+    subcategory = {"consistency": "Consistency", "kl_distribution": "KL distributions"}[
+        kind
+    ]
+    return [
+        kl_report(
+            f"{kind}_{task}_{{feature}}",
+            f"{kind}_{task}",
+            TASK_SECTIONS[task],
+            subcategory,
+            {"feature": "{feature}"},
+        )
+        for task in consistency_tasks()
+    ]
+
+
+# ------------------------------------------------------------ section 5: temporal analysis
+
+
+def temporal_figure_names():
+    names = ["author_dates", "f1_by_decade", "f1_by_decade_panels", "rate_by_decade"]
+    if publication_years_csv():
+        names.append("authors_over_time")
+    return names
+
+
+def temporal_figure(name, subcategory):
+    return flag_for_report(
+        png(f"temporal/{name}"),
+        caption=caption(name),
+        category=SECTION_TEMPORAL,
+        subcategory=subcategory,
+    )
+
+
+def over_time_outputs():
+    """The per-author figure exists only with a publication-year CSV."""
+    if not publication_years_csv():
+        return {}
+    return {
+        "over_time": temporal_figure(
+            "authors_over_time", "Authors over publication years"
+        ),
+        "over_time_pdf": pdf("temporal/authors_over_time"),
+    }
+
+
+# ------------------------------------------------------- appendix: author and genre lists
+
+
+def consistency_feature():
+    """The appendix orders classes by f3 consistency (the first configured feature without f3)."""
+    features = config["consistency"]["features"]
+    return "f3" if "f3" in features else features[0]
+
+
+def appendix_inputs(wildcards):
+    inputs = {
+        "consistency": out(
+            f"analysis/consistency/{wildcards.task}_{consistency_feature()}.csv"
+        )
+    }
+    if wildcards.task in recognition_tasks():
+        inputs["per_class"] = expand(
+            out("analysis/recognition/{task}/seed{seed}_per_class.csv"),
+            task=wildcards.task,
+            seed=config["recognition"]["seeds"],
+        )
+    return inputs
