@@ -5,6 +5,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
 
+# This job only tokenises: keep thinc (spaCy's backend) from importing torch, which it never
+# uses here and which costs seconds per job (most of the job on a loaded machine).
+sys.modules.setdefault("torch", None)
+
 from punctstyle.book import extract_book  # noqa: E402
 from punctstyle.logs import configure_logging  # noqa: E402
 

@@ -21,7 +21,8 @@ rule download_book:
         # Only what decides the book's bytes: changing timeouts or retries reruns nothing
         # (the script reads the retry policy from the config).
         base_url=config["mirror"]["base_url"],
-        url_templates=config["mirror"]["url_templates"],
+        # a function, so that Snakemake leaves the templates' {id} alone
+        url_templates=lambda wildcards: config["mirror"]["url_templates"],
         max_text_mb=config["mirror"]["max_text_mb"],
     script:
         "../../scripts/download_book.py"
