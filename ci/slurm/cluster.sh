@@ -86,9 +86,10 @@ write_config() {
     tmp=$(mktemp "$CONF_DIR/.slurm.conf.XXXXXX")
     cat >"$tmp" <<EOF
 $MARKER
-# A single-node cluster on $host for the punctstyle SLURM tests.
+# A single-node cluster on $host for the punctstyle SLURM tests (everything on 127.0.0.1,
+# so it works where the host name does not resolve).
 ClusterName=punctstyle
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmUser=slurm
 AuthType=auth/munge
 CredType=cred/munge
@@ -116,7 +117,7 @@ JobCompType=jobcomp/filetxt
 JobCompLoc=$JOBCOMP
 SlurmdTimeout=60
 SlurmctldTimeout=60
-NodeName=$host CPUs=$cpus Boards=${boards:-1} SocketsPerBoard=${sockets:-1} CoresPerSocket=${cores:-$cpus} ThreadsPerCore=${threads:-1} RealMemory=$real State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus Boards=${boards:-1} SocketsPerBoard=${sockets:-1} CoresPerSocket=${cores:-$cpus} ThreadsPerCore=${threads:-1} RealMemory=$real State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
 EOF
     chmod 644 "$tmp"
@@ -254,6 +255,11 @@ cmd_stop() {
     # Cancel what is still queued or running so that no job outlives its daemons.
     if [ -n "$(live_pid "$CTLD_PID" || true)" ] && scontrol ping 2>/dev/null | grep -q 'is UP'; then
         scancel --full --quiet --partition=debug 2>/dev/null || true
+        local i
+        for i in $(seq 50); do
+            [ -z "$(squeue -h -t PD,R,CG -o %i 2>/dev/null)" ] && break
+            sleep 0.2
+        done
     fi
     stop_pid_file slurmd "$SLURMD_PID"
     stop_pid_file slurmctld "$CTLD_PID"
@@ -280,11 +286,9 @@ cmd_test() {
     if [ -z "$python" ]; then
         if [ -x /work/venv-probe/bin/python ]; then python=/work/venv-probe/bin/python; else python=python3; fi
     fi
+    trap cmd_stop EXIT
     cmd_start
-    local rc=0
-    (cd "$REPO" && "$python" -m pytest -m slurm tests/slurm -q "$@") || rc=$?
-    cmd_stop
-    return $rc
+    (cd "$REPO" && "$python" -m pytest -m slurm tests/slurm -q "$@")
 }
 
 case "${1:-}" in
