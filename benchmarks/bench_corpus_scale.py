@@ -11,18 +11,23 @@ worker process, so that its peak resident set size (``ru_maxrss``) is its own:
 ``tables``   what rule corpus_tables does: ``read_feature_rows`` of every per-book file,
              ``build_corpus``, the six ``feature_table`` Parquet files written, then read
              back with ``feature_matrix`` (what the analysis rules load);
+``tables_batched`` (not run by default) the same, but the per-book rows are read by
+             :func:`read_feature_rows_batched` (one-row tables combined every 512 files):
+             a candidate fix for the memory of ``tables``, for comparison;
 ``kl``       all-pairs KL of f3, ``pairwise_kl`` (n x n, ``--dtype`` output, float32 by
              default);
 ``mlp``      one ``train_mlp`` on the feature set ``all`` (550 inputs), hidden layer
              ``--hidden`` (2000), every author a class, trained on a stratified 80% split
              for ``--epochs`` epochs on the CPU with ``--threads`` threads.
 
-Prints one row per step: seconds (wall), peak RSS of the worker (MiB), its RSS before the
-step (imports and synthetic inputs), and the load average before the step (the machine is
-shared: the wall times grow with the load; the memory figures do not).
+Prints one row per step: seconds (wall, the step alone), CPU seconds of the whole worker
+(user + system, all threads, synthetic inputs included), peak RSS of the worker (MiB), its
+RSS before the step (imports and synthetic inputs), and the load average before the step
+(the machine is shared: the wall times grow with the load; the memory figures do not).
 
 Usage: ``python benchmarks/bench_corpus_scale.py [--n 15000] [--steps prepare,tables,kl,mlp]``
-(``--n 2000`` for a quick run). Exit status 1 if a step fails.
+(``--n 2000`` for a quick run; ``--workdir DIR --steps tables_batched`` reuses the per-book
+files of an earlier run kept in DIR). Exit status 1 if a step fails.
 """
 
 from __future__ import annotations
@@ -43,9 +48,18 @@ import pandas as pd
 
 from punctstyle.marks import FEATURE_SIZES, FEATURES, N_MARKS, feature_column_names
 
-STEPS = ("prepare", "tables", "kl", "mlp")
+STEPS = ("prepare", "tables", "tables_batched", "kl", "mlp")
+DEFAULT_STEPS = ("prepare", "tables", "kl", "mlp")
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
-SHELVES = ("Adventure", "Humor", "Horror", "Science Fiction", "Poetry", "Historical Fiction", "Children's Fiction")
+SHELVES = (
+    "Adventure",
+    "Humor",
+    "Horror",
+    "Science Fiction",
+    "Poetry",
+    "Historical Fiction",
+    "Children's Fiction",
+)
 
 
 # --------------------------------------------------------------------------- synthetic corpus
@@ -72,7 +86,9 @@ def transition_weights(n_authors: int, rng: np.random.Generator) -> np.ndarray:
     return _normalise(corpus * style)
 
 
-def synthetic_features(authors: np.ndarray, n_authors: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+def synthetic_features(
+    authors: np.ndarray, n_authors: int, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
     """f1..f6 arrays (n_books, size) for the given author indices."""
     n = authors.size
     weights = transition_weights(n_authors, rng)[authors]  # (n, 100)
@@ -153,19 +169,40 @@ def _step_prepare(args, workdir: Path) -> str:
     folder.mkdir(parents=True, exist_ok=True)
     write_parquet_atomic(selection, workdir / "selection.parquet")
     for row in rows.to_dict(orient="records"):
-        row["book_id"], row["n_marks"], row["n_words"] = int(row["book_id"]), int(row["n_marks"]), int(row["n_words"])
+        row["book_id"], row["n_marks"], row["n_words"] = (
+            int(row["book_id"]),
+            int(row["n_marks"]),
+            int(row["n_words"]),
+        )
         write_feature_row(folder / f"{row['book_id']}.parquet", row)
     size = sum(p.stat().st_size for p in folder.iterdir())
     return f"{len(rows)} per-book files, {size / 2**20:.0f} MiB"
 
 
-def _step_tables(args, workdir: Path) -> str:
+def read_feature_rows_batched(paths: list[str], batch: int = 512) -> pd.DataFrame:
+    """``punctstyle.corpus.read_feature_rows`` with the one-row tables combined per batch.
+
+    Each one-row, 556-column ``pyarrow.Table`` costs about 0.7 MiB of schema and array
+    objects (its data is 5 kB), so holding 15,000 of them before ``concat_tables`` needs
+    about 10 GiB; combining every ``batch`` files keeps one batch of them at a time.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    combined = []
+    for start in range(0, len(paths), batch):
+        tables = [pq.read_table(path) for path in paths[start : start + batch]]
+        combined.append(pa.concat_tables(tables, promote_options="default").combine_chunks())
+    return pa.concat_tables(combined, promote_options="default").to_pandas()
+
+
+def _step_tables(args, workdir: Path, batched: bool = False) -> str:
     from punctstyle.corpus import build_corpus, feature_matrix, feature_table, read_feature_rows
     from punctstyle.io import write_parquet_atomic
 
     selection = pd.read_parquet(workdir / "selection.parquet")
     paths = [str(workdir / "features" / f"{i}.parquet") for i in selection["book_id"]]
-    rows = read_feature_rows(paths)
+    rows = (read_feature_rows_batched if batched else read_feature_rows)(paths)
     corpus, exclusions = build_corpus(
         selection,
         rows,
@@ -175,7 +212,7 @@ def _step_tables(args, workdir: Path) -> str:
         genre_multi_shelf_rule="most_specific",
     )
     del rows
-    out = workdir / "corpus"
+    out = workdir / ("corpus_batched" if batched else "corpus")
     out.mkdir(exist_ok=True)
     for feature in FEATURES:
         write_parquet_atomic(feature_table(corpus, feature), out / f"{feature}.parquet")
@@ -211,7 +248,9 @@ def _step_mlp(args, workdir: Path) -> tuple[str, float, int]:
     params = MLPParams(hidden=args.hidden, max_epochs=args.epochs, patience=args.epochs + 1)
     before = _rss_now()
     start = time.perf_counter()
-    model = train_mlp(X[train], labels[train], params=params, seed=args.seed, device="cpu", num_threads=args.threads)
+    model = train_mlp(
+        X[train], labels[train], params=params, seed=args.seed, device="cpu", num_threads=args.threads
+    )
     seconds = time.perf_counter() - start
     n_params = sum(p.numel() for p in model.network.parameters())
     note = (
@@ -223,15 +262,20 @@ def _step_mlp(args, workdir: Path) -> tuple[str, float, int]:
 
 def worker(args) -> int:
     workdir = Path(args.workdir)
-    if args.worker in ("prepare", "tables"):
+    if args.worker in ("prepare", "tables", "tables_batched"):
         before = _rss_now()
         start = time.perf_counter()
-        note = (_step_prepare if args.worker == "prepare" else _step_tables)(args, workdir)
+        if args.worker == "prepare":
+            note = _step_prepare(args, workdir)
+        else:
+            note = _step_tables(args, workdir, batched=args.worker == "tables_batched")
         seconds = time.perf_counter() - start
     else:
         note, seconds, before = (_step_kl if args.worker == "kl" else _step_mlp)(args, workdir)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
-    print(json.dumps({"seconds": seconds, "peak": peak, "before": before, "note": note}))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    peak = usage.ru_maxrss * 1024  # Linux: KiB
+    cpu = usage.ru_utime + usage.ru_stime  # the whole worker (synthetic inputs included)
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "peak": peak, "before": before, "note": note}))
     return 0
 
 
@@ -242,7 +286,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=15_000, help="books (default 15000)")
     parser.add_argument("--authors", type=int, default=650, help="authors = MLP classes (default 650)")
-    parser.add_argument("--steps", default=",".join(STEPS), help=f"comma-separated subset of {','.join(STEPS)}")
+    parser.add_argument(
+        "--steps", default=",".join(DEFAULT_STEPS), help=f"comma-separated, some of {','.join(STEPS)}"
+    )
     parser.add_argument("--dtype", choices=("float32", "float64"), default="float32", help="KL output dtype")
     parser.add_argument("--hidden", type=int, default=2000, help="MLP hidden units (default 2000)")
     parser.add_argument("--epochs", type=int, default=3, help="MLP epochs (default 3)")
@@ -262,11 +308,23 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown step {unknown[0]!r}: expected some of {', '.join(STEPS)}")
     keep = args.keep or args.workdir is not None
-    workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="punctstyle-bench-corpus-"))
+    workdir = (
+        Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="punctstyle-bench-corpus-"))
+    )
     workdir.mkdir(parents=True, exist_ok=True)
-    if "tables" in steps and "prepare" not in steps and not (workdir / "selection.parquet").is_file():
-        steps.insert(steps.index("tables"), "prepare")
-    common = ["--n", str(args.n), "--authors", str(args.authors), "--dtype", args.dtype, "--hidden", str(args.hidden)]
+    first_tables = next((s for s in steps if s.startswith("tables")), None)
+    if first_tables and "prepare" not in steps and not (workdir / "selection.parquet").is_file():
+        steps.insert(steps.index(first_tables), "prepare")
+    common = [
+        "--n",
+        str(args.n),
+        "--authors",
+        str(args.authors),
+        "--dtype",
+        args.dtype,
+        "--hidden",
+        str(args.hidden),
+    ]
     common += ["--epochs", str(args.epochs), "--threads", str(args.threads), "--seed", str(args.seed)]
     print(f"{args.n} synthetic books, {args.authors} authors; {os.cpu_count()} cores; workdir {workdir}")
     results, failed = [], False
@@ -287,11 +345,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"kept {workdir}")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
-    header = ("step", "seconds", "peak MiB", "before MiB", "load", "what")
+    header = ("step", "seconds", "worker CPU s", "peak MiB", "before MiB", "load", "what")
     rows = [
         (
             step,
             f"{r['seconds']:.1f}",
+            f"{r['cpu']:.1f}",
             f"{r['peak'] / 2**20:.0f}",
             f"{r['before'] / 2**20:.0f}",
             f"{load:.2f}",
@@ -302,7 +361,9 @@ def main(argv: list[str] | None = None) -> int:
     widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(header)]
     print()
     for row in (header, *rows):
-        print("  ".join(c.ljust(w) if i in (0, 5) else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+        print(
+            "  ".join(c.ljust(w) if i in (0, 6) else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
+        )
     return 1 if failed else 0
 
 

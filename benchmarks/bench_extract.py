@@ -16,8 +16,10 @@ tokenization of each book, as a fresh process would (spaCy's vocabulary stays lo
 Marks, gaps and ``n_words`` of both fast paths are compared with the reference on every
 book; a differing book is listed with its first differing position and the text there.
 Throughput is MB of cleaned text (UTF-8) per second, wall clock and CPU time. The peak
-memory of each path (``ru_maxrss`` of a forked child, less the child's resident size at
-the fork) is measured on the largest book (spaCy, cold) and on all books (shared).
+memory of each path is measured in a fresh Python process (peak resident size during the
+run less the resident size once spaCy is loaded and the text read; Linux ``VmHWM``, see
+``_reset_peak``): on the largest book (spaCy, cold) and over all books (shared: its cache
+included).
 
 Usage: ``python benchmarks/bench_extract.py [--mirror PATH] [--limit N] [--seed S]
 [--target 10] [--no-memory]``. Exit status 1 if any book differs or the shared-extractor
@@ -29,8 +31,9 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
+import subprocess
 import sys
+import tempfile
 import time
 import zipfile
 from dataclasses import dataclass, field
@@ -87,7 +90,9 @@ def book_ids(mirror: Path) -> list[int]:
     files = mirror / "files"
     if not files.is_dir():
         raise FileNotFoundError(f"{files}: no such folder (pass --mirror)")
-    return sorted(int(p.name) for p in files.iterdir() if p.name.isdigit() and (p / f"{p.name}-0.zip").exists())
+    return sorted(
+        int(p.name) for p in files.iterdir() if p.name.isdigit() and (p / f"{p.name}-0.zip").exists()
+    )
 
 
 def read_book(mirror: Path, book_id: int) -> str:
@@ -128,7 +133,9 @@ def first_difference(ref: PunctuationSequence, got: PunctuationSequence) -> tupl
 
     def show(seq: PunctuationSequence) -> str:
         lo, hi = max(0, k - 3), min(len(seq), k + 4)
-        return " ".join(f"{MARKS[m]}/{g}" for m, g in zip(seq.marks[lo:hi].tolist(), seq.gaps[lo:hi].tolist()))
+        return " ".join(
+            f"{MARKS[m]}/{g}" for m, g in zip(seq.marks[lo:hi].tolist(), seq.gaps[lo:hi].tolist())
+        )
 
     return k, f"marks/gaps {k - 3 if k >= 3 else 0}..: spaCy [{show(ref)}] vs fast [{show(got)}]"
 
@@ -167,8 +174,12 @@ def run_benchmark(mirror: Path, ids: list[int], texts: list[bytes] | None) -> Ru
             found = first_difference(ref, got)
             if found is not None:
                 k, detail = found
-                run.differences.append(Difference(book_id, path, k, f"{detail}; text: {text_at_mark(text, k)}"))
-                print(f"  DIFFERS book {book_id} ({path}) at mark {k}: {run.differences[-1].detail}", flush=True)
+                run.differences.append(
+                    Difference(book_id, path, k, f"{detail}; text: {text_at_mark(text, k)}")
+                )
+                print(
+                    f"  DIFFERS book {book_id} ({path}) at mark {k}: {run.differences[-1].detail}", flush=True
+                )
         if n % 50 == 0 or n == len(ids):
             t = run.timings
             print(
@@ -181,63 +192,77 @@ def run_benchmark(mirror: Path, ids: list[int], texts: list[bytes] | None) -> Ru
     return run
 
 
-def _resident_bytes() -> int:
-    with open("/proc/self/statm") as handle:
-        return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+def _status_bytes(name: str) -> int:
+    """A ``/proc/self/status`` memory figure (``VmRSS``, ``VmHWM``) in bytes."""
+    with open("/proc/self/status") as handle:
+        for line in handle:
+            if line.startswith(name + ":"):
+                return int(line.split()[1]) * 1024
+    raise OSError(f"/proc/self/status has no {name}")
 
 
-def peak_extra_memory(work: Callable[[], None]) -> int:
-    """Peak resident memory that ``work`` adds, measured in a forked child (bytes)."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child
-        os.close(read_end)
-        status = 0
-        try:
-            base = _resident_bytes()
-            work()
-            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-            os.write(write_end, str(max(0, peak - base)).encode())
-        except BaseException as exc:  # report any failure to the parent, then leave
-            os.write(write_end, f"error {exc!r}".encode())
-            status = 1
-        finally:
-            os._exit(status)
-    os.close(write_end)
-    with os.fdopen(read_end) as handle:
-        answer = handle.read()
-    os.waitpid(pid, 0)
-    if answer.startswith("error"):
-        raise RuntimeError(f"memory child failed: {answer}")
-    return int(answer)
+def _reset_peak() -> int:
+    """Restart the peak-RSS count from the current resident size; return that size.
+
+    ``ru_maxrss`` cannot be used in a child: it keeps the peak of the process image it was
+    exec'd from (this benchmark, with every text in memory). ``VmHWM`` is the peak of the
+    current image, and writing 5 to ``/proc/self/clear_refs`` resets it (Linux >= 4.0).
+    """
+    try:
+        with open("/proc/self/clear_refs", "w") as handle:
+            handle.write("5")
+    except OSError:  # not allowed here: the peak then also counts start-up (an upper bound)
+        pass
+    return _status_bytes("VmRSS")
+
+
+def memory_child(path: str, folder: Path) -> int:
+    """In a fresh process: peak resident memory that ``path`` adds (bytes), on the largest
+    text of ``folder`` (spacy, cold) or on all of them in order (shared)."""
+    files = sorted(folder.glob("*.txt"))
+    extractor = ChunkCachedExtractor()  # loads spaCy and the tokenizer facts
+    extract_with_spacy("Warm up, once.")
+    if path == "shared":
+        base = _reset_peak()
+        for file in files:
+            extractor(file.read_bytes().decode("utf-8"))
+    else:
+        text = max(files, key=lambda f: f.stat().st_size).read_bytes().decode("utf-8")
+        base = _reset_peak()
+        if path == "spacy":
+            extract_with_spacy(text)
+        else:
+            extractor(text)
+    return max(0, _status_bytes("VmHWM") - base)
 
 
 def measure_memory(texts: list[bytes]) -> dict[str, int]:
-    """Peak extra memory of each path: spaCy and cold on the largest book, shared on all."""
-    largest = max(texts, key=len)
-
-    def spacy_largest() -> None:
-        extract_with_spacy(largest.decode("utf-8"))
-
-    def cold_largest() -> None:
-        ChunkCachedExtractor()(largest.decode("utf-8"))
-
-    def shared_all() -> None:
-        extractor = ChunkCachedExtractor()
-        for encoded in texts:
-            extractor(encoded.decode("utf-8"))
-
-    return {"spacy": peak_extra_memory(spacy_largest), "cold": peak_extra_memory(cold_largest), "shared": peak_extra_memory(shared_all)}
+    """Peak extra memory of each path, each in a fresh Python process (``VmHWM``)."""
+    memory: dict[str, int] = {}
+    with tempfile.TemporaryDirectory(prefix="bench_extract_") as folder:
+        for i, encoded in enumerate(texts):
+            Path(folder, f"{i:05d}.txt").write_bytes(encoded)
+        for path in PATHS:
+            command = [sys.executable, __file__, "--memory-child", path, "--texts", folder]
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                raise RuntimeError(f"memory child for {path} failed: {done.stderr.strip()[-500:]}")
+            memory[path] = int(done.stdout.split()[-1])
+    return memory
 
 
 def report(run: Run, memory: dict[str, int] | None, target: float, largest_mb: float) -> bool:
     """Print the table; True when no book differs and the shared speed-up meets the target."""
     t = run.timings
     print()
-    print(f"Extraction on {run.books} books, {run.megabytes:.1f} MB of cleaned text "
-          f"({os.cpu_count()} cores; cleaning, not timed: {run.clean_seconds:.0f} s)")
+    print(
+        f"Extraction on {run.books} books, {run.megabytes:.1f} MB of cleaned text "
+        f"({os.cpu_count()} cores; cleaning, not timed: {run.clean_seconds:.0f} s)"
+    )
     mem_header = f"  {'peak MB':>8}" if memory else ""
-    print(f"{'path':<30} {'books':>6} {'MB':>8} {'wall s':>9} {'MB/s':>8} {'cpu s':>9} {'MB/s cpu':>9}{mem_header}")
+    print(
+        f"{'path':<30} {'books':>6} {'MB':>8} {'wall s':>9} {'MB/s':>8} {'cpu s':>9} {'MB/s cpu':>9}{mem_header}"
+    )
     for path in PATHS:
         mem = f"  {memory[path] / 1e6:8.0f}" if memory else ""
         print(
@@ -245,8 +270,10 @@ def report(run: Run, memory: dict[str, int] | None, target: float, largest_mb: f
             f"{run.megabytes / t[path].wall:>8.2f} {t[path].cpu:>9.2f} {run.megabytes / t[path].cpu:>9.2f}{mem}"
         )
     if memory:
-        print(f"(peak MB: extra resident memory; spaCy and cold on the largest book, {largest_mb:.1f} MB; "
-              "shared over all books, its cache included)")
+        print(
+            f"(peak MB: extra resident memory; spaCy and cold on the largest book, {largest_mb:.1f} MB; "
+            "shared over all books, its cache included)"
+        )
     ok = True
     for path in ("shared", "cold"):
         wall, cpu = t["spacy"].wall / t[path].wall, t["spacy"].cpu / t[path].cpu
@@ -258,8 +285,10 @@ def report(run: Run, memory: dict[str, int] | None, target: float, largest_mb: f
         print(line)
     by_path = {p: sorted({d.book_id for d in run.differences if d.path == p}) for p in ("shared", "cold")}
     differing = sorted({d.book_id for d in run.differences})
-    print(f"books whose marks, gaps or n_words differ from spaCy: {len(differing)} "
-          f"(shared {len(by_path['shared'])}, cold {len(by_path['cold'])})")
+    print(
+        f"books whose marks, gaps or n_words differ from spaCy: {len(differing)} "
+        f"(shared {len(by_path['shared'])}, cold {len(by_path['cold'])})"
+    )
     for d in run.differences:
         print(f"  book {d.book_id} ({d.path}), first difference at mark {d.position}: {d.detail}")
     return ok and not differing
@@ -267,12 +296,21 @@ def report(run: Run, memory: dict[str, int] | None, target: float, largest_mb: f
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mirror", type=Path, default=DEFAULT_MIRROR, help=f"Gutenberg mirror (default {DEFAULT_MIRROR})")
-    parser.add_argument("--limit", type=int, default=None, help="number of books, a seeded random sample (default all)")
+    parser.add_argument(
+        "--mirror", type=Path, default=DEFAULT_MIRROR, help=f"Gutenberg mirror (default {DEFAULT_MIRROR})"
+    )
+    parser.add_argument(
+        "--limit", type=int, default=None, help="number of books, a seeded random sample (default all)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the --limit sample (default 0)")
     parser.add_argument("--target", type=float, default=10.0, help="required shared speed-up (default 10)")
-    parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory children")
+    parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory measurement")
+    parser.add_argument("--memory-child", choices=PATHS, help=argparse.SUPPRESS)
+    parser.add_argument("--texts", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.memory_child:
+        print(memory_child(args.memory_child, args.texts))
+        return 0
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be at least 1")
     try:
@@ -291,8 +329,11 @@ def main(argv: list[str] | None = None) -> int:
     memory = None
     largest_mb = 0.0
     if texts:
-        print("  measuring peak memory in forked children...", flush=True)
-        memory = measure_memory(texts)
+        print("  measuring peak memory, one fresh process per path...", flush=True)
+        try:
+            memory = measure_memory(texts)
+        except (OSError, RuntimeError) as exc:
+            print(f"  peak memory not measured: {exc}", flush=True)
         largest_mb = max(len(t) for t in texts) / 1e6
     return 0 if report(run, memory, args.target, largest_mb) else 1
 

@@ -42,7 +42,10 @@ REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CATALOG = REPO.parent / "shared" / "catalogs" / "pg_catalog_2018_full.csv"
 TARGET_SECONDS = 60.0
 TARGET_BYTES = 2 * 2**30
-CORPUS_TARGETS = [f"corpus/f{i}.parquet" for i in range(1, 7)] + ["corpus/exclusions.csv", "corpus/summary.json"]
+CORPUS_TARGETS = [f"corpus/f{i}.parquet" for i in range(1, 7)] + [
+    "corpus/exclusions.csv",
+    "corpus/summary.json",
+]
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 
 
@@ -137,7 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--catalog", type=Path, default=DEFAULT_CATALOG, help="catalog CSV")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each dry run (default 2)")
     parser.add_argument("--poll", type=float, default=0.05, help="seconds between /proc samples")
-    parser.add_argument("--snakemake", default=None, help="snakemake command (default: this python -m snakemake)")
+    parser.add_argument(
+        "--snakemake", default=None, help="snakemake command (default: this python -m snakemake)"
+    )
     parser.add_argument("--no-all", action="store_true", help="skip the dry run of the target 'all'")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (its path is printed)")
     args = parser.parse_args(argv)
@@ -182,7 +187,9 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(tmp, ignore_errors=True)
     dry = [r for r in results if r.label.startswith("dry run")]
     within = all(r.wall_s < TARGET_SECONDS and r.tree_peak_bytes < TARGET_BYTES for r in dry)
-    print(f"target (< {TARGET_SECONDS:.0f} s, < {TARGET_BYTES / 2**30:.0f} GiB per dry run): {'met' if within else 'MISSED'}")
+    print(
+        f"target (< {TARGET_SECONDS:.0f} s, < {TARGET_BYTES / 2**30:.0f} GiB per dry run): {'met' if within else 'MISSED'}"
+    )
     return 0 if ok and within else 1
 
 
@@ -205,7 +212,11 @@ def _report(results: list[RunResult], catalog: Path, tmp: Path) -> None:
     ]
     widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(header)]
     for row in (header, *rows):
-        print("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))))
+        print(
+            "  ".join(
+                cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))
+            )
+        )
     for r in results:
         if r.returncode != 0:
             print(f"\n{r.label} failed (rc {r.returncode}); last lines of {r.log}:")

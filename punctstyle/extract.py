@@ -51,9 +51,9 @@ over 90 % of the distinct chunks of a book; every other chunk goes through the t
 from __future__ import annotations
 
 import re
-from itertools import chain, repeat
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import chain, pairwise, repeat
 from typing import Any
 
 import numpy as np
@@ -66,6 +66,8 @@ OTHER: int = -2
 """Token class of a token that is neither a word nor a mark."""
 
 _SINGLE_MARKS: dict[str, int] = {m: c for m, c in MARK_CODE.items() if m not in ('"', "...")}
+
+
 @dataclass(frozen=True)
 class PunctuationSequence:
     """The marks (uint8 codes) of a text and the word gaps before each mark (uint32)."""
@@ -159,6 +161,8 @@ class _TokenizerFacts:
     with a one-word core."""
     rules: frozenset[str]
     """The special cases (``Mr.``, ``'em``, ``he's``, ``cannot``, ``:)``...)."""
+    rule_cores: frozenset[str]
+    """The cores of the special cases of the simple-chunk form (``Mr``, ``em``, ``he``)."""
     pattern_pairs: frozenset[tuple[str, str]]
     """Consecutive tokens ``(a, b)`` of a multi-token special-case pattern."""
     left_tokens: tuple[str, ...]
@@ -170,7 +174,7 @@ class _TokenizerFacts:
     ``1..len(tokens)``: that token, the last code: unknown token (a chunk the tokenizer
     classified) that may be one."""
     space_table: np.ndarray
-    """``[code point]`` -> ``str.isspace()``, for code points up to U+3001 (none above is)."""
+    """``[UTF-16 code unit]`` -> ``str.isspace()`` (no whitespace lies outside the BMP)."""
     left_index: dict[str, int]
     """Left token -> its join code (1 + its position in :attr:`left_tokens`)."""
     right_index: dict[str, int]
@@ -179,6 +183,10 @@ class _TokenizerFacts:
     """Left token -> the right tokens it pairs with."""
     before: dict[str, tuple[str, ...]]
     """Right token -> the left tokens it pairs with."""
+    ending_with: dict[str, tuple[str, ...]]
+    """Character -> the left tokens that end with it."""
+    starting_with: dict[str, tuple[str, ...]]
+    """Character -> the right tokens that start with it."""
 
     def simple_chunk(self, chunk: str) -> tuple[tuple[int, ...], str, str] | None:
         """Token classes (``OTHER`` dropped), first and last token of a simple chunk; None
@@ -197,35 +205,36 @@ class _TokenizerFacts:
         prefix, core, possessive, stop, closer = m.groups()
         possessive = possessive or ""
         classes = self.simple_classes.get((prefix, possessive, stop, closer))
-        if classes is None:
+        if classes is None:  # also when two of possessive, stop, closer are a pattern pair
             return None
         if stop == "." and not possessive and not _period_splits(core):
             return None
-        rules = self.rules
-        end = len(chunk)
-        for piece in ("", closer, stop, possessive):
-            if piece or end == len(chunk):
-                end -= len(piece)
-                if chunk[:end] in rules or (prefix and chunk[1:end] in rules):
-                    return None
+        rules, pairs = self.rules, self.pattern_pairs
+        if core in self.rule_cores:  # an outer part may be a special case: look them up
+            end = len(chunk)
+            for piece in ("", closer, stop, possessive):
+                if piece or end == len(chunk):
+                    end -= len(piece)
+                    if chunk[:end] in rules or (prefix and chunk[1:end] in rules):
+                        return None
+        after = possessive or stop or closer
+        if "-" not in core:
+            if (prefix and (prefix, core) in pairs) or (after and (core, after) in pairs):
+                return None
+            return classes, prefix or core, closer or stop or possessive or core
         pieces = [prefix] if prefix else []
-        if "-" in core:
-            words = core.split("-")
-            for word in words:
-                if word in rules:
-                    return None
-                pieces += (word, "-")
-            pieces.pop()
-            at = 1 if prefix else 0
-            classes = classes[:at] + (WORD,) * len(words) + classes[at + 1 :]
-        else:
-            pieces.append(core)
-        pieces += [p for p in (possessive, stop, closer) if p]
-        pairs = self.pattern_pairs
+        words = core.split("-")
+        for word in words:
+            if word in rules:
+                return None
+            pieces += (word, "-")
+        pieces[-1] = after
         for pair in zip(pieces, pieces[1:]):
             if pair in pairs:
                 return None
-        return classes, pieces[0], pieces[-1]
+        at = 1 if prefix else 0
+        classes = classes[:at] + (WORD,) * len(words) + classes[at + 1 :]
+        return classes, pieces[0], closer or stop or possessive or words[-1]
 
     def boundary_tokens(self, chunk: str) -> tuple[str | None, str | None]:
         """The first and last token of a chunk before special-case matching; None where
@@ -233,7 +242,7 @@ class _TokenizerFacts:
         simple = self.simple_chunk(chunk)
         if simple is not None:
             return simple[1], simple[2]
-        if len(chunk) == 1 or (chunk.isalpha() and chunk.isascii() and chunk not in self.rules):
+        if len(chunk) == 1:  # one character is one token
             return chunk, chunk
         return None, None
 
@@ -249,7 +258,9 @@ class _TokenizerFacts:
             return right.startswith(self.after.get(last, ()))
         if first is not None:
             return left.endswith(self.before.get(first, ()))
-        return any(left.endswith(a) and right.startswith(b) for a, b in self.pattern_pairs)
+        lasts = [a for a in self.ending_with.get(left[-1], ()) if left.endswith(a)]
+        firsts = [b for b in self.starting_with.get(right[0], ()) if right.startswith(b)]
+        return any((a, b) in self.pattern_pairs for a in lasts for b in firsts)
 
 
 def _classes_of(text: str) -> tuple[int, ...]:
@@ -287,6 +298,7 @@ def _tokenizer_facts() -> _TokenizerFacts:
         for possessive in _POSSESSIVES
         for stop in _STOPS
         for closer in _CLOSERS
+        if not any(pair in pairs for pair in pairwise(p for p in (possessive, stop, closer) if p))
     }
     left = tuple(sorted({a for a, _ in pairs}))
     right = tuple(sorted({b for _, b in pairs}))
@@ -298,6 +310,7 @@ def _tokenizer_facts() -> _TokenizerFacts:
     facts = _TokenizerFacts(
         simple_classes=candidates,
         rules=frozenset(rules),
+        rule_cores=frozenset(m.group(2) for m in map(_SIMPLE_CHUNK.fullmatch, rules) if m is not None),
         pattern_pairs=frozenset(pairs),
         left_tokens=left,
         right_tokens=right,
@@ -306,7 +319,9 @@ def _tokenizer_facts() -> _TokenizerFacts:
         right_index={b: i + 1 for i, b in enumerate(right)},
         after={a: tuple(sorted(b for x, b in pairs if x == a)) for a in left},
         before={b: tuple(sorted(a for a, x in pairs if x == b)) for b in right},
-        space_table=np.array([chr(c).isspace() for c in range(0x3002)]),
+        ending_with={c: tuple(a for a in left if a.endswith(c)) for c in {a[-1] for a in left}},
+        starting_with={c: tuple(b for b in right if b.startswith(c)) for c in {b[0] for b in right}},
+        space_table=np.array([chr(c).isspace() for c in range(0x10000)]),
     )
     # Keep a form only if spaCy agrees on every probe of it (a safety net should a future
     # spaCy split differently: such forms then go through the tokenizer). A token_match
@@ -325,8 +340,8 @@ class ChunkCachedExtractor:
     """Fast, identical extraction: classify each distinct whitespace chunk once.
 
     The instance owns its cache (no global state): chunk -> integer id, and per id the
-    token classes (``OTHER`` dropped, stored flat), whether the first / last token may be
-    part of a special-case pattern spanning a space, and those tokens when known.
+    token classes (``OTHER`` dropped, stored flat) and the join codes of its first and last
+    token (could they be part of a special-case pattern spanning a space).
     ``max_cache`` bounds the number of cached chunks (checked once per text: when a text
     would overflow it, the cache is emptied first). Reuse one instance for many books.
     """
@@ -389,14 +404,16 @@ class ChunkCachedExtractor:
         offsets = np.repeat(self._start[ids] - (ends - counts), counts)
         return self._classes[offsets + np.arange(total)]
 
-    def _join_neighbours(self, text: str, chunks: list[str], ids: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+    def _join_neighbours(
+        self, text: str, chunks: list[str], ids: np.ndarray, candidates: np.ndarray
+    ) -> np.ndarray:
         """Merge neighbours a special-case pattern could span into one chunk (docstring)."""
         facts = self._facts
-        joins = [
-            k
-            for k in candidates.tolist()
-            if facts.may_join(facts.boundary_tokens(chunks[k])[1], facts.boundary_tokens(chunks[k + 1])[0], chunks[k], chunks[k + 1])
-        ]
+        joins = []
+        for k in candidates.tolist():
+            left, right = chunks[k], chunks[k + 1]
+            if facts.may_join(facts.boundary_tokens(left)[1], facts.boundary_tokens(right)[0], left, right):
+                joins.append(k)
         if not joins:
             return ids
         single = _single_spaces(text, len(chunks), self._facts.space_table)
@@ -474,7 +491,10 @@ class ChunkCachedExtractor:
         orth_idx = doc.to_array([ORTH, IDX])
         memo, strings = self._orth_class, doc.vocab.strings
         classes = np.fromiter(
-            (memo[o] if o in memo else memo.setdefault(o, classify_token(strings[o])) for o in orth_idx[:, 0].tolist()),
+            (
+                memo[o] if o in memo else memo.setdefault(o, classify_token(strings[o]))
+                for o in orth_idx[:, 0].tolist()
+            ),
             np.int64,
             len(doc),
         )
@@ -517,11 +537,18 @@ class ChunkCachedExtractor:
 def _single_spaces(text: str, n_chunks: int, space_table: np.ndarray) -> np.ndarray:
     """For each of the ``n_chunks - 1`` boundaries between whitespace chunks of ``text``:
     are the two chunks separated by exactly one ``" "``?"""
-    codes = np.frombuffer(text.encode("utf-32-le"), "<u4")
-    space = space_table[np.minimum(codes, space_table.size - 1)]
+    if text.isascii():
+        codes = np.frombuffer(text.encode("ascii"), np.uint8)
+    else:  # code units: a character outside the BMP is two non-space units, as good as one
+        codes = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), "<u2")
+    space = space_table[codes]
     solid = ~space
-    starts = np.flatnonzero(solid & np.concatenate(([True], space[:-1])))
-    ends = np.flatnonzero(solid & np.concatenate((space[1:], [True]))) + 1
+    starts = np.flatnonzero(solid[1:] & space[:-1]) + 1
+    ends = np.flatnonzero(solid[:-1] & space[1:]) + 1
+    if solid[0]:
+        starts = np.concatenate(([0], starts))
+    if solid[-1]:
+        ends = np.concatenate((ends, [codes.size]))
     if starts.size != n_chunks:
         raise RuntimeError("internal error: str.split() and str.isspace() disagree on whitespace")
     return (starts[1:] - ends[:-1] == 1) & (codes[ends[:-1]] == ord(" "))
