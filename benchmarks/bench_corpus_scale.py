@@ -364,6 +364,13 @@ def main(argv: list[str] | None = None) -> int:
         print(
             "  ".join(c.ljust(w) if i in (0, 6) else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
         )
+    by_step = {step: r for step, r, _ in results}
+    if "tables" in by_step and "tables_batched" in by_step:
+        plain, batched = by_step["tables"], by_step["tables_batched"]
+        print(
+            f"tables_batched vs tables (baseline): peak {batched['peak'] / plain['peak']:.2f}x, "
+            f"CPU {batched['cpu'] / plain['cpu']:.2f}x"
+        )
     return 1 if failed else 0
 
 

@@ -6,15 +6,20 @@ full catalogue, every other key the paper's default), then
 1. runs ``snakemake --cores 1 <outdir>/corpus/selection.parquet`` (copy of the catalogue and
    the ``select_books`` checkpoint: the per-book jobs can only be planned once the selection
    exists) and times it;
-2. times ``snakemake -n`` for the corpus tables targets and for the default target ``all``
-   (which grows as analysis rules are added), each ``--repeat`` times.
+2. times ``snakemake -n`` of the selection alone (nothing to do: the baseline, snakemake's
+   start-up and parsing of the workflow);
+3. times ``snakemake -n`` for the corpus tables targets and for the default target ``all``
+   (which grows as analysis rules are added), each ``--repeat`` times, and reports each
+   against the baseline (CPU milliseconds per planned job) and against the target.
 
 For every run it reports the wall time; the CPU time (user + system of the process and its
 descendants: less sensitive than the wall time to the load of a shared machine); the peak
 resident memory of the snakemake process tree (the sum over the process and its
 descendants, polled from ``/proc`` every ``--poll`` seconds) and ``ru_maxrss`` of its
 largest single process (from ``wait4``); the load average before the run; and, for dry
-runs, the number of jobs planned (the ``total`` line of snakemake's job stats).
+runs, the number of jobs planned (the ``total`` line of snakemake's job stats). On a loaded
+machine the wall time exceeds the CPU time; snakemake plans in one thread, so on an idle
+machine the wall time is about the CPU time.
 
 Usage: ``python benchmarks/bench_planning.py [--catalog PATH] [--repeat 2] [--keep]``.
 Target on this 2-core machine: each dry run under 60 s and 2 GB. Exit status 1 if a run
@@ -47,6 +52,7 @@ CORPUS_TARGETS = [f"corpus/f{i}.parquet" for i in range(1, 7)] + [
     "corpus/summary.json",
 ]
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+BASELINE_LABEL = "baseline: start-up (-n selection)"
 
 
 @dataclass
@@ -171,6 +177,14 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         chosen = pd.read_parquet(outdir / "corpus/selection.parquet", columns=["book_id", "author"])
         print(f"selected {len(chosen)} books by {chosen['author'].nunique()} authors", flush=True)
+        results.append(
+            run_measured(
+                BASELINE_LABEL,
+                [*base, "-n", str(outdir / "corpus/selection.parquet")],
+                tmp / "baseline.log",
+                args.poll,
+            )
+        )
         plans = [("dry run: corpus tables", [str(outdir / t) for t in CORPUS_TARGETS])]
         if not args.no_all:
             plans.append(("dry run: all", []))
@@ -217,6 +231,14 @@ def _report(results: list[RunResult], catalog: Path, tmp: Path) -> None:
                 cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))
             )
         )
+    baseline = next((r for r in results if r.label == BASELINE_LABEL and r.returncode == 0), None)
+    for r in results:
+        if r.label.startswith("dry run") and r.returncode == 0 and r.jobs and baseline is not None:
+            print(
+                f"{r.label}: {r.jobs} jobs, {(r.cpu_s - baseline.cpu_s) / r.jobs * 1e3:.2f} ms CPU per job over "
+                f"the start-up baseline; wall {r.wall_s / TARGET_SECONDS:.2f}x, peak "
+                f"{r.tree_peak_bytes / TARGET_BYTES:.2f}x the target"
+            )
     for r in results:
         if r.returncode != 0:
             print(f"\n{r.label} failed (rc {r.returncode}); last lines of {r.log}:")

@@ -66,9 +66,10 @@ def build_corpus(
 
     Corpus-level rule (the paper's order): after per-book exclusions, authors with fewer than
     ``min_docs_per_author`` included books are dropped (stage ``corpus``). Genres are then
-    assigned on the corpus with :func:`punctstyle.catalog.assign_genres`.
+    assigned on the corpus with :func:`punctstyle.catalog.assign_genres`, among
+    ``genre_shelves`` (None: :data:`punctstyle.catalog.DEFAULT_GENRE_SHELVES`).
     """
-    from punctstyle.catalog import assign_genres
+    from punctstyle.catalog import DEFAULT_GENRE_SHELVES, assign_genres
 
     selected_ids = set(selection["book_id"].astype(int))
     missing = selected_ids - set(rows["book_id"].astype(int))
@@ -96,7 +97,10 @@ def build_corpus(
         )
     corpus = kept[docs_per_author >= min_docs_per_author].copy()
     corpus["genre"] = assign_genres(
-        corpus, shelves=genre_shelves, min_docs=genre_min_docs, multi_shelf_rule=genre_multi_shelf_rule
+        corpus,
+        shelves=DEFAULT_GENRE_SHELVES if genre_shelves is None else genre_shelves,
+        min_docs=genre_min_docs,
+        multi_shelf_rule=genre_multi_shelf_rule,
     )
     corpus = corpus.sort_values("book_id").reset_index(drop=True)
     exclusion_table = pd.concat(exclusions, ignore_index=True).sort_values("book_id").reset_index(drop=True)
