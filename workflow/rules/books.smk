@@ -1,5 +1,7 @@
 # Per-book jobs. They share the group "books" so that a cluster profile can batch them
 # (--group-components books=N) instead of submitting one tiny job per book and step.
+# disk_mb is explicit: Snakemake's default (from the input sizes) is evaluated per job and
+# made a full-catalogue `snakemake -n` (45k jobs) about 30% slower (benchmarks/bench_planning.py).
 
 
 rule download_book:
