@@ -810,7 +810,8 @@ def _mean_std(mean: float, std: float, fmt: str) -> str:
     if mean is None or (isinstance(mean, float) and math.isnan(mean)):
         return ""
     text = format(mean, fmt)
-    if std is not None and not math.isnan(std) and std > 0:
+    # a spread below round-off (identical values over seeds) is no spread
+    if std is not None and not math.isnan(std) and std > 1e-12 * max(1.0, abs(mean)):
         text += " ± " + format(std, fmt)
     return text
 

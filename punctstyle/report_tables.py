@@ -91,11 +91,21 @@ def sequence_grid_shape(length: int) -> tuple[int, int]:
     return int(math.ceil(length / cols)), cols
 
 
-def book_label(row: Mapping[str, Any]) -> str:
-    """``Title (Author, #id)`` of a corpus row."""
+def _shorten(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters at a word boundary, with an ellipsis."""
+    text = " ".join(str(text).split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;:")
+    return cut + "…"
+
+
+def book_label(row: Mapping[str, Any], limit: int = 40) -> str:
+    """``Title (Author, #id)`` of a corpus row; title and author shortened to fit a figure."""
     author = row.get("author")
-    who = "" if author is None or (isinstance(author, float) and math.isnan(author)) else f"{author}, "
-    return f"{row.get('title')} ({who}#{int(row['book_id'])})"
+    missing = author is None or (isinstance(author, float) and math.isnan(author))
+    who = "" if missing else f"{_shorten(author, limit // 2)}, "
+    return f"{_shorten(row.get('title'), limit)} ({who}#{int(row['book_id'])})"
 
 
 def document_choice(frame: pd.DataFrame, book_ids: Sequence[int]) -> dict[str, list[dict[str, Any]]]:
