@@ -15,7 +15,7 @@
 # stay visible to squeue for MinJobAge seconds. Every finished job is also logged, one line each,
 # to the job-completion file (JobCompLoc below), which the tests read.
 #
-# Environment: PUNCTSTYLE_SLURM_PYTHON  python for `test` (default /work/venv-probe/bin/python,
+# Environment: PUNCTSTYLE_SLURM_PYTHON  python for `test` (default the repo's .venv/bin/python,
 #              else python3); PUNCTSTYLE_SLURM_WAIT  seconds to wait for an idle node (120).
 set -euo pipefail
 
@@ -284,7 +284,7 @@ cmd_status() {
 cmd_test() {
     local python=${PUNCTSTYLE_SLURM_PYTHON:-}
     if [ -z "$python" ]; then
-        if [ -x /work/venv-probe/bin/python ]; then python=/work/venv-probe/bin/python; else python=python3; fi
+        if [ -x "$REPO/.venv/bin/python" ]; then python="$REPO/.venv/bin/python"; else python=python3; fi
     fi
     trap cmd_stop EXIT
     cmd_start
