@@ -93,7 +93,7 @@ def test_bundle_files(bundle):
     assert signatures.shape[1] == 2 + 10 + 100 + 100 + 200 + 40 + 100
     assert abs(signatures.filter(like="f3[").sum(axis=1) - 1).max() < 1e-9
     threshold = json.loads((bundle / "threshold.json").read_text())
-    assert threshold["grid"] == GRID and threshold["fraction"] == 0.9
+    assert threshold["grid"] == GRID and threshold["fraction"] == 0.5  # config.yaml default
     assert [row["n_marks"] for row in threshold["curve"]] == GRID
     assert threshold["min_marks"] in GRID, threshold
     assert threshold["estimated"] is True and threshold["feature"] in ("f3", "f1")
