@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,3 +25,12 @@ def require_mirror() -> Path:
     if not (MIRROR / "cache" / "epub" / "feeds" / "pg_catalog.csv").exists():
         pytest.skip(f"real-data test: the shared Gutenberg mirror is not at {MIRROR}")
     return MIRROR
+
+
+def snakemake(*args: str, cwd: Path = REPO, check: bool = True) -> subprocess.CompletedProcess:
+    """Run ``python -m snakemake ARGS`` in the repo; on failure raise with its output's tail."""
+    command = [sys.executable, "-m", "snakemake", *args]
+    proc = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=1800)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}")
+    return proc

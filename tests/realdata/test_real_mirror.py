@@ -5,11 +5,8 @@ Skipped, with the reason, when ../shared is absent (a fresh clone without the sh
 
 from __future__ import annotations
 
-import functools
 import gzip
-import http.server
 import json
-import threading
 import zipfile
 
 import numpy as np
@@ -19,28 +16,19 @@ import yaml
 
 from punctstyle.clean import clean_text
 from punctstyle.extract import ChunkCachedExtractor, extract_with_spacy
-from tests.conftest import require_mirror
-from tests.workflow.test_workflow import snakemake
+from tests.conftest import require_mirror, snakemake
+from tests.fixtures.mini_mirror import serve
 
 pytestmark = pytest.mark.realdata
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - stdlib name
-        pass
 
 
 @pytest.fixture(scope="module")
 def real_run(tmp_path_factory):
     mirror = require_mirror()
-    handler = functools.partial(_Quiet, directory=str(mirror))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     outdir = tmp_path_factory.mktemp("real")
     config = {
         "outdir": str(outdir),
-        "mirror": {"base_url": f"http://127.0.0.1:{server.server_address[1]}", "backoff_s": 0.1},
+        "mirror": {"backoff_s": 0.1},
         "selection": {"max_authors": 3, "max_docs": 30, "seed": 3},
         "consistency": {"baseline_pairs": 300, "top_k": [2, 3], "tasks": ["author"]},
         "recognition": {
@@ -51,13 +39,11 @@ def real_run(tmp_path_factory):
         },
     }
     path = outdir / "config.yaml"
-    path.write_text(yaml.safe_dump(config))
     targets = [str(outdir / "analysis/consistency/summary.csv"), str(outdir / "analysis/recognition/author_tables.md")]
-    try:
+    with serve(mirror) as base_url:  # any folder laid out like the site, on 127.0.0.1
+        config["mirror"]["base_url"] = base_url
+        path.write_text(yaml.safe_dump(config))
         snakemake(*targets, "--cores", "2", "--configfile", str(path))
-    finally:
-        server.shutdown()
-        server.server_close()
     return {"outdir": outdir, "mirror": mirror}
 
 

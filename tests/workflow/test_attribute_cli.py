@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from tests.conftest import REPO
+from tests.conftest import REPO, snakemake
 from tests.fixtures.mini_mirror import AUTHORS, build_mini_mirror, book_text, serve
 
 pytestmark = pytest.mark.workflow
@@ -32,16 +32,6 @@ def snakefile_args(folder: Path) -> list[str]:
         f'include: "{main}"\ninclude: "{REPO / "workflow/rules/attribution.smk"}"\n', encoding="utf-8"
     )
     return ["--snakefile", str(wrapper), "--workflow-profile", str(REPO / "profiles/default")]
-
-
-def snakemake(*args: str) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "snakemake", *args]
-    proc = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=1800)
-    if proc.returncode != 0:
-        raise AssertionError(
-            f"snakemake {' '.join(args)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}"
-        )
-    return proc
 
 
 def punctstyle(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:

@@ -7,15 +7,13 @@ publication-year CSV (only the temporal jobs rerun) and a second report.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 
-from tests.conftest import REPO
+from tests.conftest import snakemake
 from tests.fixtures.mini_mirror import build_mini_mirror, serve
 
 pytestmark = pytest.mark.workflow
@@ -27,14 +25,6 @@ AUTHORS = ["Comma, Barnaby", "Dash, Cora", "Quill, Ada"]
 PUBLICATION_YEARS = {101: 1850, 102: 1851, 103: 1855, 104: 1862, 201: 1875, 202: 1880, 203: 1881, 204: 1886,
                      301: 1900, 302: 1904, 303: 1904, 304: 1911}
 OVER_TIME_AUTHORS = ["Quill, Ada", "Dash, Cora"]
-
-
-def snakemake(*args: str) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "snakemake", *args]
-    proc = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=1800)
-    if proc.returncode != 0:
-        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}")
-    return proc
 
 
 def declared_outputs(config: Path) -> pd.DataFrame:

@@ -3,26 +3,16 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 
-from tests.conftest import REPO
+from tests.conftest import snakemake
 from tests.fixtures.mini_mirror import HTML_BOOK, LATIN1_BOOK, MISSING_BOOK, build_mini_mirror, serve
 
 pytestmark = pytest.mark.workflow
-
-
-def snakemake(*args: str, cwd: Path = REPO, check: bool = True) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "snakemake", *args]
-    proc = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=1800)
-    if check and proc.returncode != 0:
-        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}")
-    return proc
 
 
 def write_config(path: Path, base_url: str, outdir: Path, **extra: object) -> Path:
