@@ -1,28 +1,23 @@
 """Rule appendix_table: the paper's author (or genre) list, ordered by f3 consistency."""
 
-import sys
-from pathlib import Path
+import pandas as pd
 
-sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
+from punctstyle.io import atomic_open, write_text_atomic
+from punctstyle.logs import configure_logging
+from punctstyle.render import html_page, html_paragraph, html_table, markdown_table
+from punctstyle.report_tables import METHOD_NAMES, appendix_table, full_corpus_per_class
 
-import pandas as pd  # noqa: E402
-
-from punctstyle.io import atomic_open, write_text_atomic  # noqa: E402
-from punctstyle.logs import configure_logging  # noqa: E402
-from punctstyle.report_tables import METHOD_NAMES, appendix_table, full_corpus_per_class, html_page  # noqa: E402
-from punctstyle.report_tables import html_paragraph, html_table, markdown_table  # noqa: E402
-
-log = configure_logging(snakemake.log[0])  # noqa: F821
-task = snakemake.wildcards.task  # noqa: F821
-params = snakemake.params  # noqa: F821
-output = snakemake.output  # noqa: F821
+log = configure_logging(snakemake.log[0])
+task = snakemake.wildcards.task
+params = snakemake.params
+output = snakemake.output
 feature = params.feature
 
-consistency = pd.read_csv(snakemake.input.consistency)  # noqa: F821
+consistency = pd.read_csv(snakemake.input.consistency)
 n_classes = len(consistency)
 notes = []
 if params.recognised:
-    frames = [pd.read_csv(path) for path in snakemake.input.per_class]  # noqa: F821
+    frames = [pd.read_csv(path) for path in snakemake.input.per_class]
     filled = [f for f in frames if len(f)]
     per_class_rows = pd.concat(filled, ignore_index=True) if filled else frames[0]
     per_class = full_corpus_per_class(per_class_rows, n_classes, method=params.method, feature_set=params.feature_set,

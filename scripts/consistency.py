@@ -1,23 +1,20 @@
 """Rule consistency: one (task, feature): class consistency, baseline, KS, top-k KL matrices."""
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
+import numpy as np
+import pandas as pd
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+from punctstyle.analysis import consistency_analysis, labelled_rows, task_column
+from punctstyle.io import atomic_open, write_json_atomic
+from punctstyle.logs import configure_logging
 
-from punctstyle.analysis import consistency_analysis, labelled_rows, task_column  # noqa: E402
-from punctstyle.io import atomic_open, write_json_atomic  # noqa: E402
-from punctstyle.logs import configure_logging  # noqa: E402
+log = configure_logging(snakemake.log[0])
+task, feature = snakemake.wildcards.task, snakemake.wildcards.feature
+options = snakemake.params.consistency
+output = snakemake.output
 
-log = configure_logging(snakemake.log[0])  # noqa: F821
-task, feature = snakemake.wildcards.task, snakemake.wildcards.feature  # noqa: F821
-options = snakemake.params.consistency  # noqa: F821
-output = snakemake.output  # noqa: F821
-
-table = pd.read_parquet(snakemake.input[0])  # noqa: F821
+table = pd.read_parquet(snakemake.input[0])
 n_classes = labelled_rows(table, task)[task_column(task)].nunique()
 if n_classes < 2:
     reason = f"skipped: the corpus has {n_classes} {task} class(es) with documents, at least 2 are needed"

@@ -1,17 +1,12 @@
 """Rule download_book: one book over HTTP -> books/{id}.txt.gz + books/{id}.json."""
 
-import sys
-from pathlib import Path
+from punctstyle.download import DEFAULT_USER_AGENT, fetch_book, write_book
+from punctstyle.logs import configure_logging
 
-sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
-
-from punctstyle.download import DEFAULT_USER_AGENT, fetch_book, write_book  # noqa: E402
-from punctstyle.logs import configure_logging  # noqa: E402
-
-log = configure_logging(snakemake.log[0])  # noqa: F821
-params = snakemake.params  # noqa: F821
-policy = snakemake.config["mirror"]  # noqa: F821 - retry policy: not a param, so no rerun trigger
-book_id = int(snakemake.wildcards.book_id)  # noqa: F821
+log = configure_logging(snakemake.log[0])
+params = snakemake.params
+policy = snakemake.config["mirror"]
+book_id = int(snakemake.wildcards.book_id)
 
 result = fetch_book(
     book_id,
@@ -26,4 +21,4 @@ result = fetch_book(
 for url, outcome in result.attempts:
     log.info("%s -> %s", url, outcome)
 log.info("book %d: %s %s", book_id, result.status, result.reason or "")
-write_book(result, snakemake.output.text, snakemake.output.provenance)  # noqa: F821
+write_book(result, snakemake.output.text, snakemake.output.provenance)

@@ -1,19 +1,16 @@
 """Rule download_catalog: fetch pg_catalog.csv from the mirror (or copy the local one)."""
 
 import shutil
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
+from punctstyle.download import DEFAULT_USER_AGENT, fetch_catalog
+from punctstyle.io import InputError, atomic_path
+from punctstyle.logs import configure_logging
 
-from punctstyle.download import DEFAULT_USER_AGENT, fetch_catalog  # noqa: E402
-from punctstyle.io import InputError, atomic_path  # noqa: E402
-from punctstyle.logs import configure_logging  # noqa: E402
-
-log = configure_logging(snakemake.log[0])  # noqa: F821
-params = snakemake.params  # noqa: F821
-policy = snakemake.config["mirror"]  # noqa: F821 - retry policy: not a param, so no rerun trigger
-dest = snakemake.output[0]  # noqa: F821
+log = configure_logging(snakemake.log[0])
+params = snakemake.params
+policy = snakemake.config["mirror"]
+dest = snakemake.output[0]
 
 if params.catalog_file:
     source = Path(params.catalog_file)

@@ -1,24 +1,22 @@
 """Rule figures_corpus: documents per author, f1 histograms and the data-set table (section 2)."""
 
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
+import pandas as pd
 
-import pandas as pd  # noqa: E402
+from punctstyle.corpus import feature_matrix
+from punctstyle.io import write_text_atomic
+from punctstyle.logs import configure_logging
+from punctstyle.plots import plot_documents_per_author, plot_f1_histograms, save_figure
+from punctstyle.render import html_page, html_table
+from punctstyle.report_tables import corpus_tables
 
-from punctstyle.corpus import feature_matrix  # noqa: E402
-from punctstyle.io import write_text_atomic  # noqa: E402
-from punctstyle.logs import configure_logging  # noqa: E402
-from punctstyle.plots import plot_documents_per_author, plot_f1_histograms, save_figure  # noqa: E402
-from punctstyle.report_tables import corpus_tables, html_page, html_table  # noqa: E402
-
-log = configure_logging(snakemake.log[0])  # noqa: F821
-output = snakemake.output  # noqa: F821
-table = pd.read_parquet(snakemake.input.f1)  # noqa: F821
-summary = json.loads(Path(snakemake.input.summary).read_text(encoding="utf-8"))  # noqa: F821
-exclusions = pd.read_csv(snakemake.input.exclusions)  # noqa: F821
+log = configure_logging(snakemake.log[0])
+output = snakemake.output
+table = pd.read_parquet(snakemake.input.f1)
+summary = json.loads(Path(snakemake.input.summary).read_text(encoding="utf-8"))
+exclusions = pd.read_csv(snakemake.input.exclusions)
 
 save_figure(plot_documents_per_author(table["author"]), output.documents_per_author, output.documents_per_author_pdf)
 save_figure(plot_f1_histograms(feature_matrix(table, "f1")), output.f1_histograms, output.f1_histograms_pdf)

@@ -1,17 +1,14 @@
 """Rule figures_documents: punctuation-sequence images, f1/f5 bar charts and f1 scatter plots."""
 
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
+import pandas as pd
 
-import pandas as pd  # noqa: E402
-
-from punctstyle.book import read_sequence  # noqa: E402
-from punctstyle.corpus import feature_matrix  # noqa: E402
-from punctstyle.io import InputError, write_json_atomic  # noqa: E402
-from punctstyle.logs import configure_logging  # noqa: E402
-from punctstyle.plots import (  # noqa: E402
+from punctstyle.book import read_sequence
+from punctstyle.corpus import feature_matrix
+from punctstyle.io import InputError, write_json_atomic
+from punctstyle.logs import configure_logging
+from punctstyle.plots import (
     midpoint_window,
     plot_f1_bars,
     plot_f1_scatter,
@@ -19,18 +16,14 @@ from punctstyle.plots import (  # noqa: E402
     plot_punctuation_sequence,
     save_figure,
 )
-from punctstyle.report_tables import (  # noqa: E402
-    choose_sequence_books,
-    document_choice,
-    placeholder_figure,
-    sequence_grid_shape,
-)
+from punctstyle.plots.base import placeholder_figure
+from punctstyle.report_tables import choose_sequence_books, document_choice, sequence_grid_shape
 
-log = configure_logging(snakemake.log[0])  # noqa: F821
-params = snakemake.params  # noqa: F821
-output = snakemake.output  # noqa: F821
-f1 = pd.read_parquet(snakemake.input.f1)  # noqa: F821
-f5 = pd.read_parquet(snakemake.input.f5)  # noqa: F821
+log = configure_logging(snakemake.log[0])
+params = snakemake.params
+output = snakemake.output
+f1 = pd.read_parquet(snakemake.input.f1)
+f5 = pd.read_parquet(snakemake.input.f5)
 
 if params.sequence_books is None:
     book_ids = choose_sequence_books(f1)
@@ -42,12 +35,12 @@ try:
 except KeyError as exc:
     raise InputError(
         f"config figures.sequence_books: book {exc.args[0]} is not in the corpus "
-        f"{snakemake.input.f1} (see corpus/exclusions.csv)"  # noqa: F821
+        f"{snakemake.input.f1} (see corpus/exclusions.csv)"
     ) from None
 write_json_atomic(output.books, choice)
 books = choice["books"]
 
-sequence_files = {int(Path(p).stem): p for p in snakemake.input.sequences}  # noqa: F821
+sequence_files = {int(Path(p).stem): p for p in snakemake.input.sequences}
 f1_rows = dict(zip(f1["book_id"].astype(int), feature_matrix(f1, "f1")))
 f5_rows = dict(zip(f5["book_id"].astype(int), feature_matrix(f5, "f5")))
 length = params.sequence_length

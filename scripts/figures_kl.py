@@ -1,23 +1,21 @@
 """Rule figures_kl: one feature's KL heat maps, consistency curves and KL distributions."""
 
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
+import numpy as np
+import pandas as pd
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+from punctstyle.logs import configure_logging
+from punctstyle.plots import plot_consistency, plot_kl_distributions, plot_kl_heatmap, save_figure
+from punctstyle.plots.base import placeholder_figure
+from punctstyle.report_tables import heatmap_key
 
-from punctstyle.logs import configure_logging  # noqa: E402
-from punctstyle.plots import plot_consistency, plot_kl_distributions, plot_kl_heatmap, save_figure  # noqa: E402
-from punctstyle.report_tables import heatmap_key, placeholder_figure  # noqa: E402
-
-log = configure_logging(snakemake.log[0])  # noqa: F821
-feature = snakemake.wildcards.feature  # noqa: F821
-params = snakemake.params  # noqa: F821
-inputs = snakemake.input  # noqa: F821
-output = snakemake.output  # noqa: F821
+log = configure_logging(snakemake.log[0])
+feature = snakemake.wildcards.feature
+params = snakemake.params
+inputs = snakemake.input
+output = snakemake.output
 summaries = {task: json.loads(Path(inputs[f"{task}_summary"]).read_text(encoding="utf-8")) for task in params.tasks}
 
 if output.heatmaps:

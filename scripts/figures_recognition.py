@@ -1,23 +1,21 @@
 """Rule figures_recognition: accuracy versus number of classes, and Tables 2-4 as HTML."""
 
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
+import pandas as pd
 
-import pandas as pd  # noqa: E402
+from punctstyle.io import write_text_atomic
+from punctstyle.logs import configure_logging
+from punctstyle.plots import plot_accuracy_vs_classes, save_figure
+from punctstyle.plots.base import placeholder_figure
+from punctstyle.render import html_page, markdown_to_html
+from punctstyle.report_tables import METHOD_NAMES, accuracy_long
 
-from punctstyle.io import write_text_atomic  # noqa: E402
-from punctstyle.logs import configure_logging  # noqa: E402
-from punctstyle.plots import plot_accuracy_vs_classes, save_figure  # noqa: E402
-from punctstyle.report_tables import METHOD_NAMES, accuracy_long, html_page, markdown_to_html  # noqa: E402
-from punctstyle.report_tables import placeholder_figure  # noqa: E402
-
-log = configure_logging(snakemake.log[0])  # noqa: F821
-task = snakemake.wildcards.task  # noqa: F821
-output = snakemake.output  # noqa: F821
-summary = pd.read_csv(snakemake.input.summary)  # noqa: F821
-markdown = Path(snakemake.input.markdown).read_text(encoding="utf-8")  # noqa: F821
+log = configure_logging(snakemake.log[0])
+task = snakemake.wildcards.task
+output = snakemake.output
+summary = pd.read_csv(snakemake.input.summary)
+markdown = Path(snakemake.input.markdown).read_text(encoding="utf-8")
 
 long = accuracy_long(summary) if len(summary) else pd.DataFrame()
 if long.empty:

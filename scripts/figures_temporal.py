@@ -1,16 +1,13 @@
 """Rule figures_temporal: author dates, mean f1 and punctuation rate by decade, authors over time."""
 
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
+import pandas as pd
 
-import pandas as pd  # noqa: E402
-
-from punctstyle.io import write_text_atomic  # noqa: E402
-from punctstyle.logs import configure_logging  # noqa: E402
-from punctstyle.plots import (  # noqa: E402
+from punctstyle.io import write_text_atomic
+from punctstyle.logs import configure_logging
+from punctstyle.plots import (
     plot_author_dates,
     plot_author_f1_over_time,
     plot_f1_by_decade,
@@ -18,13 +15,14 @@ from punctstyle.plots import (  # noqa: E402
     plot_rate_by_decade,
     save_figure,
 )
-from punctstyle.report_tables import placeholder_figure, temporal_tables  # noqa: E402
-from punctstyle.report_tables import html_page, html_paragraph, html_table  # noqa: E402
+from punctstyle.plots.base import placeholder_figure
+from punctstyle.render import html_page, html_paragraph, html_table
+from punctstyle.report_tables import temporal_tables
 
-log = configure_logging(snakemake.log[0])  # noqa: F821
-options = snakemake.params.temporal  # noqa: F821
-inputs = snakemake.input  # noqa: F821
-output = snakemake.output  # noqa: F821
+log = configure_logging(snakemake.log[0])
+options = snakemake.params.temporal
+inputs = snakemake.input
+output = snakemake.output
 window = tuple(options["window"])
 start = options["decade_start"]
 corpus = pd.read_parquet(inputs.f1)

@@ -1,25 +1,22 @@
 """Rule recognition: Tables 2-4 rows of one task and seed (KL nearest class and the MLP)."""
 
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
+import pandas as pd
 
-import pandas as pd  # noqa: E402
+from punctstyle.analysis import labelled_rows, recognition_run, task_column
+from punctstyle.io import atomic_open, write_parquet_atomic
+from punctstyle.logs import configure_logging
+from punctstyle.marks import FEATURES
+from punctstyle.recognition import MLPParams, save_model
 
-from punctstyle.analysis import labelled_rows, recognition_run, task_column  # noqa: E402
-from punctstyle.io import atomic_open, write_parquet_atomic  # noqa: E402
-from punctstyle.logs import configure_logging  # noqa: E402
-from punctstyle.marks import FEATURES  # noqa: E402
-from punctstyle.recognition import MLPParams, save_model  # noqa: E402
-
-log = configure_logging(snakemake.log[0])  # noqa: F821
-task, seed = snakemake.wildcards.task, int(snakemake.wildcards.seed)  # noqa: F821
-options = snakemake.params.recognition  # noqa: F821
+log = configure_logging(snakemake.log[0])
+task, seed = snakemake.wildcards.task, int(snakemake.wildcards.seed)
+options = snakemake.params.recognition
 mlp = options["mlp"]
-output = snakemake.output  # noqa: F821
+output = snakemake.output
 
-tables = {name: pd.read_parquet(path) for name, path in zip(FEATURES, snakemake.input)}  # noqa: F821
+tables = {name: pd.read_parquet(path) for name, path in zip(FEATURES, snakemake.input)}
 models_dir = Path(output.models)
 models_dir.mkdir(parents=True, exist_ok=True)
 n_classes = labelled_rows(tables["f1"], task)[task_column(task)].nunique()
@@ -44,7 +41,7 @@ else:
         ),
         test_fraction=options["test_fraction"],
         device=mlp["device"],
-        num_threads=snakemake.threads,  # noqa: F821
+        num_threads=snakemake.threads,
     )
 results = run.results if run else pd.DataFrame(columns=["task", "n_classes", "seed", "method", "feature_set"])
 with atomic_open(output.results, "w", newline="") as handle:

@@ -1,25 +1,20 @@
 """Rule temporal: middle years, mean f1 and punctuation rate by decade, optional publication years."""
 
-import sys
-from pathlib import Path
+import pandas as pd
 
-sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821 - this checkout's package
+from punctstyle import temporal
+from punctstyle.io import atomic_open, write_json_atomic
+from punctstyle.logs import configure_logging
+from punctstyle.report_tables import author_date_counts, default_over_time_authors
 
-import pandas as pd  # noqa: E402
-
-from punctstyle import temporal  # noqa: E402
-from punctstyle.io import atomic_open, write_json_atomic  # noqa: E402
-from punctstyle.logs import configure_logging  # noqa: E402
-from punctstyle.report_tables import author_date_counts, default_over_time_authors  # noqa: E402
-
-log = configure_logging(snakemake.log[0])  # noqa: F821
-options = snakemake.params.temporal  # noqa: F821
-years_csv = snakemake.params.publication_years_csv  # noqa: F821
-output = snakemake.output  # noqa: F821
+log = configure_logging(snakemake.log[0])
+options = snakemake.params.temporal
+years_csv = snakemake.params.publication_years_csv
+output = snakemake.output
 window = tuple(options["window"])
 
-f1 = pd.read_parquet(snakemake.input.f1)  # noqa: F821
-f5 = pd.read_parquet(snakemake.input.f5)  # noqa: F821
+f1 = pd.read_parquet(snakemake.input.f1)
+f5 = pd.read_parquet(snakemake.input.f5)
 
 
 def write_csv(frame: pd.DataFrame, path: str) -> None:

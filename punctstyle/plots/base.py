@@ -81,3 +81,15 @@ def close_figure(fig: Figure) -> None:
 
         plt.close(fig)
     fig.clear()
+
+
+def placeholder_figure(message: str, title: str | None = None) -> Figure:
+    """A small figure that only says ``message`` (why there is nothing to draw)."""
+    fig, ax = new_figure(figsize=(6.0, 2.5))
+    ax.set_axis_off()
+    ax.text(0.5, 0.5, plain_text(message), ha="center", va="center", wrap=True, fontsize=10,
+            transform=ax.transAxes)
+    if title:
+        ax.set_title(plain_text(title))
+    return fig
+

@@ -9,7 +9,9 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
+from punctstyle import render
 from punctstyle import report_tables as rt
+from punctstyle.plots.base import placeholder_figure
 from punctstyle.marks import MARKS, N_MARKS
 
 
@@ -178,7 +180,7 @@ def test_appendix_table_orders_by_consistency_with_na():
     assert table["documents"].tolist() == [3, 2, 4, 1]
     assert table["accuracy"].iloc[1] == pytest.approx(0.5)
     assert math.isnan(table["accuracy"].iloc[2]) and math.isnan(table["test_size"].iloc[2])
-    markdown = rt.markdown_table(table, {"test_size": "auto", "consistency_f3": ".4g", "accuracy": ".2f"})
+    markdown = render.markdown_table(table, {"test_size": "auto", "consistency_f3": ".4g", "accuracy": ".2f"})
     lines = markdown.splitlines()
     assert lines[0] == "| rank | author | documents | test_size | consistency_f3 | accuracy |"
     assert lines[1] == "| ---: | :--- | ---: | ---: | ---: | ---: |"
@@ -191,25 +193,25 @@ def test_appendix_table_orders_by_consistency_with_na():
 
 
 def test_format_value():
-    assert rt.format_value(None) == "NA" and rt.format_value(np.nan) == "NA" and rt.format_value(pd.NA) == "NA"
-    assert rt.format_value(np.int64(3)) == "3"
-    assert rt.format_value(0.12345) == "0.123"
-    assert rt.format_value(0.12345, ".2g") == "0.12"
-    assert rt.format_value(4.0, "auto") == "4" and rt.format_value(4.25, "auto") == "4.2"
-    assert rt.format_value("x") == "x"
+    assert render.format_value(None) == "NA" and render.format_value(np.nan) == "NA" and render.format_value(pd.NA) == "NA"
+    assert render.format_value(np.int64(3)) == "3"
+    assert render.format_value(0.12345) == "0.123"
+    assert render.format_value(0.12345, ".2g") == "0.12"
+    assert render.format_value(4.0, "auto") == "4" and render.format_value(4.25, "auto") == "4.2"
+    assert render.format_value("x") == "x"
 
 
 def test_markdown_table_escapes_pipes():
-    text = rt.markdown_table(pd.DataFrame({"name": ["a|b"], "v": [1.5]}))
+    text = render.markdown_table(pd.DataFrame({"name": ["a|b"], "v": [1.5]}))
     assert "a\\|b" in text and "1.500" in text
 
 
 def test_html_table_escapes_and_aligns():
-    html = rt.html_table(pd.DataFrame({"name": ["<Smith & Co>"], "v": [np.nan]}), caption="T <1>")
+    html = render.html_table(pd.DataFrame({"name": ["<Smith & Co>"], "v": [np.nan]}), caption="T <1>")
     assert "&lt;Smith &amp; Co&gt;" in html and "<Smith" not in html
     assert '<td class="num">NA</td>' in html
     assert "<caption>T &lt;1&gt;</caption>" in html
-    page = rt.html_page("A & B", [html])
+    page = render.html_page("A & B", [html])
     assert page.startswith("<!DOCTYPE html>") and "<h2>A &amp; B</h2>" in page and html in page
 
 
@@ -219,7 +221,7 @@ def test_markdown_to_html_tables_and_paragraphs():
         "| No. authors | f1 | note |\n| ---: | ---: | :--- |\n| 2 | 0.75 ± 0.35 | a \\| b |\n| 3 | <1> | x |\n\n"
         "Plain text.\n"
     )
-    html = rt.markdown_to_html(markdown)
+    html = render.markdown_to_html(markdown)
     assert html.startswith("<p><strong>author recognition, neural network</strong></p>")
     assert "<th>No. authors</th><th>f1</th><th>note</th>" in html
     assert '<td class="num">0.75 ± 0.35</td>' in html
@@ -256,7 +258,7 @@ def test_temporal_tables():
 
 
 def test_placeholder_figure_says_why():
-    fig = rt.placeholder_figure("nothing to draw: no $ here", title="T")
+    fig = placeholder_figure("nothing to draw: no $ here", title="T")
     assert isinstance(fig, Figure)
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert texts == ["nothing to draw: no \\$ here"]
