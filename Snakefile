@@ -20,6 +20,8 @@ include: "workflow/rules/report_common.smk"
 include: "workflow/rules/temporal.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/attribution.smk"
+include: "workflow/rules/beyond_common.smk"
+include: "workflow/rules/beyond.smk"
 
 
 rule all:
@@ -29,3 +31,4 @@ rule all:
         temporal_outputs(),
         figure_outputs(),
         attribution_outputs(),
+        beyond_outputs(),

@@ -191,7 +191,7 @@ def _step_tables(args, workdir: Path, unbatched: bool = False) -> str:
         selection,
         rows,
         min_docs_per_author=10,
-        genre_shelves=None,
+        genre_shelves="paper",
         genre_min_docs=10,
         genre_multi_shelf_rule="most_specific",
     )
@@ -223,13 +223,18 @@ def _step_kl(args, workdir: Path) -> tuple[str, float, int]:
 
 
 def _step_mlp(args, workdir: Path) -> tuple[str, float, int]:
-    from punctstyle.recognition import MLPParams, stack_features, stratified_split, train_mlp
+    from punctstyle.classifiers.mlp import MLPParams, train_mlp
+    from punctstyle.featuresets import stack_features
+    from punctstyle.settings import schema_default
+    from punctstyle.splits import stratified_split
 
     _, _, features, labels = synthetic_corpus(args.n, args.authors, args.seed)
     X = stack_features(features, "all")
     del features
     train, _ = stratified_split(labels, 0.2, np.random.default_rng(args.seed))
-    params = MLPParams(hidden=args.hidden, max_epochs=args.epochs, patience=args.epochs + 1)
+    settings = {**schema_default("recognition", "mlp"), "hidden_units": args.hidden, "max_epochs": args.epochs,
+                "patience": args.epochs + 1}
+    params = MLPParams.from_config(settings)
     before = _rss_now()
     start = time.perf_counter()
     model = train_mlp(

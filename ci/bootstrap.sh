@@ -27,6 +27,6 @@ if ! .venv/bin/python -c "import torch" >/dev/null 2>&1; then
     "${pip[@]}" install "torch==2.13.0"
   fi
 fi
-"${pip[@]}" install -e ".[workflow,test]"
+"${pip[@]}" install -e ".[all,workflow,test]"
 touch "$stamp"
 echo "bootstrap: .venv ready" >&2

@@ -12,19 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from punctstyle.consistency import ConsistencyReport, consistency_report, top_consistent_kl_matrix
 from punctstyle.corpus import feature_matrix
-from punctstyle.recognition import (
-    Experiment,
-    MLPParams,
-    matrices_from_tables,
-    recognition_experiments,
-    results_frame,
-)
+from punctstyle.featuresets import matrices_from_tables
+from punctstyle.recognition import Experiment, recognition_experiments, results_frame
 
 TASK_COLUMNS: dict[str, str] = {"author": "author", "genre": "genre"}
 
@@ -93,7 +89,7 @@ def consistency_analysis(
 
 @dataclass(frozen=True)
 class RecognitionRun:
-    """The experiments of one (task, seed): results, confusion counts, per-class accuracy."""
+    """The experiments of one (task, class size, seed): results, confusion counts, per-class accuracy."""
 
     results: pd.DataFrame
     confusion: pd.DataFrame
@@ -120,51 +116,51 @@ def _keyed(frame: pd.DataFrame, experiment: Experiment) -> pd.DataFrame:
     return frame.assign(**keys)[list(keys) + list(frame.columns)]
 
 
+def duplicates_full_corpus_row(class_size: int | str, n_available: int, all_configured: bool) -> bool:
+    """Whether a requested class size is capped to the full corpus that the ``"all"`` row computes.
+
+    ``class_size >= n_available`` samples every class, i.e. the same experiment (same
+    :func:`punctstyle.splits.row_rng`) as ``"all"``: computed once, by the ``"all"`` row.
+    """
+    return class_size != "all" and all_configured and int(class_size) >= n_available
+
+
 def recognition_run(
     tables: Mapping[str, pd.DataFrame],
     task: str,
+    class_size: int | str,
     seed: int,
     *,
-    class_sizes: Sequence[int | str],
-    kl_features: Sequence[str],
-    mlp_feature_sets: Sequence[str],
-    mlp_params: MLPParams,
-    test_fraction: float = 0.2,
-    device: str = "auto",
-    num_threads: int | None = None,
-    keep_models_for_all_classes: bool = True,
+    methods: Mapping[str, Sequence[str]],
+    test_fraction: float,
+    classifier_options: Mapping[str, Mapping[str, Any]],
 ) -> RecognitionRun:
-    """All rows of Tables 2-4 for one task and seed: KL nearest class and the MLP.
+    """One row of Tables 2-4 (a class size and a seed of one task), for every configured classifier.
 
-    The class sample and split of each row are shared by both methods and every feature set.
-    Models of the rows that use every class are kept on their experiments (to be saved).
+    ``methods`` maps a registered classifier to its feature sets (``recognition.methods``).
+    The class sample and split are shared by every classifier and feature set. Classifiers
+    of the row that uses every class are kept on their experiments (to be saved).
     """
     features, labels, _ = matrices_from_tables(tables, task_column(task))
-    n_classes_available = np.unique(labels).size
-    experiments: list[Experiment] = []
-    common = dict(
-        task=task,
-        class_sizes=class_sizes,
-        seeds=(seed,),
-        mlp_params=mlp_params,
-        test_fraction=test_fraction,
-        device=device,
-        num_threads=num_threads,
-    )
-    if kl_features:
-        experiments += recognition_experiments(features, labels, feature_sets=tuple(kl_features), methods=("kl",), **common)
-    if mlp_feature_sets:
-        for experiment in recognition_experiments(
+    n_available = np.unique(labels).size
+    experiments = list(
+        recognition_experiments(
             features,
             labels,
-            feature_sets=tuple(mlp_feature_sets),
-            methods=("mlp",),
-            keep_models=keep_models_for_all_classes,
-            **common,
-        ):
-            if experiment.n_classes != n_classes_available:
-                experiment.model = None
-            experiments.append(experiment)
+            task=task,
+            class_sizes=[class_size],
+            seeds=[seed],
+            methods=methods,
+            test_fraction=test_fraction,
+            classifier_options=classifier_options,
+            keep_models=True,
+        )
+    )
+    for experiment in experiments:
+        if experiment.n_classes != n_available:
+            experiment.model = None
+    if not experiments:
+        raise ValueError("recognition.methods lists no feature set: nothing to run")
     results = results_frame(experiments)
     confusion = pd.concat([_keyed(_long_confusion(e), e) for e in experiments], ignore_index=True)
     per_class = pd.concat([_keyed(e.per_class(), e) for e in experiments], ignore_index=True)

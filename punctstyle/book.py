@@ -9,7 +9,10 @@ File formats:
 
 * ``sequences/{id}.parquet``: columns ``mark`` (uint8 codes, :mod:`punctstyle.marks` order)
   and ``gap`` (uint32 words before the mark); schema metadata ``book_id``, ``status``,
-  ``reason``, ``n_words``, ``encoding``.
+  ``reason``, ``n_words``, ``encoding``, ``n_double_quotes`` (the ``"`` characters of the
+  cleaned text: every double quotation mark, straight, curly, low, guillemet or LaTeX-style,
+  since cleaning turns them all into ``"``; the sequence amalgamates them with the single
+  ones, so the paper's rule needs this count).
 * ``features/{id}.parquet``: one row: ``book_id``, ``status`` (``included`` or
   ``excluded``), ``stage``, ``reason``, ``n_marks``, ``n_words``, then the 750 feature
   columns named by :func:`punctstyle.marks.feature_column_names`.
@@ -27,7 +30,7 @@ import pyarrow.parquet as pq
 
 from punctstyle.extract import ChunkCachedExtractor, PunctuationSequence
 from punctstyle.features import compute_features
-from punctstyle.io import InputError, atomic_path, read_gzip_text
+from punctstyle.io import InputError, arrow_array, arrow_row, atomic_path, numpy_column, read_gzip_text
 from punctstyle.marks import FEATURES, QUOTE, feature_column_names
 
 STATUS_OK = "ok"
@@ -35,21 +38,70 @@ STATUS_INCLUDED = "included"
 STATUS_EXCLUDED = "excluded"
 
 
+QUOTATION_RULES = ("double", "any", "none")
+"""Values of ``extraction.require_quotation_marks``: a double quotation mark (the paper's
+rule, section 2.1: "we remove any documents in which double quotations do not appear"), a
+quotation mark of any kind (single ones included), or no requirement."""
+
+
 @dataclass(frozen=True)
 class InclusionRule:
-    """The per-book inclusion rule: at least ``min_marks`` marks and, when
-    ``require_quotation_marks`` (the paper's rule), at least one quotation mark."""
+    """The per-book inclusion rule: at least ``min_marks`` marks and the quotation marks
+    that ``require_quotation_marks`` asks for (:data:`QUOTATION_RULES`)."""
 
-    min_marks: int = 100
-    require_quotation_marks: bool = True
+    min_marks: int
+    require_quotation_marks: str
 
-    def reason_to_exclude(self, marks: np.ndarray) -> str | None:
-        """None when the book is kept, else a one-line reason."""
+    def __post_init__(self) -> None:
+        if self.require_quotation_marks not in QUOTATION_RULES:
+            raise ValueError(
+                f"require_quotation_marks must be one of {', '.join(QUOTATION_RULES)}, "
+                f"not {self.require_quotation_marks!r}"
+            )
+
+    def reason_to_exclude(self, marks: np.ndarray, n_double_quotes: int | None) -> str | None:
+        """None when the book is kept, else a one-line reason. ``n_double_quotes``: the
+        book's double quotation marks (needed by the ``double`` rule only)."""
         if marks.size < self.min_marks:
             return f"too few punctuation marks: {marks.size} < min_marks {self.min_marks}"
-        if self.require_quotation_marks and not np.any(marks == QUOTE):
-            return "no quotation mark (the paper's rule)"
+        if self.require_quotation_marks == "double":
+            if n_double_quotes is None:
+                raise ValueError("the 'double' quotation rule needs the count of double quotation marks")
+            if n_double_quotes == 0:
+                return "no double quotation mark (the paper's rule)"
+        if self.require_quotation_marks == "any" and not np.any(marks == QUOTE):
+            return "no quotation mark of any kind (require_quotation_marks: any)"
         return None
+
+
+def count_double_quotes(cleaned_text: str) -> int:
+    """Double quotation marks of a cleaned text: its ``"`` characters (cleaning turns every
+    double quotation variant into ``"``, see :mod:`punctstyle.clean`)."""
+    return cleaned_text.count('"')
+
+
+EXTRACTION_BASE_MB = 300
+"""Memory of an extraction job besides its text: Python, numpy, pyarrow, the tokenizer rules
+and the chunk cache of one piece (``benchmarks/bench_extract_memory.py``)."""
+EXTRACTION_TEXT_FACTOR = 5
+"""Peak memory of an extraction per byte of text (the raw and the cleaned text, the cleaning
+copies; the chunk lists are bounded by the pieces, :func:`punctstyle.extract.text_pieces`)."""
+
+
+def extraction_mem_mb(text_gz_path: str | os.PathLike[str], max_text_mb: float) -> int:
+    """The memory an ``extract_book`` job needs: ``EXTRACTION_BASE_MB + EXTRACTION_TEXT_FACTOR
+    * text MB``, with the decompressed size from the gzip trailer (ISIZE: the size mod 4 GiB,
+    texts are capped far below); ``max_text_mb`` stands for the text while the file does not
+    exist yet (planning) or is not a gzip file."""
+    text_mb = float(max_text_mb)
+    try:
+        with open(text_gz_path, "rb") as handle:
+            if handle.read(2) == b"\x1f\x8b":
+                handle.seek(-4, os.SEEK_END)
+                text_mb = int.from_bytes(handle.read(4), "little") / 2**20
+    except OSError:
+        pass
+    return int(EXTRACTION_BASE_MB + EXTRACTION_TEXT_FACTOR * text_mb) + 1
 
 
 def _read_json(path: str | os.PathLike[str]) -> dict:
@@ -71,10 +123,12 @@ def write_sequence(
     status: str = STATUS_OK,
     reason: str = "",
     encoding: str = "",
+    n_double_quotes: int = 0,
 ) -> None:
     """Write a book's marks and gaps (with status metadata) atomically."""
-    table = pa.table(
-        {"mark": pa.array(sequence.marks, pa.uint8()), "gap": pa.array(sequence.gaps, pa.uint32())}
+    table = pa.Table.from_arrays(
+        [arrow_array(sequence.marks.astype(np.uint8)), arrow_array(sequence.gaps.astype(np.uint32))],
+        names=["mark", "gap"],
     )
     metadata = {
         "book_id": str(book_id),
@@ -82,6 +136,7 @@ def write_sequence(
         "reason": reason,
         "n_words": str(sequence.n_words),
         "encoding": encoding,
+        "n_double_quotes": str(n_double_quotes),
     }
     table = table.replace_schema_metadata({k: v.encode("utf-8") for k, v in metadata.items()})
     with atomic_path(path) as tmp:
@@ -90,15 +145,20 @@ def write_sequence(
 
 def read_sequence(path: str | os.PathLike[str]) -> tuple[PunctuationSequence, dict[str, str]]:
     """Read a sequence file: the sequence and its metadata (book_id, status, reason, ...)."""
-    try:
-        table = pq.read_table(path)
+    try:  # ParquetFile: read_table imports pyarrow.dataset and pandas (0.2 CPU s a job)
+        table = pq.ParquetFile(path).read()
     except (OSError, pa.ArrowException) as exc:
         raise InputError(f"{path}: not a readable sequence Parquet file ({exc})") from exc
     if table.column_names[:2] != ["mark", "gap"] or table.schema.metadata is None:
         raise InputError(f"{path}: not a punctstyle sequence file (needs columns mark, gap and metadata)")
     metadata = {k.decode(): v.decode() for k, v in table.schema.metadata.items() if not k.startswith(b"ARROW")}
-    marks = table.column("mark").to_numpy().astype(np.uint8)
-    gaps = table.column("gap").to_numpy().astype(np.uint32)
+    if table.schema.field("mark").type != pa.uint8() or table.schema.field("gap").type != pa.uint32():
+        raise InputError(f"{path}: columns mark and gap must be uint8 and uint32")
+    try:
+        marks = numpy_column(table.column("mark"), np.uint8)
+        gaps = numpy_column(table.column("gap"), np.uint32)
+    except ValueError as exc:
+        raise InputError(f"{path}: {exc}") from exc
     n_words = int(metadata.get("n_words", "0") or 0)
     return PunctuationSequence(marks=marks, gaps=gaps, n_words=n_words), metadata
 
@@ -110,7 +170,10 @@ def extract_book(
     book_id: int,
     extractor: ChunkCachedExtractor | None = None,
 ) -> PunctuationSequence:
-    """Clean and extract one downloaded book; a book not downloaded gets an empty sequence."""
+    """Clean and extract one downloaded book; a book not downloaded gets an empty sequence.
+
+    ``extractor``: e.g. one built on the workflow's tokenizer rules file (no spaCy import);
+    by default one on rules exported from spaCy in this process."""
     from punctstyle.clean import clean_text
 
     provenance = _read_json(provenance_path)
@@ -122,7 +185,12 @@ def extract_book(
     text = clean_text(read_gzip_text(text_path))
     sequence = (extractor or ChunkCachedExtractor())(text)
     write_sequence(
-        sequence_path, book_id, sequence, status=STATUS_OK, encoding=str(provenance.get("encoding", ""))
+        sequence_path,
+        book_id,
+        sequence,
+        status=STATUS_OK,
+        encoding=str(provenance.get("encoding", "")),
+        n_double_quotes=count_double_quotes(text),
     )
     return sequence
 
@@ -134,7 +202,7 @@ def feature_row(
     if metadata.get("status", STATUS_OK) != STATUS_OK:
         status, stage, reason = STATUS_EXCLUDED, "download", metadata.get("reason", "")
     else:
-        reason = rule.reason_to_exclude(sequence.marks)
+        reason = rule.reason_to_exclude(sequence.marks, _double_quotes(metadata))
         status, stage = (STATUS_INCLUDED, "") if reason is None else (STATUS_EXCLUDED, "features")
         reason = reason or ""
     row: dict[str, object] = {
@@ -151,8 +219,14 @@ def feature_row(
     return row
 
 
+def _double_quotes(metadata: dict[str, str]) -> int | None:
+    """The sequence file's count of double quotation marks; None in files written before it."""
+    value = metadata.get("n_double_quotes")
+    return int(value) if value not in (None, "") else None
+
+
 def write_feature_row(path: str | os.PathLike[str], row: dict[str, object]) -> None:
-    table = pa.Table.from_pylist([row])
+    table = arrow_row(row)
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
 
@@ -165,6 +239,12 @@ def book_features(
 ) -> dict[str, object]:
     """Read a sequence file, compute its feature row, write it."""
     sequence, metadata = read_sequence(sequence_path)
+    if rule.require_quotation_marks == "double" and metadata.get("status") == STATUS_OK:
+        if _double_quotes(metadata) is None:
+            raise InputError(
+                f"{sequence_path}: no n_double_quotes metadata (written by an older punctstyle): "
+                "delete it to re-extract the book"
+            )
     row = feature_row(book_id, sequence, metadata, rule)
     write_feature_row(features_path, row)
     return row

@@ -53,6 +53,9 @@ CATALOG_COLUMNS: tuple[str, ...] = (
 REQUIRED_COLUMNS: tuple[str, ...] = tuple(c for c in CATALOG_COLUMNS if c != "LoCC")
 """Columns :func:`read_catalog` insists on (``LoCC`` is not used)."""
 
+MAX_BOOK_ID = 2**63 - 1
+"""Largest book number kept (the int64 limit of the tables); 0 and larger ones are dropped."""
+
 CELL_SEPARATOR = "; "
 """Several values in one catalog cell are joined with this."""
 
@@ -72,7 +75,46 @@ SELECTION_COLUMNS: tuple[str, ...] = (
 )
 """Columns of the selection returned by :func:`select_books`."""
 
-DEFAULT_GENRE_SHELVES: list[str] = [
+PAPER_GENRE_SHELVES: tuple[str, ...] = (
+    "Science Fiction",
+    "Children's Book Series",
+    "Historical Fiction",
+    "Children's Fiction",
+    "Children's Literature",
+    "US Civil War",
+    "Humor",
+    "Best Books Ever Listings",
+    "Western",
+    "Fantasy",
+    "World War I",
+    "Philosophy",
+    "Adventure",
+    "Christmas",
+    "Children's Picture Books",
+    "Harvard Classics",
+    "Movie Books",
+    "School Stories",
+    "One Act Plays",
+    "Crime Fiction",
+    "Children's History",
+    "Poetry",
+    "Crime Nonfiction",
+    "Animal",
+    "Travel",
+    "Biology",
+    "Precursors of Science Fiction",
+    "Art",
+    "Classical Antiquity",
+    "Children's Instructional Books",
+    "World War II",
+    "Horror",
+)
+"""The paper's 32 genres (section 4): the bookshelves of the authors' published configuration,
+in its order, once two typos in it are accounted for (the shelf "Bestsellers, American,
+1895-1923" split in two strings, and a missing comma that glued "Christianity" to "Detective
+Fiction", so neither was used). Setting ``genres.shelves: paper`` (the default)."""
+
+BROAD_GENRE_SHELVES: tuple[str, ...] = (
     "Adventure",
     "Animal",
     "Biographies",
@@ -105,9 +147,9 @@ DEFAULT_GENRE_SHELVES: list[str] = [
     "Short Stories",
     "Travel",
     "Western",
-]
-"""32 broad, genre-like Gutenberg bookshelves (the paper used 32 "relatively unspecialized
-genre labels", section 4, without listing them in the text we have).
+)
+"""32 broad, genre-like Gutenberg bookshelves (setting ``genres.shelves: broad``), the
+project's choice before the paper's list was known.
 
 Every one holds at least 10 English texts in the 2018 catalog (``pg_catalog_2018_full.csv``:
 Science Fiction 1297 ... Mystery Fiction 13). Left out on purpose: reading lists and
@@ -118,6 +160,29 @@ periodicals ("Punch", "Notes and Queries", "The Atlantic Monthly", ...), countri
 religions and narrow subject areas ("Christianity", "Mathematics", "Cookery", ...), and
 "Children's Instructional Books" (manuals rather than a literary genre).
 """
+
+GENRE_SHELF_SETS: dict[str, tuple[str, ...]] = {"paper": PAPER_GENRE_SHELVES, "broad": BROAD_GENRE_SHELVES}
+"""The named genre sets of the setting ``genres.shelves``."""
+
+def genre_shelves(setting: str | Sequence[str] | None) -> list[str] | None:
+    """The shelf list of the setting ``genres.shelves``: a set's name (``"paper"``,
+    ``"broad"``, see :data:`GENRE_SHELF_SETS`) or an explicit list of shelf names; None
+    stays None (every shelf is a candidate). Raises ValueError for an unknown name or an
+    empty or non-string entry."""
+    if setting is None:
+        return None
+    if isinstance(setting, str):
+        if setting not in GENRE_SHELF_SETS:
+            raise ValueError(
+                f"genres.shelves: unknown genre set {setting!r}; expected one of "
+                f"{', '.join(GENRE_SHELF_SETS)} or a list of bookshelves"
+            )
+        return list(GENRE_SHELF_SETS[setting])
+    shelves = list(setting)
+    if not shelves or not all(isinstance(shelf, str) and shelf.strip() for shelf in shelves):
+        raise ValueError(f"genres.shelves: expected a non-empty list of shelf names, got {shelves!r}")
+    return shelves
+
 
 # --------------------------------------------------------------------------------------
 # Reading the catalog
@@ -133,9 +198,12 @@ def read_catalog(path: str | os.PathLike[str]) -> pd.DataFrame:
 
     Empty cells are empty strings (never NaN). Raises :class:`punctstyle.io.InputError`
     (one line naming the file) when the file is missing or unreadable, is not CSV, lacks one
-    of :data:`REQUIRED_COLUMNS`, or has a ``Text#`` that is not a whole number. Rows are kept
-    as they are: the real 2018 feed repeats two book numbers (52276, 55485), which
-    :func:`filter_unique_ids` resolves.
+    of :data:`REQUIRED_COLUMNS`, or has a ``Text#`` that is not a whole number. A whole number
+    that is no book number (0, or one past :data:`MAX_BOOK_ID`, the int64 limit) is dropped
+    with its row; their count is ``frame.attrs["invalid_book_ids"]``, which
+    :func:`select_books` reports as its first filter. Other rows are kept as they are: the
+    real 2018 feed repeats two book numbers (52276, 55485), which :func:`filter_unique_ids`
+    resolves.
     """
     try:
         frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
@@ -151,13 +219,22 @@ def read_catalog(path: str | os.PathLike[str]) -> pd.DataFrame:
             f"{path}: missing required column(s) {', '.join(missing)} "
             f"(expected {','.join(CATALOG_COLUMNS)})"
         )
-    ids = frame["Text#"].str.strip()
+    ids = frame["Text#"].astype(str).str.strip()
     bad = ~ids.str.fullmatch(r"\d+")
     if bad.any():
         row = int(np.flatnonzero(bad.to_numpy())[0])
         raise InputError(f"{path}: Text# {ids.iloc[row]!r} on data row {row + 1} is not a book number")
-    frame["Text#"] = ids.astype("int64")
+    valid = ids.map(_is_book_number).astype(bool).to_numpy()
+    frame = frame[valid].reset_index(drop=True)
+    frame["Text#"] = ids[valid].astype("int64").to_numpy()
+    frame.attrs["invalid_book_ids"] = int((~valid).sum())
     return frame
+
+
+def _is_book_number(digits: str) -> bool:
+    """A string of digits that is a book number: 1 <= n <= MAX_BOOK_ID."""
+    stripped = digits.lstrip("0")
+    return bool(stripped) and (len(stripped) < 19 or int(stripped) <= MAX_BOOK_ID)
 
 
 def split_cell(value: object) -> list[str]:
@@ -318,8 +395,8 @@ def parse_catalog(catalog: pd.DataFrame) -> pd.DataFrame:
     parsed = {cell: first_author(cell) for cell in pd.unique(cells)}
     authors = [parsed[cell] for cell in cells]
 
-    def text(column: str) -> list[str]:
-        return catalog[column].fillna("").astype(str).tolist()
+    def text(column: str) -> pd.Series:  # str dtype even when empty (a header-only catalog)
+        return pd.Series(catalog[column].fillna("").astype(str).tolist(), dtype=str)
 
     return pd.DataFrame(
         {
@@ -327,13 +404,13 @@ def parse_catalog(catalog: pd.DataFrame) -> pd.DataFrame:
             "type": text("Type"),
             "title": text("Title"),
             "language": text("Language"),
-            "languages": [split_cell(v) for v in text("Language")],
-            "author": [p.name if p else None for p in authors],
-            "author_key": [p.key if p else None for p in authors],
+            "languages": [split_cell(v) for v in text("Language").tolist()],
+            "author": pd.Series([p.name if p else None for p in authors], dtype=object),
+            "author_key": pd.Series([p.key if p else None for p in authors], dtype=object),
             "birth": pd.array([p.birth if p else None for p in authors], dtype="Int64"),
             "death": pd.array([p.death if p else None for p in authors], dtype="Int64"),
-            "bookshelves": [split_cell(v) for v in text("Bookshelves")],
-            "subjects": [split_cell(v) for v in text("Subjects")],
+            "bookshelves": [split_cell(v) for v in text("Bookshelves").tolist()],
+            "subjects": [split_cell(v) for v in text("Subjects").tolist()],
             "issued": text("Issued"),
         }
     )
@@ -531,9 +608,16 @@ def select_books(
     Returns the selection (columns :data:`SELECTION_COLUMNS`: ``book_id`` int, ``title``,
     ``author``, ``birth``/``death`` Int64 (BCE negative), ``bookshelves`` and ``subjects``
     lists of str, ``language``, ``issued``), sorted by book_id with a fresh index, and the
-    filter log: ``[{"filter": name, "removed": n, "remaining": m}, ...]`` in filter order.
+    filter log: ``[{"filter": name, "removed": n, "remaining": m}, ...]`` in filter order,
+    led by ``valid_book_ids`` (rows :func:`read_catalog` dropped for an invalid Text#).
+
+    Raises :class:`EmptySelectionError` (one line naming ``min_docs_per_author`` and the
+    largest author's book count before that filter) when no book is selected.
     """
+    n_invalid = int(catalog.attrs.get("invalid_book_ids", 0))
+    log: list[dict] = [{"filter": "valid_book_ids", "removed": n_invalid, "remaining": len(catalog)}]
     frame = parse_catalog(catalog)
+    largest: tuple[str | None, int] = (None, 0)
     steps = [
         ("unique_book_ids", filter_unique_ids),
         ("language", lambda f: filter_language(f, language)),
@@ -545,12 +629,38 @@ def select_books(
         ("max_authors", lambda f: sample_authors(f, max_authors, seed)),
         ("max_docs", lambda f: cap_docs(f, max_docs, min_docs_per_author)),
     ]
-    log: list[dict] = []
     for name, step in steps:
         before = len(frame)
+        if name == "min_docs_per_author":
+            largest = largest_author(frame)
         frame = step(frame)
         log.append({"filter": name, "removed": before - len(frame), "remaining": len(frame)})
+    if frame.empty:
+        raise EmptySelectionError(_empty_selection_message(min_docs_per_author, *largest))
     return _finalise(frame), log
+
+
+class EmptySelectionError(InputError):
+    """The catalog filters left no book (one line: the threshold and the largest author)."""
+
+
+def largest_author(frame: pd.DataFrame) -> tuple[str | None, int]:
+    """The author with the most books in ``frame`` and that count (ties: the smallest author
+    key); ``(None, 0)`` for a table without an authored book."""
+    keys = _author_keys(frame).dropna()
+    if keys.empty:
+        return None, 0
+    counts = keys.value_counts()
+    top = int(counts.max())
+    return str(min(counts.index[counts == top])), top
+
+
+def _empty_selection_message(min_docs: int | None, author: str | None, n_books: int) -> str:
+    who = f"the largest author, {author}, has {n_books}" if author else "the largest author has 0: no authored book is left"
+    return (
+        f"no book selected: no author has min_docs_per_author={min_docs} books after the "
+        f"catalog filters ({who}); lower selection.min_docs_per_author or use a larger catalog"
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -563,7 +673,7 @@ MULTI_SHELF_RULES: tuple[str, ...] = ("most_specific", "drop")
 def assign_genres(
     selection: pd.DataFrame,
     *,
-    shelves: Sequence[str] | None = None,
+    shelves: str | Sequence[str] | None = None,
     min_docs: int = 10,
     multi_shelf_rule: str = "most_specific",
 ) -> pd.Series:
@@ -571,7 +681,8 @@ def assign_genres(
 
     Rule:
 
-    1. Candidate shelves: the shelves in ``shelves`` (None: every shelf) that hold at least
+    1. Candidate shelves: the shelves in ``shelves`` (a list, a set's name such as ``"paper"``
+       resolved by :func:`genre_shelves`, or None: every shelf) that hold at least
        ``min_docs`` books of ``selection``.
     2. A book on exactly one candidate shelf gets that shelf. A book on several candidate
        shelves gets, with ``multi_shelf_rule="most_specific"``, the most specific one: the
@@ -585,6 +696,7 @@ def assign_genres(
     """
     if multi_shelf_rule not in MULTI_SHELF_RULES:
         raise ValueError(f"multi_shelf_rule must be one of {MULTI_SHELF_RULES}, got {multi_shelf_rule!r}")
+    shelves = genre_shelves(shelves)
     n_books = len(selection)
     genre = np.full(n_books, None, dtype=object)
     lists = selection["bookshelves"].map(

@@ -6,11 +6,13 @@ Usage::
     punctstyle features FILE         # {"f1": [...], ..., "f6": [...]}
     punctstyle attribute FILE [--model DIR] [--top 5] [--json]
 
-FILE is a plain text (UTF-8, else Latin-1); ``-`` reads standard input. A Project Gutenberg
-header and licence footer are stripped when present, then the text is cleaned as in the
-workflow (:func:`punctstyle.clean.clean_text`) before extraction. Bad input (a missing or
-unreadable file, a missing model folder) prints one line on standard error naming the file
-and exits with status 2.
+FILE is a plain text (UTF-8, else Latin-1); ``-`` reads standard input. At most ``--max-mb``
+megabytes are read (default: the workflow's ``mirror.max_text_mb``); a larger input is
+refused. A Project Gutenberg header and licence footer are stripped when present, then the
+text is cleaned as in the workflow (:func:`punctstyle.clean.clean_text`) before extraction.
+Bad input (a missing, unreadable, binary or too large file, an empty or mark-less text to
+attribute, a missing or unsafe model bundle) prints one line on standard error naming the
+file and exits with status 2.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import math
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from punctstyle import __version__
@@ -34,20 +37,39 @@ EXIT_INPUT_ERROR = 2
 # --------------------------------------------------------------------------- input
 
 
-def read_text(path: str) -> str:
+READ_CHUNK = 1024 * 1024
+MEGABYTE = 1024 * 1024
+
+
+def _read_bounded(handle: Any, name: str, max_bytes: int) -> bytearray:
+    """At most ``max_bytes`` bytes of ``handle``, read in chunks; one more byte is refused."""
+    data = bytearray()
+    while len(data) <= max_bytes:
+        chunk = handle.read(min(READ_CHUNK, max_bytes + 1 - len(data)))
+        if not chunk:
+            return data
+        data += chunk
+    raise InputError(
+        f"{name}: larger than {max_bytes / MEGABYTE:.4g} MB, the most this command reads "
+        "(raise it with --max-mb)"
+    )
+
+
+def read_text(path: str, max_bytes: int) -> str:
     """The text of ``path`` (``-``: standard input), UTF-8 (BOM stripped) else Latin-1.
 
-    Raises :class:`InputError` with a one-line message naming the file.
+    Reads at most ``max_bytes`` bytes (chunk by chunk, so a device such as ``/dev/zero``
+    costs bounded memory). Raises :class:`InputError` with a one-line message naming the file.
     """
     from punctstyle.download import decode_text
 
     name = "<stdin>" if path == "-" else path
     try:
         if path == "-":
-            data = sys.stdin.buffer.read()
+            data = _read_bounded(sys.stdin.buffer, name, max_bytes)
         else:
             with open(path, "rb") as handle:
-                data = handle.read()
+                data = _read_bounded(handle, name, max_bytes)
     except FileNotFoundError:
         raise InputError(f"{name}: no such file") from None
     except IsADirectoryError:
@@ -56,9 +78,9 @@ def read_text(path: str) -> str:
         raise InputError(f"{name}: cannot read the file (permission denied)") from None
     except OSError as exc:
         raise InputError(f"{name}: cannot read the file ({exc.strerror or exc})") from None
-    text, _ = decode_text(data)
-    if "\x00" in text:
+    if b"\x00" in data:
         raise InputError(f"{name}: not a plain text file (binary content, NUL bytes)")
+    text, _ = decode_text(bytes(data))
     return text
 
 
@@ -70,8 +92,13 @@ def sequence_of_text(text: str) -> Any:
     return extract(clean_text(text))
 
 
-def sequence_of_file(path: str) -> Any:
-    return sequence_of_text(read_text(path))
+def sequence_of_file(path: str, max_bytes: int) -> Any:
+    return sequence_of_text(read_text(path, max_bytes))
+
+
+def max_read_bytes(args: argparse.Namespace) -> int:
+    """``--max-mb`` in bytes."""
+    return int(args.max_mb * MEGABYTE)
 
 
 # --------------------------------------------------------------------------- output
@@ -104,10 +131,14 @@ def features_json(sequence: Any) -> dict[str, list[float]]:
     return {name: [float(v) for v in values] for name, values in features.items()}
 
 
-def attribution_json(
-    name: str, sequence: Any, ranking: Any, bundle: Any, warning: str | None
-) -> dict[str, Any]:
-    """The ``--json`` output of ``attribute``."""
+def attribution_json(name: str, sequence: Any, ranking: Any, bundle: Any, verdict: Verdict) -> dict[str, Any]:
+    """The ``--json`` output of ``attribute``.
+
+    ``n_marks``: marks found; ``min_marks``: marks needed (None: the bundle could not
+    estimate it); ``too_short`` and ``warning`` (None when long enough); ``disagreement``:
+    None when the MLP's first author is the KL-nearest one, else both authors, the measured
+    accuracies at the nearest measured length and the ``trusted`` method.
+    """
     kl_columns = [c for c in ranking.columns if c.startswith("kl_")]
     authors = []
     for row in ranking.itertuples(index=False):
@@ -121,7 +152,9 @@ def attribution_json(
         "n_marks": len(sequence),
         "n_words": int(sequence.n_words),
         "min_marks": bundle.min_marks,
-        "warning": warning,
+        "too_short": verdict.warning is not None,
+        "warning": verdict.warning,
+        "disagreement": None if verdict.disagreement is None else verdict.disagreement.as_json(),
         "model": bundle.directory,
         "feature_set": list(bundle.model.feature_set),
         "kl_features": list(bundle.kl_features),
@@ -135,8 +168,22 @@ def _cell(value: Any, digits: int) -> str:
     return "n/a" if value is None else f"{value:.{digits}f}"
 
 
-def attribution_table(name: str, sequence: Any, ranking: Any, bundle: Any) -> str:
-    """The aligned text table of ``attribute``: rank, author, probability, KL distances."""
+def _aligned(headers: list[str], rows: list[list[str]]) -> list[str]:
+    """Header, rule and rows: the first column right-aligned, the second left, the rest right."""
+    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(headers)]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [cells[0].rjust(widths[0]), cells[1].ljust(widths[1])]
+        parts += [c.rjust(w) for c, w in zip(cells[2:], widths[2:], strict=True)]
+        return "  ".join(parts).rstrip()
+
+    return [line(headers), line(["-" * w for w in widths])] + [line(row) for row in rows]
+
+
+def attribution_table(name: str, sequence: Any, ranking: Any, bundle: Any, verdict: Verdict) -> str:
+    """The text output of ``attribute``: a title, the warning when the text is too short, the
+    aligned table (rank, author, probability, KL divergences), the legend, and which method
+    to trust when the MLP and KL disagree."""
     kl_columns = [c for c in ranking.columns if c.startswith("kl_")]
     headers = ["rank", "author", "P(author)"] + [f"KL {c[3:]}" for c in kl_columns]
     rows = [
@@ -144,13 +191,6 @@ def attribution_table(name: str, sequence: Any, ranking: Any, bundle: Any) -> st
         + [_cell(r[c], 4) for c in kl_columns]
         for _, r in ranking.iterrows()
     ]
-    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(headers)]
-
-    def line(cells: Sequence[str]) -> str:
-        parts = [cells[0].rjust(widths[0]), cells[1].ljust(widths[1])]
-        parts += [c.rjust(w) for c, w in zip(cells[2:], widths[2:])]
-        return "  ".join(parts).rstrip()
-
     title = (
         f"{name}: {len(sequence)} marks, {sequence.n_words} words; "
         f"{len(bundle.model.classes)} authors in the model ({bundle.directory})"
@@ -160,40 +200,89 @@ def attribution_table(name: str, sequence: Any, ranking: Any, bundle: Any) -> st
         + "+".join(bundle.model.feature_set)
         + "; KL: divergence from the author's signature to the text (smaller is closer)"
     )
-    body = [line(headers), line(["-" * w for w in widths])] + [line(row) for row in rows]
-    return "\n".join([title, *body, legend]) + "\n"
+    lines = [title]
+    if verdict.warning:
+        lines.append(f"WARNING: {verdict.warning}")
+    lines += [*_aligned(headers, rows), legend]
+    if verdict.disagreement is not None:
+        lines.append(f"Note: {verdict.disagreement.message()}")
+    return "\n".join(lines) + "\n"
 
 
 # --------------------------------------------------------------------------- commands
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    _print_json(extraction_json(sequence_of_file(args.file)))
+    _print_json(extraction_json(sequence_of_file(args.file, max_read_bytes(args))))
     return EXIT_OK
 
 
 def cmd_features(args: argparse.Namespace) -> int:
-    _print_json(features_json(sequence_of_file(args.file)))
+    _print_json(features_json(sequence_of_file(args.file, max_read_bytes(args))))
     return EXIT_OK
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What ``attribute`` says beside the ranking: too short? which method to trust?"""
+
+    warning: str | None
+    disagreement: Any
+
+
+def attributable_sequence(name: str, text: str) -> Any:
+    """The marks of a text to attribute; an empty or mark-less text raises :class:`InputError`."""
+    if not text.strip():
+        raise InputError(f"{name}: empty text, nothing to attribute")
+    sequence = sequence_of_text(text)
+    if len(sequence) == 0:
+        raise InputError(f"{name}: no punctuation mark in the text, nothing to attribute")
+    return sequence
 
 
 def cmd_attribute(args: argparse.Namespace) -> int:
-    from punctstyle.attribute import load_attribution_bundle
+    from punctstyle.attribution_bundle import load_attribution_bundle
     from punctstyle.features import compute_features
 
     name = "<stdin>" if args.file == "-" else args.file
-    text = read_text(args.file)
+    sequence = attributable_sequence(name, read_text(args.file, max_read_bytes(args)))
     bundle = load_attribution_bundle(args.model)
-    sequence = sequence_of_text(text)
-    ranking = bundle.rank(compute_features(sequence.marks, sequence.gaps), top=args.top)
-    warning = bundle.too_short(len(sequence))
-    if warning:
-        sys.stderr.write(f"punctstyle: {name}: {warning}\n")
+    everyone = bundle.rank(compute_features(sequence.marks, sequence.gaps), top=None)
+    verdict = Verdict(bundle.too_short(len(sequence)), bundle.disagreement(everyone, len(sequence)))
+    if verdict.warning:
+        sys.stderr.write(f"punctstyle: {name}: {verdict.warning}\n")
+    ranking = everyone.head(args.top)
     if args.json:
-        _print_json(attribution_json(name, sequence, ranking, bundle, warning))
+        _print_json(attribution_json(name, sequence, ranking, bundle, verdict))
     else:
-        sys.stdout.write(attribution_table(name, sequence, ranking, bundle))
+        sys.stdout.write(attribution_table(name, sequence, ranking, bundle, verdict))
     return EXIT_OK
+
+
+def _positive_number(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {value!r}") from None
+    if not number > 0 or number == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {value!r}")
+    return number
+
+
+def add_input_arguments(command: argparse.ArgumentParser) -> None:
+    """FILE and ``--max-mb`` (default: the schema's ``mirror.max_text_mb``)."""
+    from punctstyle.settings import schema_default
+
+    default = float(schema_default("mirror", "max_text_mb"))
+    command.add_argument("file", metavar="FILE", help=FILE_HELP)
+    command.add_argument(
+        "--max-mb",
+        metavar="MB",
+        type=_positive_number,
+        default=default,
+        help=f"read at most this many megabytes (MiB); a larger input is refused (default: {default:g}, "
+        "the workflow's mirror.max_text_mb)",
+    )
 
 
 def _positive_int(value: str) -> int:
@@ -223,7 +312,7 @@ def build_parser() -> argparse.ArgumentParser:
         description='Print {"marks": [...], "gaps": [...]}: the marks of the text in order '
         '(! " ( ) , . : ; ? ...) and the number of words before each mark.',
     )
-    extract.add_argument("file", metavar="FILE", help=FILE_HELP)
+    add_input_arguments(extract)
     extract.set_defaults(run=cmd_extract)
 
     features = commands.add_parser(
@@ -233,7 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
         "matrix (100), joint transition matrix (100), sentence lengths (200), word gaps (40) "
         "and mean gaps between mark pairs (100), as in section 2.2 of the paper.",
     )
-    features.add_argument("file", metavar="FILE", help=FILE_HELP)
+    add_input_arguments(features)
     features.set_defaults(run=cmd_features)
 
     attribute = commands.add_parser(
@@ -241,10 +330,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="who punctuates like this? rank the authors of the model for a text",
         description="Rank the authors of an attribution bundle (made by the workflow rule "
         "attribution_model) for a text: MLP probability and KL divergence of the text to each "
-        "author's signature. A text with fewer marks than the bundle's threshold gets a "
-        "warning (standard error, and the 'warning' field of --json).",
+        "author's signature. An empty or mark-less text is refused. A text with fewer marks "
+        "than the bundle's threshold gets a warning (in the table, in the 'warning' and 'too_short' "
+        "fields of --json, and on standard error); when the MLP and KL disagree on the first author, "
+        "the output says which one the bundle's measured accuracy per text length trusts at this length.",
     )
-    attribute.add_argument("file", metavar="FILE", help=FILE_HELP)
+    add_input_arguments(attribute)
     attribute.add_argument(
         "--model",
         metavar="DIR",

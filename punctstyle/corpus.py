@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -76,9 +81,10 @@ def build_corpus(
     Corpus-level rule (the paper's order): after per-book exclusions, authors with fewer than
     ``min_docs_per_author`` included books are dropped (stage ``corpus``). Genres are then
     assigned on the corpus with :func:`punctstyle.catalog.assign_genres`, among
-    ``genre_shelves`` (None: :data:`punctstyle.catalog.DEFAULT_GENRE_SHELVES`).
+    ``genre_shelves`` (a named set, ``paper`` or ``broad``, or a list of shelves:
+    :func:`punctstyle.catalog.genre_shelves`).
     """
-    from punctstyle.catalog import DEFAULT_GENRE_SHELVES, assign_genres
+    from punctstyle.catalog import assign_genres, genre_shelves as resolve_genre_shelves
 
     selected_ids = set(selection["book_id"].astype(int))
     missing = selected_ids - set(rows["book_id"].astype(int))
@@ -107,7 +113,7 @@ def build_corpus(
     corpus = kept[docs_per_author >= min_docs_per_author].copy()
     corpus["genre"] = assign_genres(
         corpus,
-        shelves=DEFAULT_GENRE_SHELVES if genre_shelves is None else genre_shelves,
+        shelves=resolve_genre_shelves(genre_shelves),
         min_docs=genre_min_docs,
         multi_shelf_rule=genre_multi_shelf_rule,
     )
@@ -122,9 +128,73 @@ def feature_table(corpus: pd.DataFrame, feature: str) -> pd.DataFrame:
     return corpus.loc[:, meta + feature_column_names(feature)].reset_index(drop=True)
 
 
+EXCLUSION_COLUMNS: tuple[str, ...] = ("book_id", "stage", "reason")
+
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+?(?=:?\s|$)")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_REASON_GROUPS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^too few punctuation marks: \d+ < min_marks (\d+)$"), r"too few punctuation marks (< \1)"),
+    (
+        re.compile(r"^author has \d+ included books < min_docs_per_author (\d+)$"),
+        r"author has fewer than \1 included books (min_docs_per_author)",
+    ),
+)
+
+
+def _reason_template(reason: str) -> str:
+    """A reason without what differs between books: URLs dropped, known shapes phrased as a group."""
+    reason = _URL.sub("", str(reason)).replace(" : ", ": ").replace(":: ", ": ").strip()
+    for pattern, group in _REASON_GROUPS:
+        if pattern.match(reason):
+            return pattern.sub(group, reason)
+    return reason
+
+
+def _group_label(reasons: pd.Series) -> str:
+    """One label for reasons that differ only in numbers: a number equal in all is shown, one
+    that varies is shown as its range (``3-97``), never as a placeholder."""
+    first = reasons.iloc[0]
+    numbers = [_NUMBER.findall(r) for r in reasons]
+    if any(len(n) != len(numbers[0]) for n in numbers):
+        return _NUMBER.sub("#", first)
+    parts = _NUMBER.split(first)
+    label = parts[0]
+    for position, tail in enumerate(parts[1:]):
+        values = sorted({float(n[position]) for n in numbers})
+        shown = [f"{v:g}" for v in values]
+        label += shown[0] if len(shown) == 1 else f"{shown[0]}-{shown[-1]}"
+        label += tail
+    return label
+
+
+def exclusion_reason_groups(exclusions: pd.DataFrame) -> pd.DataFrame:
+    """Excluded books per ``stage`` and reason group: ``stage``, ``reason``, ``books``.
+
+    Reasons that differ only in a book's own numbers or URL form one group
+    (:func:`_reason_template`), labelled with the numbers that are equal in every member
+    (e.g. the threshold: ``too few punctuation marks (< 100)``) and the range of those that
+    vary. Most frequent first, ties by stage and reason.
+    """
+    if exclusions.empty:
+        return pd.DataFrame({"stage": pd.Series(dtype=object), "reason": pd.Series(dtype=object),
+                             "books": pd.Series(dtype=np.int64)})
+    frame = exclusions.assign(reason=exclusions["reason"].fillna("").astype(str))
+    templates = frame["reason"].map(_reason_template)
+    keys = templates.map(lambda t: _NUMBER.sub("#", t))
+    rows = []
+    for (stage, _), group in frame.assign(template=templates).groupby([frame["stage"], keys], sort=True):
+        rows.append({"stage": stage, "reason": _group_label(group["template"]), "books": int(len(group))})
+    table = pd.DataFrame(rows, columns=["stage", "reason", "books"])
+    return table.sort_values("books", ascending=False, kind="mergesort").reset_index(drop=True)
+
+
 def corpus_summary(selection: pd.DataFrame, corpus: pd.DataFrame, exclusions: pd.DataFrame) -> dict:
-    """Counts for the README and the report: selected, included, excluded per stage/reason."""
-    reasons = exclusions["reason"].str.replace(r"\d+", "N", regex=True)
+    """Counts for the README and the report: selected, included, excluded per stage/reason
+    group (:func:`exclusion_reason_groups`)."""
+    groups = exclusion_reason_groups(exclusions)
+    by_reason: dict[str, int] = {}
+    for row in groups.itertuples(index=False):
+        by_reason[row.reason] = by_reason.get(row.reason, 0) + int(row.books)
     return {
         "books_selected": int(len(selection)),
         "authors_selected": int(selection["author"].nunique()),
@@ -133,5 +203,51 @@ def corpus_summary(selection: pd.DataFrame, corpus: pd.DataFrame, exclusions: pd
         "genres_in_corpus": int(corpus["genre"].dropna().nunique()) if "genre" in corpus else 0,
         "books_with_genre": int(corpus["genre"].notna().sum()) if "genre" in corpus else 0,
         "excluded_by_stage": {str(k): int(v) for k, v in exclusions["stage"].value_counts().items()},
-        "excluded_by_reason": {str(k): int(v) for k, v in reasons.value_counts().items()},
+        "excluded_by_reason": by_reason,
     }
+
+
+# --------------------------------------------------------------------------- files
+
+
+def write_corpus_summary(path: Any, summary: Mapping[str, Any]) -> None:
+    """``corpus/summary.json`` (:func:`corpus_summary`)."""
+    from punctstyle.io import write_json_atomic
+
+    write_json_atomic(path, dict(summary))
+
+
+def read_corpus_summary(path: Any) -> dict[str, Any]:
+    """The summary of :func:`write_corpus_summary`."""
+    from punctstyle.io import InputError
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            summary = json.load(handle)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"{path}: not a readable JSON file ({exc})") from exc
+    if not isinstance(summary, dict):
+        raise InputError(f"{path}: expected a JSON object")
+    return summary
+
+
+def write_exclusions(path: Any, exclusions: pd.DataFrame) -> None:
+    """``corpus/exclusions.csv``: ``book_id``, ``stage``, ``reason`` of every excluded book."""
+    from punctstyle.io import atomic_open
+
+    with atomic_open(path, "w", newline="") as handle:
+        exclusions.loc[:, list(EXCLUSION_COLUMNS)].to_csv(handle, index=False)
+
+
+def read_exclusions(path: Any) -> pd.DataFrame:
+    """The table of :func:`write_exclusions` (reasons as text, empty ones as "")."""
+    from punctstyle.io import InputError
+
+    try:
+        table = pd.read_csv(path, dtype={"stage": str, "reason": str}, keep_default_na=False)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path}: not a readable CSV file ({exc})") from exc
+    missing = [c for c in EXCLUSION_COLUMNS if c not in table.columns]
+    if missing:
+        raise InputError(f"{path}: no column {missing[0]!r} (expected {', '.join(EXCLUSION_COLUMNS)})")
+    return table

@@ -1,12 +1,16 @@
 """Download the Project Gutenberg catalog and e-texts, safely and with provenance.
 
-A book is fetched from a base URL (``https://www.gutenberg.org``, an ``http://127.0.0.1:PORT``
-mirror, or a ``file:///...`` folder laid out like the site) by trying URL templates in order
-(:data:`DEFAULT_URL_TEMPLATES`); a 404 or 410 moves on to the next template. Timeouts,
-connection errors, 429 and 5xx answers are retried with exponential backoff
-(``backoff * 2**k`` seconds, at most ``max_backoff``); when one URL stays in error after
-``retries`` retries the book is ``"failed"`` and no later template is tried (a later template
-could be a different edition of the same book).
+A book is fetched from a base URL (a Project Gutenberg mirror such as
+``http://aleph.gutenberg.org``, an ``http://127.0.0.1:PORT`` mirror, or a ``file:///...``
+folder) by trying URL templates in order; a 404 or 410 moves on to the next template. A
+template holds ``{id}`` (the book number) and may hold ``{folder}`` (the book's folder on a
+mirror, :func:`mirror_folder`). Two layouts are named: :data:`MIRROR_URL_TEMPLATES` (the
+mirrors', the default) and :data:`SITE_URL_TEMPLATES` (www.gutenberg.org's, and that of a
+local copy of it such as the shared test mirror). Timeouts, connection errors, 429 and 5xx
+answers are retried with exponential backoff (``backoff * 2**k`` seconds, at most
+``max_backoff``); so is an attempt that outlives its overall deadline (a trickling server).
+When one URL stays in error after ``retries`` retries the book is ``"failed"`` and no later
+template is tried (a later template could be a different edition of the same book).
 
 Every fetch ends in one of four statuses (:data:`STATUSES`):
 
@@ -56,7 +60,9 @@ __all__ = [
     "DEFAULT_MAX_TEXT_BYTES",
     "DEFAULT_URL_TEMPLATES",
     "DEFAULT_USER_AGENT",
+    "MIRROR_URL_TEMPLATES",
     "PROVENANCE_KEYS",
+    "SITE_URL_TEMPLATES",
     "STATUSES",
     "CatalogDownload",
     "DownloadError",
@@ -65,6 +71,7 @@ __all__ = [
     "fetch_book",
     "fetch_catalog",
     "join_url",
+    "mirror_folder",
     "provenance_record",
     "read_provenance",
     "write_book",
@@ -77,14 +84,29 @@ PROJECT_URL = "https://github.com/punctstyle/punctstyle"
 
 DEFAULT_USER_AGENT = f"punctstyle/{__version__} (+{PROJECT_URL}; research use)"
 
-DEFAULT_URL_TEMPLATES: tuple[str, ...] = (
+MIRROR_URL_TEMPLATES: tuple[str, ...] = (
+    "{folder}/{id}.txt",
+    "{folder}/{id}-8.txt",
+    "{folder}/{id}-0.txt",
+    "{folder}/{id}.zip",
+    "{folder}/{id}-8.zip",
+    "{folder}/{id}-0.zip",
+)
+"""A book on a Project Gutenberg mirror (``{folder}``: :func:`mirror_folder`), tried in this
+order: the plain files in the order of the ``gutenberg`` package that the paper used
+(``.txt``, ``-8.txt`` = Latin-1, ``-0.txt`` = UTF-8), then their zips."""
+
+SITE_URL_TEMPLATES: tuple[str, ...] = (
     "cache/epub/{id}/pg{id}.txt",
     "files/{id}/{id}-0.txt",
     "files/{id}/{id}-0.zip",
     "files/{id}/{id}.txt",
     "files/{id}/{id}.zip",
 )
-"""Where a book may live, relative to the base URL, tried in this order (``{id}``: book id)."""
+"""A book on www.gutenberg.org, or on a local copy laid out like it (the shared mirror)."""
+
+DEFAULT_URL_TEMPLATES: tuple[str, ...] = MIRROR_URL_TEMPLATES
+"""The templates :func:`fetch_book` uses when none are given (the schema's default)."""
 
 DEFAULT_CATALOG_PATH = "cache/epub/feeds/pg_catalog.csv"
 DEFAULT_MAX_TEXT_BYTES = 64 * 1024 * 1024
@@ -114,6 +136,8 @@ PROVENANCE_KEYS: tuple[str, ...] = (
 _CHUNK = 1024 * 1024
 _NOT_FOUND_STATUSES = frozenset({404, 410})
 _UTF8_BOM = b"\xef\xbb\xbf"
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_HTML_STARTS = (b"<!doctype", b"<html", b"<?xml", b"<head", b"<body")
 _ZIP_MAGIC = b"PK\x03\x04"
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 _MAX_OUTCOME_CHARS = 300
@@ -181,6 +205,20 @@ class _Rejected(Exception):
     """A body that is not a usable text (internal control flow; carries the reason)."""
 
 
+def mirror_folder(book_id: int) -> str:
+    """The folder of book ``book_id`` on a Project Gutenberg mirror (the ``{folder}`` of a template).
+
+    Rule (the mirrors' layout, as in the ``gutenberg`` package): write the number with at
+    least two digits (``1`` -> ``01``), make each digit but the last one folder, then add a
+    folder named by the number itself (unpadded): 1 -> ``0/1``, 19 -> ``1/19``,
+    123 -> ``1/2/123``, 15453 -> ``1/5/4/5/15453``.
+    """
+    if isinstance(book_id, bool) or not isinstance(book_id, int) or book_id <= 0:
+        raise ValueError(f"book_id must be a positive integer, got {book_id!r}")
+    digits = str(book_id).zfill(2)
+    return "/".join([*digits[:-1], str(book_id)])
+
+
 def join_url(base_url: str, relative: str) -> str:
     """``base_url`` and a relative path joined by exactly one slash (the base's path is kept)."""
     return base_url.rstrip("/") + "/" + relative.lstrip("/")
@@ -238,10 +276,52 @@ def _bytes_read_before(exc: BaseException) -> int:
     return 0
 
 
+def _read_body(
+    response: requests.Response, *, declared: int | None, max_bytes: int, deadline: float | None, started: float
+) -> _Attempt:
+    """Read a 200 answer's body; each read returns what has arrived (``read1``), so the
+    attempt's ``deadline`` (seconds after ``started``, a ``time.monotonic()``) is checked
+    between reads even when a server trickles bytes slower than any read timeout."""
+    raw = response.raw
+    chunks: list[bytes] = []
+    received = 0
+    try:
+        while True:
+            if deadline is not None and time.monotonic() - started > deadline:
+                return _Attempt("retry", f"attempt deadline of {deadline:g} s passed after {received} bytes")
+            chunk = raw.read1(_CHUNK, decode_content=True)
+            if not chunk:
+                break
+            received += len(chunk)
+            if received > max_bytes:
+                return _Attempt("reject", f"body exceeds the cap of {max_bytes} bytes")
+            chunks.append(chunk)
+    except urllib3.exceptions.ProtocolError as exc:  # the connection broke in the body
+        received = max(received, _bytes_read_before(exc))
+        if declared is not None and received < declared:
+            return _Attempt("truncated", f"truncated body: got {received} of {declared} bytes")
+        return _Attempt("retry", f"connection broken: {_one_line(exc)}")
+    except (urllib3.exceptions.TimeoutError, urllib3.exceptions.SSLError, OSError) as exc:
+        return _Attempt("retry", f"connection error during body: {_one_line(exc)}")
+    except urllib3.exceptions.HTTPError as exc:  # e.g. a body that fails to decode
+        return _Attempt("fatal", f"request error: {_one_line(exc)}")
+    if declared is not None and received < declared:
+        return _Attempt("truncated", f"truncated body: got {received} of {declared} bytes")
+    content_type = response.headers.get("Content-Type", "")
+    return _Attempt("ok", "ok", body=b"".join(chunks), content_type=content_type)
+
+
 def _get_http(
-    session: requests.Session, url: str, *, timeout: float, user_agent: str, max_bytes: int
+    session: requests.Session,
+    url: str,
+    *,
+    timeout: float,
+    deadline: float | None,
+    user_agent: str,
+    max_bytes: int,
 ) -> _Attempt:
     headers = {"User-Agent": user_agent, "Accept-Encoding": "identity"}
+    started = time.monotonic()
     try:
         with session.get(url, headers=headers, timeout=(timeout, timeout), stream=True) as response:
             status = response.status_code
@@ -251,30 +331,14 @@ def _get_http(
                 return _Attempt("retry", f"http {status}", retry_after=_retry_after(response))
             if status != 200:
                 return _Attempt("fatal", f"http {status}")
-            content_type = response.headers.get("Content-Type", "")
             declared = _content_length(response)
             if declared is not None and declared > max_bytes:
                 return _Attempt(
                     "reject", f"body of {declared} bytes exceeds the cap of {max_bytes} bytes"
                 )
-            chunks: list[bytes] = []
-            received = 0
-            try:
-                for chunk in response.iter_content(_CHUNK):
-                    received += len(chunk)
-                    if received > max_bytes:
-                        return _Attempt("reject", f"body exceeds the cap of {max_bytes} bytes")
-                    chunks.append(chunk)
-            except requests.exceptions.ChunkedEncodingError as exc:
-                received = max(received, _bytes_read_before(exc))
-                if declared is not None and received < declared:
-                    return _Attempt("truncated", f"truncated body: got {received} of {declared} bytes")
-                return _Attempt("retry", f"connection broken: {_one_line(exc)}")
-            except requests.ConnectionError as exc:  # includes a read timeout in the body
-                return _Attempt("retry", f"connection error during body: {_one_line(exc)}")
-            if declared is not None and received < declared:
-                return _Attempt("truncated", f"truncated body: got {received} of {declared} bytes")
-            return _Attempt("ok", "ok", body=b"".join(chunks), content_type=content_type)
+            return _read_body(
+                response, declared=declared, max_bytes=max_bytes, deadline=deadline, started=started
+            )
     except requests.Timeout:
         return _Attempt("retry", "timeout")
     except requests.ConnectionError as exc:
@@ -314,6 +378,7 @@ def _get_with_retries(
     scheme: str,
     session: requests.Session | None,
     timeout: float,
+    deadline: float | None,
     retries: int,
     backoff: float,
     max_backoff: float,
@@ -329,7 +394,7 @@ def _get_with_retries(
         else:
             assert session is not None
             attempt = _get_http(
-                session, url, timeout=timeout, user_agent=user_agent, max_bytes=max_bytes
+                session, url, timeout=timeout, deadline=deadline, user_agent=user_agent, max_bytes=max_bytes
             )
         attempts.append((url, attempt.outcome))
         if attempt.kind not in ("retry", "truncated") or k >= retries:
@@ -340,9 +405,13 @@ def _get_with_retries(
         k += 1
 
 
-def _check_retry_settings(timeout: float, retries: int, backoff: float, max_backoff: float) -> None:
+def _check_retry_settings(
+    timeout: float, retries: int, backoff: float, max_backoff: float, deadline: float | None
+) -> None:
     if not timeout > 0:
         raise ValueError(f"timeout must be positive, got {timeout!r}")
+    if deadline is not None and not deadline > 0:
+        raise ValueError(f"attempt_deadline must be positive or None, got {deadline!r}")
     if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
         raise ValueError(f"retries must be a non-negative integer, got {retries!r}")
     if backoff < 0 or max_backoff < 0:
@@ -355,12 +424,20 @@ def _check_retry_settings(timeout: float, retries: int, backoff: float, max_back
 # Content checks
 
 
-def _looks_like_html(data: bytes) -> bool:
+def _html_start(data: bytes) -> str | None:
+    """The markup an HTML or XML page starts with (``<!doctype``, ``<html``, ``<?xml``,
+    ``<head``, ``<body``), after whitespace and a UTF-8 or UTF-16 byte-order mark; else None."""
     head = data[:1024]
     if head.startswith(_UTF8_BOM):
         head = head[len(_UTF8_BOM) :]
+    elif head.startswith(_UTF16_BOMS):
+        head = head[: len(head) // 2 * 2].decode("utf-16", errors="replace").encode("ascii", errors="replace")
     head = head.lstrip().lower()
-    return head.startswith(b"<!doctype") or head.startswith(b"<html")
+    return next((tag.decode("ascii") for tag in _HTML_STARTS if head.startswith(tag)), None)
+
+
+def _looks_like_html(data: bytes) -> bool:
+    return _html_start(data) is not None
 
 
 def _is_html_content_type(content_type: str) -> bool:
@@ -436,13 +513,13 @@ def _text_from_body(body: bytes, url: str, content_type: str, max_text_bytes: in
     if not body:
         raise _Rejected("empty body")
     if _is_html_content_type(content_type):
-        raise _Rejected(f"HTML page instead of a text (Content-Type {content_type!r})")
-    if _looks_like_html(body):
-        raise _Rejected("HTML page instead of a text (body starts with an HTML tag)")
+        raise _Rejected(f"HTML page, not a text (Content-Type {content_type!r})")
+    if (tag := _html_start(body)) is not None:
+        raise _Rejected(f"HTML page, not a text (body starts with {tag})")
     if urlparse(url).path.lower().endswith(".zip") or body.startswith(_ZIP_MAGIC):
         data = _extract_zip_text(body, max_text_bytes)
-        if _looks_like_html(data):
-            raise _Rejected("HTML page instead of a text (zip member starts with an HTML tag)")
+        if (tag := _html_start(data)) is not None:
+            raise _Rejected(f"HTML page, not a text (zip member starts with {tag})")
     else:
         data = body
         if len(data) > max_text_bytes:
@@ -469,6 +546,7 @@ def fetch_book(
     *,
     templates: Sequence[str] = DEFAULT_URL_TEMPLATES,
     timeout: float = 30.0,
+    attempt_deadline: float | None = None,
     retries: int = 3,
     backoff: float = 1.0,
     max_backoff: float = DEFAULT_MAX_BACKOFF,
@@ -481,20 +559,25 @@ def fetch_book(
     Templates are tried in order; 404/410 moves on; 429, 5xx, timeouts, connection errors and
     truncated bodies are retried ``retries`` times, sleeping ``backoff * 2**k`` seconds (at
     most ``max_backoff``; a 429/503 Retry-After in seconds wins). ``timeout`` applies to the
-    connection and to each read. The raw body is capped at ``max_text_bytes``, as is the text
-    inside a zip. Raises ValueError only for bad arguments (an unsupported URL scheme, a
-    template without ``{id}``, a non-positive id).
+    connection and to each read; ``attempt_deadline`` (seconds, None = none) bounds a whole
+    HTTP attempt: one still receiving its body then is abandoned at its next read (at most
+    ``timeout`` later) and counts as a failed attempt, so a server that trickles bytes holds a
+    book for about ``attempt_deadline * (1 + retries)`` seconds at most. Templates are
+    formatted with ``id`` and ``folder`` (:func:`mirror_folder`). The raw body is capped at
+    ``max_text_bytes``, as is the text inside a zip. Raises ValueError only for bad arguments
+    (an unsupported URL scheme, a template with another placeholder, a non-positive id).
     """
     if isinstance(book_id, bool) or not isinstance(book_id, int) or book_id <= 0:
         raise ValueError(f"book_id must be a positive integer, got {book_id!r}")
     scheme = _check_base_url(base_url)
-    _check_retry_settings(timeout, retries, backoff, max_backoff)
+    _check_retry_settings(timeout, retries, backoff, max_backoff, attempt_deadline)
     if max_text_bytes <= 0:
         raise ValueError(f"max_text_bytes must be positive, got {max_text_bytes!r}")
     if not templates:
         raise ValueError("templates must not be empty")
     try:
-        urls = [join_url(base_url, template.format(id=book_id)) for template in templates]
+        folder = mirror_folder(book_id)
+        urls = [join_url(base_url, template.format(id=book_id, folder=folder)) for template in templates]
     except (KeyError, IndexError, ValueError) as exc:
         raise ValueError(f"bad URL template in {list(templates)!r}: {exc}") from exc
 
@@ -525,6 +608,7 @@ def fetch_book(
                 scheme=scheme,
                 session=session,
                 timeout=timeout,
+                deadline=attempt_deadline,
                 retries=retries,
                 backoff=backoff,
                 max_backoff=max_backoff,
@@ -564,6 +648,7 @@ def fetch_catalog(
     *,
     catalog_path: str = DEFAULT_CATALOG_PATH,
     timeout: float = 60.0,
+    attempt_deadline: float | None = None,
     retries: int = 3,
     backoff: float = 1.0,
     max_backoff: float = DEFAULT_MAX_BACKOFF,
@@ -578,7 +663,7 @@ def fetch_catalog(
     truncated or larger than ``max_bytes``; ``dest`` is then left untouched.
     """
     scheme = _check_base_url(base_url)
-    _check_retry_settings(timeout, retries, backoff, max_backoff)
+    _check_retry_settings(timeout, retries, backoff, max_backoff, attempt_deadline)
     url = join_url(base_url, catalog_path)
     attempts: list[tuple[str, str]] = []
     own_session = session is None and scheme != "file"
@@ -590,6 +675,7 @@ def fetch_catalog(
             scheme=scheme,
             session=session,
             timeout=timeout,
+            deadline=attempt_deadline,
             retries=retries,
             backoff=backoff,
             max_backoff=max_backoff,

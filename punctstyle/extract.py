@@ -43,9 +43,20 @@ fast path classifies such a chunk by a regular expression unless a special case 
 apply (the chunk less some outer pieces, or a word, is a special case such as ``Mr.``,
 ``he's``, ``cannot``; or two neighbouring pieces are a pattern pair such as ``; )``), or
 the period follows a capital not preceded by another capital (``I.`` stays one token).
-Every such form is checked against spaCy on probe words once per process. These chunks are
-over 90 % of the distinct chunks of a book; every other chunk goes through the tokenizer
-(one call per text, chunks separated by newlines, which no pattern can cross).
+Every such form is checked against the tokenizer on probe words once (when the rules are
+exported, :func:`export_extraction_rules`, else once per process). These chunks are over
+90 % of the distinct chunks of a book; every other chunk goes through the tokenizer, chunk
+by chunk (as if separated by newlines, which no pattern can cross).
+
+The tokenizer. The fast path does not run spaCy: it replays spaCy's algorithm on spaCy's
+rules exported as data (:mod:`punctstyle.tokenizer`; the workflow exports them once per
+spaCy version, rule ``tokenizer_rules``), so a job needs no ``import spacy`` (about one CPU
+second). :func:`extract_with_spacy` still runs spaCy itself: it is the definition the fast
+path is checked against.
+
+Memory. A long text is extracted in pieces of about :data:`PIECE_CHARS` characters, cut
+inside whitespace that no token and no pattern spans (:func:`text_pieces`); the pieces'
+sequences are concatenated (:func:`concatenate_sequences`), identical to the whole text's.
 """
 
 from __future__ import annotations
@@ -53,12 +64,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from collections.abc import Iterable, Iterator
 from itertools import chain, pairwise, repeat
 from typing import Any
 
 import numpy as np
 
 from punctstyle.marks import ELLIPSIS, MARK_CODE, QUOTE, QUOTE_CHARACTERS
+from punctstyle.tokenizer import RuleTokenizer, TokenizerRules, export_rules
 
 WORD: int = -1
 """Token class of a word."""
@@ -152,9 +165,23 @@ def _period_splits(core: str) -> bool:
     return core[-1].islower() or (len(core) >= 2 and core[-1].isupper() and core[-2].isupper())
 
 
+def _classes_of(tokenizer: RuleTokenizer, text: str) -> tuple[int, ...]:
+    """The token classes of ``text`` by the tokenizer, ``OTHER`` dropped."""
+    return tuple(c for c in map(classify_token, tokenizer(text)) if c != OTHER)
+
+
+@lru_cache(maxsize=1)
+def _space_table() -> np.ndarray:
+    """``[UTF-16 code unit]`` -> ``str.isspace()``."""
+    return np.array([chr(c).isspace() for c in range(0x10000)])
+
+
 @dataclass(frozen=True)
 class _TokenizerFacts:
     """What the fast path needs to know about the tokenizer, derived from it once."""
+
+    tokenizer: RuleTokenizer
+    """The tokenizer the facts are derived from (it classifies the chunks that are not simple)."""
 
     simple_classes: dict[tuple[str, str, str, str], tuple[int, ...]]
     """(prefix, possessive, stop, closer) -> token classes of a simple chunk of that form
@@ -263,32 +290,27 @@ class _TokenizerFacts:
         return any((a, b) in self.pattern_pairs for a in lasts for b in firsts)
 
 
-def _classes_of(text: str) -> tuple[int, ...]:
-    """The token classes of ``text`` by the reference tokenizer, ``OTHER`` dropped."""
-    return tuple(c for c in (classify_token(t.text) for t in english_tokenizer()(text)) if c != OTHER)
-
-
 @lru_cache(maxsize=1)
-def _tokenizer_facts() -> _TokenizerFacts:
-    """Special-case patterns and simple-chunk classes of :func:`english_tokenizer`."""
-    from spacy.tokenizer import Tokenizer
+def default_rules() -> TokenizerRules:
+    """The rules of :func:`english_tokenizer`, exported in this process (imports spaCy)."""
+    return export_rules(english_tokenizer())
 
-    tokenizer = english_tokenizer()
-    rules = tokenizer.rules
+
+def export_extraction_rules(tokenizer: Any = None) -> TokenizerRules:
+    """The tokenizer's rules (:func:`punctstyle.tokenizer.export_rules`, imports spaCy) with
+    the simple-chunk forms the fast path checked against them, for jobs to read."""
+    rules = export_rules(tokenizer if tokenizer is not None else english_tokenizer())
+    return replace(rules, simple_forms=tuple(sorted(_tokenizer_facts(rules).simple_classes)))
+
+
+@lru_cache(maxsize=4)
+def _tokenizer_facts(rules: TokenizerRules) -> _TokenizerFacts:
+    """Special-case patterns and simple-chunk classes of the tokenizer of ``rules``."""
+    tokenizer = RuleTokenizer(rules)
     # The PhraseMatcher pattern of a special case is its tokenization without special cases;
     # every rule is taken (spaCy adds only those with affixes: a superset is safe).
-    bare = Tokenizer(
-        tokenizer.vocab,
-        rules={},
-        prefix_search=tokenizer.prefix_search,
-        suffix_search=tokenizer.suffix_search,
-        infix_finditer=tokenizer.infix_finditer,
-        token_match=tokenizer.token_match,
-        url_match=tokenizer.url_match,
-    )
     pairs: set[tuple[str, str]] = set()
-    for rule in rules:
-        pieces = [t.text for t in bare(rule)]
+    for pieces in rules.bare_tokens.values():
         pairs.update(zip(pieces, pieces[1:]))
     candidates = {
         (prefix, possessive, stop, closer): tuple(
@@ -308,9 +330,10 @@ def _tokenizer_facts() -> _TokenizerFacts:
     join_matrix[-1, 1:] = True
     join_matrix[1:, -1] = True
     facts = _TokenizerFacts(
+        tokenizer=tokenizer,
         simple_classes=candidates,
-        rules=frozenset(rules),
-        rule_cores=frozenset(m.group(2) for m in map(_SIMPLE_CHUNK.fullmatch, rules) if m is not None),
+        rules=frozenset(rules.specials),
+        rule_cores=frozenset(m.group(2) for m in map(_SIMPLE_CHUNK.fullmatch, rules.specials) if m is not None),
         pattern_pairs=frozenset(pairs),
         left_tokens=left,
         right_tokens=right,
@@ -321,24 +344,34 @@ def _tokenizer_facts() -> _TokenizerFacts:
         before={b: tuple(sorted(a for a, x in pairs if x == b)) for b in right},
         ending_with={c: tuple(a for a in left if a.endswith(c)) for c in {a[-1] for a in left}},
         starting_with={c: tuple(b for b in right if b.startswith(c)) for c in {b[0] for b in right}},
-        space_table=np.array([chr(c).isspace() for c in range(0x10000)]),
+        space_table=_space_table(),
     )
-    # Keep a form only if spaCy agrees on every probe of it (a safety net should a future
-    # spaCy split differently: such forms then go through the tokenizer). A token_match
-    # would stop the affix loop early: then no form is simple.
+    # Keep a form only if the tokenizer agrees on every probe of it (a safety net should a
+    # future spaCy split differently: such forms then go through the tokenizer). A
+    # token_match would stop the affix loop early: then no form is simple.
+    if rules.simple_forms is not None:  # checked when the rules were exported
+        return replace(facts, simple_classes={k: candidates[k] for k in rules.simple_forms if k in candidates})
     agreed = {}
-    for key, classes in candidates.items() if tokenizer.token_match is None else ():
+    for key, classes in candidates.items() if rules.patterns.get("token_match") is None else ():
         prefix, possessive, stop, closer = key
         probes = [prefix + core + possessive + stop + closer for core in _PROBE_CORES]
         results = [(probe, facts.simple_chunk(probe)) for probe in probes]
-        if all(r is None or r[0] == _classes_of(probe) for probe, r in results):
+        if all(r is None or r[0] == _classes_of(tokenizer, probe) for probe, r in results):
             agreed[key] = classes
     return replace(facts, simple_classes=agreed)
+
+
+PIECE_CHARS: int = 4_000_000
+"""Characters of text extracted at once (a piece's chunk list takes about 10 bytes a character)."""
 
 
 class ChunkCachedExtractor:
     """Fast, identical extraction: classify each distinct whitespace chunk once.
 
+    Long texts are cut into pieces of about ``piece_chars`` characters where no token or
+    special-case pattern can span the cut (:func:`text_pieces`), which bounds the memory
+    of the chunk lists. ``rules``: the tokenizer's data (:class:`TokenizerRules`, e.g. read
+    from the workflow's rules file); by default exported from spaCy in this process.
     The instance owns its cache (no global state): chunk -> integer id, and per id the
     token classes (``OTHER`` dropped, stored flat) and the join codes of its first and last
     token (could they be part of a special-case pattern spanning a space).
@@ -346,15 +379,21 @@ class ChunkCachedExtractor:
     would overflow it, the cache is emptied first). Reuse one instance for many books.
     """
 
-    def __init__(self, max_cache: int = 2_000_000) -> None:
+    def __init__(
+        self,
+        max_cache: int = 2_000_000,
+        rules: TokenizerRules | None = None,
+        piece_chars: int = PIECE_CHARS,
+    ) -> None:
         self.max_cache = max_cache
-        self._facts = _tokenizer_facts()
+        self.piece_chars = piece_chars
+        self._facts = _tokenizer_facts(rules if rules is not None else default_rules())
         self.clear()
 
     def clear(self) -> None:
         """Forget every cached chunk."""
         self._ids: dict[str, int] = {}
-        self._orth_class: dict[int, int] = {}  # spaCy ORTH hash -> token class
+        self._token_class: dict[str, int] = {}  # token text -> token class
         self._start = np.zeros(0, np.int64)
         self._count = np.zeros(0, np.int64)
         self._first_code = np.zeros(0, np.int16)
@@ -368,6 +407,10 @@ class ChunkCachedExtractor:
         return len(self._ids)
 
     def __call__(self, text: str) -> PunctuationSequence:
+        """Marks and gaps of ``text``, extracted piece by piece (:func:`text_pieces`)."""
+        return concatenate_sequences(map(self._extract_piece, text_pieces(text, self.piece_chars)))
+
+    def _extract_piece(self, text: str) -> PunctuationSequence:
         chunks = text.split()
         ids = self._ids_of(chunks)
         if ids.size > 1:
@@ -480,30 +523,21 @@ class ChunkCachedExtractor:
         self._store(chunks, classes, first_codes, last_codes)
 
     def _tokenize(self, chunks: list[str]) -> list[tuple[int, ...]]:
-        """The classes of each chunk (``OTHER`` dropped), by one tokenizer call.
-
-        Chunks are joined by newlines: a newline is a token of its own, so no special-case
-        pattern can span two chunks and each is tokenised as if alone.
-        """
-        from spacy.attrs import IDX, ORTH
-
-        doc = english_tokenizer()("\n".join(chunks))
-        orth_idx = doc.to_array([ORTH, IDX])
-        memo, strings = self._orth_class, doc.vocab.strings
-        classes = np.fromiter(
-            (
-                memo[o] if o in memo else memo.setdefault(o, classify_token(strings[o]))
-                for o in orth_idx[:, 0].tolist()
-            ),
-            np.int64,
-            len(doc),
-        )
-        starts = np.cumsum([0] + [len(c) + 1 for c in chunks[:-1]])
-        owner = np.searchsorted(starts, orth_idx[:, 1].astype(np.int64), side="right") - 1
-        keep = classes != OTHER
-        bounds = np.cumsum(np.bincount(owner[keep], minlength=len(chunks))).tolist()
-        flat = classes[keep].tolist()
-        return [tuple(flat[a:b]) for a, b in zip([0] + bounds[:-1], bounds)]
+        """The classes of each chunk (``OTHER`` dropped), by the tokenizer, chunk by chunk
+        (as if the chunks were joined by newlines: a newline is a token of its own, so no
+        special-case pattern spans two chunks)."""
+        memo, tokenizer = self._token_class, self._facts.tokenizer
+        out = []
+        for chunk in chunks:
+            classes = []
+            for token in tokenizer(chunk):
+                code = memo.get(token)
+                if code is None:
+                    code = memo[token] = classify_token(token)
+                if code != OTHER:
+                    classes.append(code)
+            out.append(tuple(classes))
+        return out
 
     def _store(
         self,
@@ -532,6 +566,55 @@ class ChunkCachedExtractor:
         self._classes[self._n_classes : self._n_classes + n_new] = flat
         self._n_classes += n_new
         self._ids.update(zip(chunks, range(base, base + n)))
+
+
+_SAFE_CUT = re.compile(r"[^\S ]|  ")
+"""Whitespace no token and no special-case pattern spans: any whitespace character but the
+space, or two spaces (a single space may lie inside a pattern such as ``: )``)."""
+
+
+def text_pieces(text: str, piece_chars: int) -> Iterator[str]:
+    """``text`` cut into pieces of at least ``piece_chars`` characters (the last one may be
+    shorter), each cut just after the first safe whitespace (:data:`_SAFE_CUT`) past the
+    piece length. Extracting the pieces alone and concatenating
+    (:func:`concatenate_sequences`) gives the sequence of the whole text: the cut lies inside
+    a whitespace run that is a token of its own (or the space before one) and splits no
+    chunk, so every chunk is tokenized as in the whole text, and no pattern crosses it."""
+    start = 0
+    while len(text) - start > piece_chars:
+        cut = _SAFE_CUT.search(text, start + piece_chars)
+        if cut is None:
+            break
+        yield text[start : cut.start() + 1]
+        start = cut.start() + 1
+    yield text[start:] if start else text
+
+
+def concatenate_sequences(parts: Iterable[PunctuationSequence]) -> PunctuationSequence:
+    """The sequence of a text from the sequences of its consecutive pieces.
+
+    The words after the last mark of the pieces so far (``n_words - sum(gaps)``) are added
+    to the first gap of the next piece that has a mark.
+    """
+    marks, gaps = [], []
+    carry = n_words = 0
+    for part in parts:
+        n_words += part.n_words
+        if len(part):
+            part_gaps = part.gaps.copy()
+            part_gaps[0] += carry
+            marks.append(part.marks)
+            gaps.append(part_gaps)
+            carry = part.n_words - int(part.gaps.sum(dtype=np.int64))
+        else:
+            carry += part.n_words
+    if len(marks) == 1:
+        return PunctuationSequence(marks[0], gaps[0], n_words)
+    return PunctuationSequence(
+        np.concatenate(marks) if marks else np.zeros(0, np.uint8),
+        np.concatenate(gaps) if gaps else np.zeros(0, np.uint32),
+        n_words,
+    )
 
 
 def _single_spaces(text: str, n_chunks: int, space_table: np.ndarray) -> np.ndarray:

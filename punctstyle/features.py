@@ -22,10 +22,11 @@ mark: the vectors are then zero where nothing was observed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from punctstyle.marks import (
-    FEATURES,
     N_GAP_BINS,
     N_MARKS,
     N_SENTENCE_LENGTH_BINS,
@@ -124,16 +125,30 @@ def mean_gap_matrix(marks: np.ndarray, gaps: np.ndarray) -> np.ndarray:
     return _safe_divide(totals, counts).reshape(N_MARKS, N_MARKS)
 
 
-def compute_features(marks: np.ndarray, gaps: np.ndarray) -> dict[str, np.ndarray]:
-    """All six features of one document, keyed ``f1`` .. ``f6`` (flattened, float64)."""
+FeatureFunction = Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""``(marks, gaps) -> flat float64 vector`` of one feature."""
+
+FEATURE_FUNCTIONS: dict[str, FeatureFunction] = {
+    "f1": lambda marks, gaps: mark_frequencies(marks),
+    "f2": lambda marks, gaps: transition_matrix(marks).ravel(),
+    "f3": lambda marks, gaps: joint_transition_matrix(marks).ravel(),
+    "f4": sentence_length_distribution,
+    "f5": lambda marks, gaps: gap_distribution(gaps),
+    "f6": lambda marks, gaps: mean_gap_matrix(marks, gaps).ravel(),
+}
+"""Every feature's function, in the order of :data:`punctstyle.marks.FEATURES` (the one place
+that says how a feature is computed; a unit test checks the two agree)."""
+
+
+def compute_feature(feature: str, marks: np.ndarray, gaps: np.ndarray) -> np.ndarray:
+    """One feature (``f1`` .. ``f6``) of a document, flattened, float64."""
+    if feature not in FEATURE_FUNCTIONS:
+        raise ValueError(f"unknown feature {feature!r}: expected one of {', '.join(FEATURE_FUNCTIONS)}")
     marks, gaps = _as_arrays(marks, gaps)
-    features = {
-        "f1": mark_frequencies(marks),
-        "f2": transition_matrix(marks).ravel(),
-        "f3": joint_transition_matrix(marks).ravel(),
-        "f4": sentence_length_distribution(marks, gaps),
-        "f5": gap_distribution(gaps),
-        "f6": mean_gap_matrix(marks, gaps).ravel(),
-    }
-    assert tuple(features) == FEATURES
-    return features
+    return np.asarray(FEATURE_FUNCTIONS[feature](marks, gaps), dtype=np.float64)
+
+
+def compute_features(marks: np.ndarray, gaps: np.ndarray) -> dict[str, np.ndarray]:
+    """All features of one document, keyed ``f1`` .. ``f6`` (flattened, float64)."""
+    marks, gaps = _as_arrays(marks, gaps)
+    return {name: np.asarray(function(marks, gaps), dtype=np.float64) for name, function in FEATURE_FUNCTIONS.items()}

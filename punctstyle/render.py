@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import html
 import math
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -113,67 +112,3 @@ def html_paragraph(text: str, note: bool = False) -> str:
 def html_preformatted(text: str) -> str:
     """An escaped ``<pre>`` block."""
     return f"<pre>{html.escape(text)}</pre>"
-
-
-_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
-
-
-def _split_row(line: str) -> list[str]:
-    text = line.strip()
-    if text.startswith("|"):
-        text = text[1:]
-    if text.endswith("|") and not text.endswith("\\|"):
-        text = text[:-1]
-    cells = re.split(r"(?<!\\)\|", text)
-    return [c.strip().replace("\\|", "|") for c in cells]
-
-
-def _inline(text: str) -> str:
-    escaped = html.escape(text)
-    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", escaped)
-
-
-def markdown_to_html(text: str) -> str:
-    """HTML of simple markdown: pipe tables (with an alignment row) and paragraphs (``**bold**``).
-
-    Enough for the tables that the workflow writes (``{task}_tables.md``); everything is
-    escaped, so the output is safe to embed.
-    """
-    lines = text.splitlines()
-    parts: list[str] = []
-    paragraph: list[str] = []
-    i = 0
-
-    def flush() -> None:
-        if paragraph:
-            parts.append("<p>" + _inline(" ".join(paragraph)) + "</p>")
-            paragraph.clear()
-
-    while i < len(lines):
-        line = lines[i]
-        if line.strip().startswith("|") and i + 1 < len(lines) and _SEPARATOR.match(lines[i + 1]):
-            flush()
-            header = _split_row(line)
-            aligns = ["num" if c.strip().endswith(":") and not c.strip().startswith(":") else ""
-                      for c in _split_row(lines[i + 1])]
-            i += 2
-            rows = []
-            while i < len(lines) and lines[i].strip().startswith("|"):
-                cells = [
-                    f'<td class="num">{_inline(c)}</td>' if j < len(aligns) and aligns[j] else f"<td>{_inline(c)}</td>"
-                    for j, c in enumerate(_split_row(lines[i]))
-                ]
-                rows.append("<tr>" + "".join(cells) + "</tr>")
-                i += 1
-            head = "".join(f"<th>{_inline(c)}</th>" for c in header)
-            parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
-            continue
-        if line.strip():
-            paragraph.append(line.strip())
-        else:
-            flush()
-        i += 1
-    flush()
-    return "\n".join(parts)
-
-

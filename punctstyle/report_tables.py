@@ -1,19 +1,15 @@
-"""Small helpers behind the report: what the figures draw, the appendix tables, HTML tables.
+"""Small helpers behind the report: what the figures draw, the corpus and temporal tables.
 
-Everything here is pure (tables in, tables or strings out); the workflow scripts read the
-files and write the results.
+Everything here is pure (tables in, tables or strings out), except the one file it owns:
+the books the per-book figures drew (:func:`write_document_choice`,
+:func:`read_document_choice`, read back when the report is built).
 
 * Choosing what to draw: :func:`choose_sequence_books` (two books each of the three authors
   with the most books, as in the paper's figures ``fig:raw_sequence``, ``feature_freq`` and
   ``scatter_plot_freq_pun``), :func:`scatter_pairs` (the paper's pairs: same author, then
   different authors, in turn), :func:`default_over_time_authors`.
-* Recognition: :func:`accuracy_long` turns a ``{task}_summary.csv`` (one row per task,
-  method and number of classes; one ``accuracy[<set>]`` column per feature set) into the long
-  table that :func:`punctstyle.plots.plot_accuracy_vs_classes` draws.
-* Appendix tables (``author-table`` and ``genre-table2`` of the paper): classes ordered by
-  f3 consistency, with their number of documents, the test-set size and accuracy of the
-  full-corpus experiment with every feature (:func:`full_corpus_per_class`,
-  :func:`appendix_table`).
+
+The recognition tables (Tables 2-4, the appendix tables) are :mod:`punctstyle.recognition_tables`.
 
 Rendering (markdown and HTML tables, pages) is :mod:`punctstyle.render`; the figure that
 says why there is nothing to draw is :func:`punctstyle.plots.base.placeholder_figure`.
@@ -27,9 +23,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-
-
-PER_CLASS_COLUMNS: tuple[str, ...] = ("n_classes", "seed", "method", "feature_set", "class", "n_test", "accuracy")
 
 
 # ------------------------------------------------------------------ choosing what to draw
@@ -139,6 +132,29 @@ def document_choice(frame: pd.DataFrame, book_ids: Sequence[int]) -> dict[str, l
     return {"books": books, "pairs": pairs}
 
 
+def write_document_choice(path: Any, choice: Mapping[str, Any]) -> None:
+    """``figures/documents/books.json``: the :func:`document_choice` the per-book figures drew."""
+    from punctstyle.io import write_json_atomic
+
+    write_json_atomic(path, dict(choice))
+
+
+def read_document_choice(path: Any) -> dict[str, list[dict[str, Any]]]:
+    """The choice of :func:`write_document_choice` (read back when the report is built)."""
+    import json
+
+    from punctstyle.io import InputError
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            choice = json.load(handle)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"{path}: not a readable JSON file ({exc})") from exc
+    if not isinstance(choice, dict) or not {"books", "pairs"} <= set(choice):
+        raise InputError(f"{path}: expected a JSON object with 'books' and 'pairs'")
+    return choice
+
+
 def default_over_time_authors(frame: pd.DataFrame, years: pd.DataFrame, n: int = 3) -> list[str]:
     """The ``n`` authors with the most books that have a publication year (ties: author name).
 
@@ -189,6 +205,11 @@ SUMMARY_LABELS: dict[str, str] = {
 }
 
 
+def _whole(value: float) -> int | float:
+    """``27.0`` -> ``27``; other values unchanged."""
+    return int(value) if float(value).is_integer() else value
+
+
 def corpus_tables(summary: Mapping[str, Any], exclusions: pd.DataFrame,
                   corpus: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Tables of the data set (section 2.1): counts, exclusions, genres.
@@ -196,22 +217,23 @@ def corpus_tables(summary: Mapping[str, Any], exclusions: pd.DataFrame,
     ``summary``: ``corpus/summary.json``; ``exclusions``: ``corpus/exclusions.csv``
     (``book_id``, ``stage``, ``reason``); ``corpus``: a corpus table. Returns
     ``(counts, reasons, genres)``: ``quantity``/``value`` rows (the summary's counts in
-    :data:`SUMMARY_LABELS` order, then documents per author); excluded books per ``stage``
-    and ``reason`` (numbers in reasons replaced by N, most frequent first); documents per
+    :data:`SUMMARY_LABELS` order, then documents per author; whole numbers as integers);
+    excluded books per ``stage`` and reason group
+    (:func:`punctstyle.corpus.exclusion_reason_groups`, most frequent first); documents per
     ``genre`` (most first, ties by name).
     """
+    from punctstyle.corpus import exclusion_reason_groups
+
     rows = [(label, summary[key]) for key, label in SUMMARY_LABELS.items() if key in summary]
     per_author = corpus.groupby("author").size() if len(corpus) else pd.Series(dtype=np.int64)
     if len(per_author):
         rows += [
             ("documents per author: minimum", int(per_author.min())),
-            ("documents per author: median", float(per_author.median())),
+            ("documents per author: median", _whole(float(per_author.median()))),
             ("documents per author: maximum", int(per_author.max())),
         ]
     counts = pd.DataFrame({"quantity": [r[0] for r in rows], "value": pd.Series([r[1] for r in rows], dtype=object)})
-    reasons = exclusions.assign(reason=exclusions["reason"].astype(str).str.replace(r"\d+", "N", regex=True))
-    reasons = reasons.groupby(["stage", "reason"], sort=True).size().reset_index(name="books")
-    reasons = reasons.sort_values("books", ascending=False, kind="mergesort").reset_index(drop=True)
+    reasons = exclusion_reason_groups(exclusions)
     genres = corpus["genre"].dropna().value_counts().rename_axis("genre").reset_index(name="documents")
     genres = genres.sort_values(["documents", "genre"], ascending=[False, True], kind="mergesort")
     genres = genres.reset_index(drop=True)
@@ -258,123 +280,3 @@ def temporal_tables(summary: Mapping[str, Any], rate: pd.DataFrame,
         n = f1_by_decade.groupby("decade")["n"].max()
         f1 = pd.concat([n.rename("n"), means], axis=1).rename_axis("decade").reset_index()
     return counts, rate_table, f1
-
-
-def heatmap_key(k: int, available: Sequence[int]) -> int | None:
-    """Which ``matrix_top{key}`` of ``{task}_{feature}_top.npz`` to draw for a configured ``k``.
-
-    The consistency step caps ``k`` at the number of ranked classes, so the key is ``k`` when
-    stored, else the largest stored key when it is below ``k`` (all the corpus has); None
-    when nothing usable is stored.
-    """
-    keys = sorted(int(a) for a in available)
-    if k in keys:
-        return int(k)
-    if keys and keys[-1] < k:
-        return keys[-1]
-    return None
-
-
-# ------------------------------------------------------------------------ recognition
-
-METHOD_NAMES: dict[str, str] = {"kl": "KL nearest class", "mlp": "neural network"}
-"""Readable names of the recognition methods (section 2.4 of the paper)."""
-
-
-def accuracy_long(summary: pd.DataFrame) -> pd.DataFrame:
-    """Long accuracy table from a recognition summary (``punctstyle.recognition.summarise``).
-
-    One row per (method, n_classes, feature set with a value): ``method``, ``n_classes``,
-    ``feature_set``, ``accuracy_mean`` (mean over seeds), ``accuracy_std`` (sample standard
-    deviation over seeds, 0 when undefined, i.e. a single seed), ``baseline_mean``.
-    """
-    columns = ["method", "n_classes", "feature_set", "accuracy_mean", "accuracy_std", "baseline_mean"]
-    sets = [c[len("accuracy[") : -1] for c in summary.columns if c.startswith("accuracy[")]
-    parts = []
-    for name in sets:
-        std_column = f"accuracy_std[{name}]"
-        std = summary[std_column] if std_column in summary.columns else pd.Series(np.nan, index=summary.index)
-        part = pd.DataFrame(
-            {
-                "method": summary["method"],
-                "n_classes": summary["n_classes"].astype(np.int64),
-                "feature_set": name,
-                "accuracy_mean": pd.to_numeric(summary[f"accuracy[{name}]"], errors="coerce"),
-                "accuracy_std": pd.to_numeric(std, errors="coerce").fillna(0.0),
-                "baseline_mean": pd.to_numeric(summary["baseline"], errors="coerce"),
-            }
-        )
-        parts.append(part[part["accuracy_mean"].notna()])
-    if not parts:
-        return pd.DataFrame(columns=columns)
-    return pd.concat(parts, ignore_index=True).loc[:, columns]
-
-
-def full_corpus_per_class(
-    per_class: pd.DataFrame,
-    n_classes: int,
-    *,
-    method: str = "mlp",
-    feature_set: str = "all",
-    n_seeds: int | None = None,
-) -> pd.DataFrame:
-    """Test-set size and accuracy per class in the experiment that uses every class.
-
-    ``per_class``: the per-class rows of every seed (long format: ``n_classes``, ``seed``,
-    ``method``, ``feature_set``, ``class``, ``n_test``, ``accuracy``, ...). Keeps
-    ``method``/``feature_set`` (the paper: the neural network with all features) and
-    ``n_classes`` (every class). Per class: ``test_size`` = mean over the ``n_seeds`` seeds
-    of its number of test documents (0 in a seed where it had none; default: the seeds that
-    appear in the kept rows) and ``accuracy`` = mean over the seeds in which it was tested.
-    Columns ``class``, ``test_size``, ``accuracy``, ``n_seeds_tested``.
-    """
-    missing = [c for c in PER_CLASS_COLUMNS if c not in per_class.columns]
-    empty = pd.DataFrame({"class": pd.Series(dtype=object), "test_size": pd.Series(dtype=float),
-                          "accuracy": pd.Series(dtype=float), "n_seeds_tested": pd.Series(dtype=np.int64)})
-    if missing or per_class.empty:
-        return empty
-    keep = (
-        (pd.to_numeric(per_class["n_classes"], errors="coerce") == n_classes)
-        & (per_class["method"] == method)
-        & (per_class["feature_set"].astype(str) == feature_set)
-        & (pd.to_numeric(per_class["n_test"], errors="coerce") > 0)
-    )
-    rows = per_class.loc[keep]
-    if rows.empty:
-        return empty
-    seeds = n_seeds if n_seeds is not None else rows["seed"].nunique()
-    grouped = rows.groupby("class", sort=True)
-    out = pd.DataFrame(
-        {
-            "test_size": grouped["n_test"].sum().astype(np.float64) / max(seeds, 1),
-            "accuracy": grouped["accuracy"].mean().astype(np.float64),
-            "n_seeds_tested": grouped["seed"].nunique().astype(np.int64),
-        }
-    )
-    return out.rename_axis("class").reset_index()
-
-
-def appendix_table(consistency: pd.DataFrame, per_class: pd.DataFrame, task: str, feature: str = "f3") -> pd.DataFrame:
-    """The paper's appendix table: classes ordered by consistency, most consistent first.
-
-    ``consistency``: a ``{task}_{feature}.csv`` table (``class``, ``n_docs``, ``consistency``);
-    ``per_class``: :func:`full_corpus_per_class`. Columns ``rank`` (1..), ``<task>``
-    (the class), ``documents``, ``test_size``, ``consistency_<feature>``, ``accuracy``;
-    classes without a consistency (one document) come last, and ``test_size``/``accuracy``
-    are missing (NaN) for classes never in a test set.
-    """
-    table = consistency.loc[:, ["class", "n_docs", "consistency"]].copy()
-    table["consistency"] = pd.to_numeric(table["consistency"], errors="coerce")
-    table = table.sort_values("class", key=lambda s: s.astype(str), kind="mergesort")
-    table = table.sort_values("consistency", kind="mergesort", na_position="last").reset_index(drop=True)
-    merged = table.merge(per_class.loc[:, ["class", "test_size", "accuracy"]], on="class", how="left")
-    return pd.DataFrame(
-        {
-            "rank": np.arange(1, len(merged) + 1, dtype=np.int64),
-            task: merged["class"].astype(str),
-            "documents": merged["n_docs"].astype(np.int64),
-            "test_size": merged["test_size"].astype(np.float64),
-            f"consistency_{feature}": merged["consistency"].astype(np.float64),
-            "accuracy": merged["accuracy"].astype(np.float64),
-        }
-    )

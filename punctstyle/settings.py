@@ -52,3 +52,144 @@ def schema_default(*keys: str, path: str | Path = SCHEMA_PATH) -> Any:
             raise KeyError(f"{'.'.join(keys)} has no default in {path}")
         value = value[key]
     return value
+
+
+# ------------------------------------------------------------ command-line values and errors
+
+_TRUE = {"true", "yes", "on"}
+_FALSE = {"false", "no", "off"}
+_NULL = {"null", "~", "none"}
+
+
+def _options(node: dict[str, Any]) -> list[dict[str, Any]]:
+    """The alternatives of a schema node: itself (its ``type``, one or a list) and its ``anyOf``s."""
+    options = []
+    kind = node.get("type")
+    for name in [kind] if isinstance(kind, str) else list(kind or []):
+        options.append({**node, "type": name})
+    for option in node.get("anyOf", []) + node.get("oneOf", []):
+        options += _options(option)
+    return options
+
+
+def _string_admits(option: dict[str, Any], value: str) -> bool:
+    enum = option.get("enum")
+    return enum is None or value in enum
+
+
+def coerce_scalar(value: str, node: dict[str, Any]) -> Any:
+    """A string from the command line as the schema type it reads as, else unchanged.
+
+    Snakemake hands nested ``--config`` values over as strings (``'3'``, ``'true'``,
+    ``'null'``): ``'3'`` -> 3 for ``integer`` (or ``number``), ``'0.5'`` -> 0.5 for
+    ``number``, ``'true'``/``'false'`` -> bool for ``boolean``, ``'null'``/``'~'`` -> None for
+    ``null``. A string that the schema admits as a string (an enumerated value such as
+    ``all``, any text for a free string) stays a string, except the null words where null is
+    allowed.
+    """
+    text = value.strip()
+    lower = text.lower()
+    types = {option["type"]: option for option in _options(node)}
+    if "null" in types and lower in _NULL:
+        return None
+    if "string" in types and _string_admits(types["string"], value):
+        return value
+    if "boolean" in types and lower in _TRUE | _FALSE:
+        return lower in _TRUE
+    if "integer" in types or "number" in types:
+        try:
+            return int(text)
+        except ValueError:
+            pass
+    if "number" in types:
+        try:
+            return float(text)
+        except ValueError:
+            pass
+    return value
+
+
+def coerce_config_types(config: Any, schema: dict[str, Any] | None = None) -> Any:
+    """``config`` with every string leaf converted to the type its schema key asks for.
+
+    Walks objects (``properties``) and arrays (``items``); returns a new structure. Strings
+    that read as no allowed type stay as they are (validation then names the key).
+    """
+    schema = load_schema() if schema is None else schema
+    if isinstance(config, dict):
+        properties = schema.get("properties", {})
+        return {
+            key: coerce_config_types(value, properties[key]) if key in properties else value
+            for key, value in config.items()
+        }
+    if isinstance(config, list):
+        items = schema.get("items", {})
+        return [coerce_config_types(value, items) for value in config]
+    if isinstance(config, str):
+        return coerce_scalar(config, schema)
+    return config
+
+
+def _key_path(path: Any) -> str:
+    parts = []
+    for part in path:
+        parts.append(f"[{part}]" if isinstance(part, int) else ("." if parts else "") + str(part))
+    return "".join(parts) or "(top level)"
+
+
+def config_error(config: dict[str, Any], schema: dict[str, Any] | None = None) -> str | None:
+    """One line describing the first thing wrong with ``config``, or None when it is valid.
+
+    Unknown keys name the key and the allowed keys of that block (not the whole schema).
+    """
+    import jsonschema
+
+    schema = load_schema() if schema is None else schema
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(config), key=lambda e: (len(e.absolute_path), list(map(str, e.path))))
+    if not errors:
+        return None
+    error = errors[0]
+    where = _key_path(error.absolute_path)
+    if error.validator == "additionalProperties":
+        node = error.schema
+        unknown = sorted(set(error.instance) - set(node.get("properties", {})))
+        allowed = ", ".join(node.get("properties", {}))
+        prefix = "" if where == "(top level)" else f"{where}."
+        names = ", ".join(f"{prefix}{key}" for key in unknown)
+        return f"config: unknown key {names} (allowed{' in ' + where if prefix else ''}: {allowed})"
+    message = error.message
+    if len(message) > 200:
+        message = message[:197] + "..."
+    return f"config {where}: {message}"
+
+
+# ------------------------------------------------------------ what decides the results
+
+EXECUTION_ONLY_KEYS: tuple[tuple[str, ...], ...] = (
+    ("mirror", "timeout_s"),
+    ("mirror", "retries"),
+    ("mirror", "backoff_s"),
+    ("mirror", "attempt_deadline_s"),
+    ("mirror", "user_agent"),
+    ("recognition", "mlp", "threads"),
+    ("recognition", "mlp", "device"),
+)
+"""Keys that decide how a run goes (retries, threads, device), not what it computes: they
+are left out of every rule's ``params`` so that changing them reruns nothing."""
+
+
+def without_execution_keys(config: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of ``config`` without :data:`EXECUTION_ONLY_KEYS` (what decides the results)."""
+    import copy
+
+    result = copy.deepcopy(dict(config))
+    for path in EXECUTION_ONLY_KEYS:
+        node = result
+        for key in path[:-1]:
+            node = node.get(key) if isinstance(node, dict) else None
+            if node is None:
+                break
+        if isinstance(node, dict):
+            node.pop(path[-1], None)
+    return result

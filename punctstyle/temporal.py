@@ -262,15 +262,17 @@ def rate_by_decade(frame: pd.DataFrame, window: tuple[int, int] | None = DEFAULT
 def date_counts_by_decade(frame: pd.DataFrame, start: int = 1500, end: int | None = None) -> pd.DataFrame:
     """Documents per decade of the author's birth, death and middle year (figure of section 5).
 
-    As in the paper, documents whose author was born before ``start`` are left out; then each
-    of the three years is counted in its decade when that decade lies in ``[start, end]``
-    (``end=None``: no upper bound). Columns ``decade``, ``birth``, ``death``, ``middle``
-    (document counts, 0 where none), one row per decade from the first to the last non-empty.
+    As in the paper, only documents whose author was born in ``start`` or later are counted
+    (a document whose author has no birth year is left out too: :func:`author_date_exclusions`
+    counts both); then each of the three years is counted in its decade when that decade lies
+    in ``[start, end]`` (``end=None``: no upper bound). Columns ``decade``, ``birth``,
+    ``death``, ``middle`` (document counts, 0 where none), one row per decade from the first
+    to the last non-empty.
     """
     birth = _as_float_array(frame["birth"])
     death = _as_float_array(frame["death"])
     with np.errstate(invalid="ignore"):
-        keep = ~(birth < start)
+        keep = birth >= start
     middle = middle_year(birth, death).to_numpy(dtype=np.float64, na_value=np.nan)
     columns: dict[str, pd.Series] = {}
     for name, years in (("birth", birth), ("death", death), ("middle", middle)):
@@ -288,6 +290,43 @@ def date_counts_by_decade(frame: pd.DataFrame, start: int = 1500, end: int | Non
     for name, counts in columns.items():
         out[name] = counts.reindex(decades, fill_value=0).to_numpy(dtype=np.int64)
     return out
+
+
+def author_date_exclusions(frame: pd.DataFrame, start: int = 1500) -> dict[str, int]:
+    """What :func:`date_counts_by_decade` leaves out: authors (distinct names) and documents
+    whose author was born before ``start`` (``birth < start``) or has no birth year.
+
+    Keys ``start``, ``authors_born_before_start``, ``documents_born_before_start``,
+    ``authors_without_birth``, ``documents_without_birth``; documents without an author
+    count among the documents only.
+    """
+    birth = _as_float_array(frame["birth"])
+    named = frame["author"].notna().to_numpy(dtype=bool)
+    with np.errstate(invalid="ignore"):
+        before = birth < start
+    unknown = np.isnan(birth)
+    return {
+        "start": int(start),
+        "authors_born_before_start": int(frame["author"][before & named].nunique()),
+        "documents_born_before_start": int(before.sum()),
+        "authors_without_birth": int(frame["author"][unknown & named].nunique()),
+        "documents_without_birth": int(unknown.sum()),
+    }
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def author_dates_note(exclusions: dict[str, int]) -> str:
+    """Caption line of the author-date histogram from :func:`author_date_exclusions`, e.g.
+    "authors born in 1500 or later; left out: 6 authors born before 1500 (9 documents) and
+    1 author without a birth year (3 documents)"."""
+    start, e = exclusions["start"], exclusions
+    return (f"authors born in {start} or later; left out: {_count(e['authors_born_before_start'], 'author')} "
+            f"born before {start} ({_count(e['documents_born_before_start'], 'document')}) and "
+            f"{_count(e['authors_without_birth'], 'author')} without a birth year "
+            f"({_count(e['documents_without_birth'], 'document')})")
 
 
 # ------------------------------------------------------------ authors over publication years

@@ -4,8 +4,11 @@ import pandas as pd
 
 from punctstyle.io import atomic_open, write_text_atomic
 from punctstyle.logs import configure_logging
+from punctstyle.classifiers import display_name
+from punctstyle.consistency_files import read_consistency_table
+from punctstyle.recognition_files import read_per_class
+from punctstyle.recognition_tables import appendix_table, full_corpus_per_class
 from punctstyle.render import html_page, html_paragraph, html_table, markdown_table
-from punctstyle.report_tables import METHOD_NAMES, appendix_table, full_corpus_per_class
 
 log = configure_logging(snakemake.log[0])
 task = snakemake.wildcards.task
@@ -13,21 +16,19 @@ params = snakemake.params
 output = snakemake.output
 feature = params.feature
 
-consistency = pd.read_csv(snakemake.input.consistency)
+consistency = read_consistency_table(snakemake.input.consistency)
 n_classes = len(consistency)
 notes = []
 if params.recognised:
-    frames = [pd.read_csv(path) for path in snakemake.input.per_class]
-    filled = [f for f in frames if len(f)]
-    per_class_rows = pd.concat(filled, ignore_index=True) if filled else frames[0]
+    per_class_rows = read_per_class(snakemake.input.per_class)
     per_class = full_corpus_per_class(per_class_rows, n_classes, method=params.method, feature_set=params.feature_set,
                                       n_seeds=len(params.seeds))
     if per_class.empty:
         notes.append(f"No per-class results for the {params.method} experiment with feature set "
                      f"'{params.feature_set}' on all {n_classes} {task}s (is 'all' in recognition.class_sizes and "
-                     f"'{params.feature_set}' in recognition.mlp_feature_sets?): test size and accuracy are NA.")
+                     f"'{params.feature_set}' in recognition.methods.{params.method}?): test size and accuracy are NA.")
 else:
-    per_class = full_corpus_per_class(pd.DataFrame(), n_classes)
+    per_class = full_corpus_per_class(pd.DataFrame(), n_classes, method=params.method, feature_set=params.feature_set)
     notes.append(f"No {task} recognition (recognition.genre_recognition is false): test size and accuracy are NA.")
 table = appendix_table(consistency, per_class, task, feature)
 
@@ -37,7 +38,7 @@ with atomic_open(output.csv, "w", newline="") as handle:
 heading = f"{task.capitalize()}s ordered by {feature} consistency"
 explanation = (
     f"Columns: rank; {task}; documents in the corpus; test-set size and accuracy of the "
-    f"{METHOD_NAMES.get(params.method, params.method)} ({params.method}) "
+    f"{display_name(params.method)} ({params.method}) "
     f"experiment with feature set '{params.feature_set}' on every {task} (mean over {len(params.seeds)} seeds; "
     f"NA: never in a test set); {feature} consistency (mean KL divergence over ordered pairs of the {task}'s "
     "documents; smaller is more consistent, NA with a single document)."

@@ -4,9 +4,9 @@ from punctstyle.book import InclusionRule, book_features
 from punctstyle.logs import configure_logging
 
 log = configure_logging(snakemake.log[0])
-extraction = snakemake.params.extraction
 rule = InclusionRule(
-    min_marks=extraction["min_marks"], require_quotation_marks=extraction["require_quotation_marks"]
+    min_marks=snakemake.params.min_marks,
+    require_quotation_marks=snakemake.params.require_quotation_marks,
 )
 book_id = int(snakemake.wildcards.book_id)
 row = book_features(snakemake.input[0], snakemake.output[0], book_id, rule)

@@ -13,6 +13,7 @@ result = fetch_book(
     params.base_url,
     templates=params.url_templates,
     timeout=policy["timeout_s"],
+    attempt_deadline=policy["attempt_deadline_s"],
     retries=policy["retries"],
     backoff=policy["backoff_s"],
     user_agent=policy["user_agent"] or DEFAULT_USER_AGENT,

@@ -1,4 +1,4 @@
-"""Rule download_catalog: fetch pg_catalog.csv from the mirror (or copy the local one)."""
+"""Rule download_catalog: fetch pg_catalog.csv from the catalog host (or copy the local one)."""
 
 import shutil
 from pathlib import Path
@@ -25,6 +25,7 @@ else:
         dest,
         catalog_path=params.catalog_path,
         timeout=policy["timeout_s"],
+        attempt_deadline=policy["attempt_deadline_s"],
         retries=policy["retries"],
         backoff=policy["backoff_s"],
         user_agent=policy["user_agent"] or DEFAULT_USER_AGENT,

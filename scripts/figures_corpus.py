@@ -1,11 +1,8 @@
 """Rule figures_corpus: documents per author, f1 histograms and the data-set table (section 2)."""
 
-import json
-from pathlib import Path
-
 import pandas as pd
 
-from punctstyle.corpus import feature_matrix
+from punctstyle.corpus import feature_matrix, read_corpus_summary, read_exclusions
 from punctstyle.io import write_text_atomic
 from punctstyle.logs import configure_logging
 from punctstyle.plots import plot_documents_per_author, plot_f1_histograms, save_figure
@@ -15,8 +12,8 @@ from punctstyle.report_tables import corpus_tables
 log = configure_logging(snakemake.log[0])
 output = snakemake.output
 table = pd.read_parquet(snakemake.input.f1)
-summary = json.loads(Path(snakemake.input.summary).read_text(encoding="utf-8"))
-exclusions = pd.read_csv(snakemake.input.exclusions)
+summary = read_corpus_summary(snakemake.input.summary)
+exclusions = read_exclusions(snakemake.input.exclusions)
 
 save_figure(plot_documents_per_author(table["author"]), output.documents_per_author, output.documents_per_author_pdf)
 save_figure(plot_f1_histograms(feature_matrix(table, "f1")), output.f1_histograms, output.f1_histograms_pdf)
@@ -27,7 +24,7 @@ write_text_atomic(
     html_page(
         "Data set (section 2.1)",
         [
-            html_table(counts, caption="Corpus"),
+            html_table(counts, formats="auto", caption="Corpus"),
             html_table(reasons, caption="Books excluded, by stage and reason"),
             html_table(genres, caption="Genres (book counts in the corpus)"),
         ],

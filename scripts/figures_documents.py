@@ -6,7 +6,7 @@ import pandas as pd
 
 from punctstyle.book import read_sequence
 from punctstyle.corpus import feature_matrix
-from punctstyle.io import InputError, write_json_atomic
+from punctstyle.io import InputError
 from punctstyle.logs import configure_logging
 from punctstyle.plots import (
     midpoint_window,
@@ -17,7 +17,12 @@ from punctstyle.plots import (
     save_figure,
 )
 from punctstyle.plots.base import placeholder_figure
-from punctstyle.report_tables import choose_sequence_books, document_choice, sequence_grid_shape
+from punctstyle.report_tables import (
+    choose_sequence_books,
+    document_choice,
+    sequence_grid_shape,
+    write_document_choice,
+)
 
 log = configure_logging(snakemake.log[0])
 params = snakemake.params
@@ -37,7 +42,7 @@ except KeyError as exc:
         f"config figures.sequence_books: book {exc.args[0]} is not in the corpus "
         f"{snakemake.input.f1} (see corpus/exclusions.csv)"
     ) from None
-write_json_atomic(output.books, choice)
+write_document_choice(output.books, choice)
 books = choice["books"]
 
 sequence_files = {int(Path(p).stem): p for p in snakemake.input.sequences}

@@ -18,6 +18,7 @@ from punctstyle.plots import (
 from punctstyle.plots.base import placeholder_figure
 from punctstyle.render import html_page, html_paragraph, html_table
 from punctstyle.report_tables import temporal_tables
+from punctstyle.temporal import author_dates_note
 
 log = configure_logging(snakemake.log[0])
 options = snakemake.params.temporal
@@ -60,7 +61,9 @@ if "over_time" in output.keys():
 counts, rate_table, f1_means = temporal_tables(summary, rate, f1_table)
 over_time_text = ("Per-author analysis over publication years: " + status["reason"] if status["drawn"]
                   else "Per-author figure over publication years skipped: " + status["reason"] + ".")
+exclusions = summary["author_dates"]
 parts = [
+    html_paragraph("Author dates figure: documents of " + author_dates_note(exclusions) + "."),
     html_paragraph(over_time_text),
     html_table(counts, caption="Authors and documents with dates"),
     html_table(rate_table, caption="Punctuation rate (mean words per punctuation mark) by decade of middle year, "

@@ -1,56 +1,40 @@
-"""Rule recognition: Tables 2-4 rows of one task and seed (KL nearest class and the MLP)."""
+"""Rule recognition: one row of Tables 2-4 (a task, a class size, a seed), every configured classifier."""
 
 from pathlib import Path
 
 import pandas as pd
 
-from punctstyle.analysis import labelled_rows, recognition_run, task_column
-from punctstyle.io import atomic_open, write_parquet_atomic
+from punctstyle.analysis import duplicates_full_corpus_row, labelled_rows, recognition_run, task_column
 from punctstyle.logs import configure_logging
 from punctstyle.marks import FEATURES
-from punctstyle.recognition import MLPParams, save_model
+from punctstyle.recognition_files import write_row_files
 
 log = configure_logging(snakemake.log[0])
-task, seed = snakemake.wildcards.task, int(snakemake.wildcards.seed)
-options = snakemake.params.recognition
-mlp = options["mlp"]
-output = snakemake.output
+wildcards, params, output = snakemake.wildcards, snakemake.params, snakemake.output
+task, seed = wildcards.task, int(wildcards.seed)
+class_size = "all" if wildcards.classes == "all" else int(wildcards.classes)
 
-tables = {name: pd.read_parquet(path) for name, path in zip(FEATURES, snakemake.input)}
-models_dir = Path(output.models)
-models_dir.mkdir(parents=True, exist_ok=True)
-n_classes = labelled_rows(tables["f1"], task)[task_column(task)].nunique()
-if n_classes < 2:
-    log.warning("skipped: the corpus has %d %s class(es), at least 2 are needed", n_classes, task)
-    run = None
+tables = {name: pd.read_parquet(path) for name, path in zip(FEATURES, snakemake.input, strict=True)}
+Path(output.models).mkdir(parents=True, exist_ok=True)
+n_available = labelled_rows(tables["f1"], task)[task_column(task)].nunique()
+run = None
+if n_available < 2:
+    log.warning("skipped: the corpus has %d %s class(es), at least 2 are needed", n_available, task)
+elif duplicates_full_corpus_row(class_size, n_available, params.all_configured):
+    log.info("skipped: %s classes cap to all %d %ss, the row computed by class size 'all'", class_size,
+             n_available, task)
 else:
-    run = recognition_run(
-        tables,
-        task,
-        seed,
-        class_sizes=options["class_sizes"],
-        kl_features=options["kl_features"],
-        mlp_feature_sets=options["mlp_feature_sets"],
-        mlp_params=MLPParams(
-            hidden=mlp["hidden_units"],
-            learning_rate=mlp["learning_rate"],
-            batch_size=mlp["batch_size"],
-            max_epochs=mlp["max_epochs"],
-            patience=mlp["patience"],
-            validation_fraction=mlp["validation_fraction"],
-        ),
-        test_fraction=options["test_fraction"],
-        device=mlp["device"],
-        num_threads=snakemake.threads,
-    )
-results = run.results if run else pd.DataFrame(columns=["task", "n_classes", "seed", "method", "feature_set"])
-with atomic_open(output.results, "w", newline="") as handle:
-    results.to_csv(handle, index=False)
-with atomic_open(output.per_class, "w", newline="") as handle:
-    (run.per_class if run else pd.DataFrame(columns=["class", "n_test", "accuracy"])).to_csv(handle, index=False)
-write_parquet_atomic(run.confusion if run else pd.DataFrame({"true": [], "predicted": [], "count": []}), output.confusion)
+    # the device decides where the network runs, not what it computes: read at run time, not a param
+    device = snakemake.config["recognition"]["mlp"]["device"]
+    options = {"mlp": {"params": params.mlp, "device": device, "num_threads": snakemake.threads}}
+    run = recognition_run(tables, task, class_size, seed, methods=params.methods, test_fraction=params.test_fraction,
+                          classifier_options=options)
+
+write_row_files(output.results, output.per_class, output.confusion, run.results if run else None,
+                run.per_class if run else None, run.confusion if run else None)
 for experiment in run.experiments if run else []:
-    if experiment.model is not None:
-        save_model(models_dir / f"mlp_{experiment.feature_set}_{experiment.n_classes}classes.pt", experiment.model)
+    if experiment.model is not None and hasattr(experiment.model, "save"):
+        name = f"{experiment.method}_{experiment.feature_set}_{experiment.n_classes}classes.pt"
+        experiment.model.save(Path(output.models) / name)
 if run:
     log.info("\n%s", run.results.to_string())

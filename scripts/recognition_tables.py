@@ -1,15 +1,17 @@
-"""Rule recognition_tables: mean and standard deviation over seeds, as the paper's tables."""
+"""Rule recognition_tables: rows x seeds -> mean and standard deviation over seeds, as the paper's tables."""
 
 import pandas as pd
 
 from punctstyle.io import atomic_open, write_text_atomic
 from punctstyle.logs import configure_logging
-from punctstyle.recognition import summarise, to_markdown
+from punctstyle.recognition_files import read_results
+from punctstyle.recognition_tables import EXPERIMENT_KEYS, summarise, to_markdown
 
 log = configure_logging(snakemake.log[0])
 output = snakemake.output
-frames = [pd.read_csv(path) for path in snakemake.input]
-results = pd.concat([f for f in frames if len(f)], ignore_index=True) if any(len(f) for f in frames) else frames[0]
+results = read_results(snakemake.input)
+# two requested class sizes capped to the same number of classes list the same experiments once
+results = results.drop_duplicates(EXPERIMENT_KEYS)
 with atomic_open(output.results, "w", newline="") as handle:
     results.to_csv(handle, index=False)
 if len(results):

@@ -45,6 +45,7 @@ summary = {
     "decade_start": options["decade_start"],
     "middle_year_rule": "mean of birth and death years; birth + 30 or death - 30 when only one is known",
     **author_date_counts(f1, window),
+    "author_dates": temporal.author_date_exclusions(f1, window[0]),
     "documents_in_window": int(len(dated)),
     "punctuation_rate_source": temporal.punctuation_rate_source(f5),
     "over_time": {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +10,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
+# The shared data (the real Gutenberg mirror): ../shared beside the checkout, or wherever
+# PUNCTSTYLE_SHARED points.
+SHARED = Path(os.environ.get("PUNCTSTYLE_SHARED") or REPO.parent / "shared")
 MIRROR = SHARED / "gutenberg-mirror"
 
 LE_GUIN = (
@@ -23,7 +26,7 @@ LE_GUIN = (
 def require_mirror() -> Path:
     """The shared Gutenberg mirror, or skip with the reason."""
     if not (MIRROR / "cache" / "epub" / "feeds" / "pg_catalog.csv").exists():
-        pytest.skip(f"real-data test: the shared Gutenberg mirror is not at {MIRROR}")
+        pytest.skip(f"real-data test: the shared Gutenberg mirror is not at {MIRROR} (set PUNCTSTYLE_SHARED)")
     return MIRROR
 
 

@@ -43,6 +43,7 @@ __all__ = [
     "plot_f5_bars",
     "plot_kl_distributions",
     "plot_kl_heatmap",
+    "plot_punctuation_sequence",
     "plot_rate_by_decade",
     "save_figure",
     "sequence_grid",

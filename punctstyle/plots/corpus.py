@@ -11,7 +11,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from punctstyle.marks import MARK_COLOURS, MARK_NAMES, MARKS, N_MARKS
-from punctstyle.plots.base import NEUTRAL_COLOUR, new_figure, plain_text
+from punctstyle.plots.base import NEUTRAL_COLOUR, integer_axis, new_figure, set_suptitle, set_title
 
 F1_BIN_WIDTH: float = 0.01
 
@@ -29,9 +29,11 @@ def plot_documents_per_author(authors: Iterable[Any], title: str | None = None) 
     if counts.size:
         edges = np.arange(counts.min() - 0.5, counts.max() + 1.5, 1.0)
         ax.hist(counts, bins=edges, color=NEUTRAL_COLOUR, edgecolor="white", linewidth=0.5)
+    integer_axis(ax.xaxis)
+    integer_axis(ax.yaxis)
     ax.set_xlabel("number of documents per author")
     ax.set_ylabel("number of authors")
-    ax.set_title(plain_text(title) if title else f"{counts.size} authors, {int(counts.sum())} documents")
+    set_title(ax, title if title else f"{counts.size} authors, {int(counts.sum())} documents")
     return fig
 
 
@@ -59,8 +61,9 @@ def plot_f1_histograms(f1: Any, bin_width: float = F1_BIN_WIDTH, title: str | No
         ax.text(0.97, 0.95, f"mean = {mean:.3f}", transform=ax.transAxes, ha="right", va="top", fontsize=9)
         ax.set_title(f"{MARKS[code]}  ({MARK_NAMES[code]})", fontsize=10)
         ax.set_xlabel("frequency")
+        integer_axis(ax.yaxis)
         if code % 5 == 0:
             ax.set_ylabel("number of documents")
     if title:
-        fig.suptitle(plain_text(title))
+        set_suptitle(fig, title)
     return fig

@@ -9,7 +9,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from punctstyle.marks import MARK_COLOURS, MARK_NAMES, MARKS, N_GAP_BINS, N_MARKS
-from punctstyle.plots.base import NEUTRAL_COLOUR, new_figure, plain_text
+from punctstyle.plots.base import MARK_LEGEND_WIDTH, NEUTRAL_COLOUR, new_figure, set_title, set_xlabel, set_ylabel
 
 
 def _vector(values: Any, size: int, name: str) -> np.ndarray:
@@ -29,7 +29,7 @@ def plot_f1_bars(f1: Any, title: str | None = None) -> Figure:
     ax.set_ylabel("frequency $f^1$")
     ax.set_ylim(0.0, max(float(np.nanmax(values)) * 1.1, 0.05) if values.size else 1.0)
     if title:
-        ax.set_title(plain_text(title))
+        set_title(ax, title)
     return fig
 
 
@@ -48,7 +48,7 @@ def plot_f5_bars(f5: Any, title: str | None = None) -> Figure:
     ax.set_xlabel("number of words between successive punctuation marks")
     ax.set_ylabel("frequency $f^5$")
     if title:
-        ax.set_title(plain_text(title))
+        set_title(ax, title)
     return fig
 
 
@@ -56,11 +56,12 @@ def plot_f1_scatter(f1_x: Any, f1_y: Any, label_x: str = "document 1", label_y: 
                     title: str | None = None) -> Figure:
     """f^1 of one book against f^1 of another: one marker per mark in its colour, grey identity line.
 
-    A mark above the line is used more often in the book on the vertical axis.
+    A mark above the line is used more often in the book on the vertical axis. The legend
+    sits outside the axes, to the right, so that it hides no marker.
     """
     x = _vector(f1_x, N_MARKS, "f1_x")
     y = _vector(f1_y, N_MARKS, "f1_y")
-    fig, ax = new_figure(figsize=(4.8, 4.5))
+    fig, ax = new_figure(figsize=(6.4, 4.5))
     top = max(float(np.nanmax(np.concatenate([x, y]))), 0.01) * 1.08
     ax.plot([0.0, top], [0.0, top], color="grey", linewidth=1.0, zorder=1)
     for code in range(N_MARKS):
@@ -69,9 +70,9 @@ def plot_f1_scatter(f1_x: Any, f1_y: Any, label_x: str = "document 1", label_y: 
     ax.set_xlim(0.0, top)
     ax.set_ylim(0.0, top)
     ax.set_aspect("equal")
-    ax.set_xlabel(f"$f^1$: {plain_text(label_x)}")
-    ax.set_ylabel(f"$f^1$: {plain_text(label_y)}")
-    ax.legend(fontsize=7, loc="upper left", frameon=False)
+    set_xlabel(ax, label_x, prefix="$f^1$: ", reserve=MARK_LEGEND_WIDTH)
+    set_ylabel(ax, label_y, prefix="$f^1$: ")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     if title:
-        ax.set_title(plain_text(title))
+        set_title(ax, title, reserve=MARK_LEGEND_WIDTH)
     return fig

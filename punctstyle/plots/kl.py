@@ -13,11 +13,21 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from scipy import stats
 
-from punctstyle.plots.base import BASELINE_COLOUR, CI_COLOUR, new_figure, plain_text
+from punctstyle.plots.base import (
+    BASELINE_COLOUR,
+    CI_COLOUR,
+    integer_axis,
+    legend_label,
+    new_figure,
+    set_title,
+    set_xlabel,
+)
 
 HEATMAP_CMAP = "RdYlBu_r"
 """Dark blue (KL 0) to dark red (the maximum), as in the paper."""
 HEATMAP_GAMMA: float = 0.5
+LEGEND_WIDTH: float = 2.0
+"""Inches of text of a legend entry placed beside the axes."""
 
 
 def _block_bounds(block_edges: Sequence[int], n: int) -> np.ndarray:
@@ -60,7 +70,7 @@ def plot_kl_heatmap(matrix: Any, block_edges: Sequence[int] = (), title: str | N
     if colorbar:
         fig.colorbar(image, ax=ax, label="KL divergence")
     if title:
-        ax.set_title(plain_text(title))
+        set_title(ax, title)
     return fig
 
 
@@ -72,7 +82,8 @@ def plot_consistency(consistency: Any, ci_low: Any, ci_high: Any, baseline: floa
     (equation ``consistency``; lower is more consistent) and ``ci_low``/``ci_high`` its
     confidence interval. Classes are sorted by decreasing consistency value; the curve is
     black, the interval a grey band and ``baseline`` (mean KL over pairs of documents of
-    distinct classes) a dotted blue line. ``label`` names the classes ("author", "genre").
+    distinct classes) a dotted blue line, labelled. ``label`` names the classes ("author",
+    "genre"). The legend sits below the axes, where it covers neither curve nor baseline.
     """
     values = np.asarray(consistency, dtype=np.float64).ravel()
     low = np.asarray(ci_low, dtype=np.float64).ravel()
@@ -81,18 +92,19 @@ def plot_consistency(consistency: Any, ci_low: Any, ci_high: Any, baseline: floa
         raise ValueError(f"consistency, ci_low and ci_high differ in length ({values.size}, {low.size}, {high.size})")
     order = np.argsort(-values, kind="stable")
     rank = np.arange(1, values.size + 1)
-    fig, ax = new_figure(figsize=(6.0, 4.0))
+    fig, ax = new_figure(figsize=(6.0, 4.4))
     ax.fill_between(rank, low[order], high[order], color=CI_COLOUR, alpha=0.6, linewidth=0,
                     label="confidence interval")
     ax.plot(rank, values[order], color="black", linewidth=1.3, label="consistency")
     ax.axhline(baseline, color=BASELINE_COLOUR, linestyle=":", linewidth=1.5, label=f"baseline ({baseline:.3g})")
-    ax.set_xlabel(f"{plain_text(label)}s, from least to most consistent")
+    set_xlabel(ax, f"{label}s, from least to most consistent")
     ax.set_ylabel("mean KL divergence")
+    integer_axis(ax.xaxis)
     if values.size:
         ax.set_xlim(1, max(values.size, 2))
-    ax.legend(frameon=False, fontsize=8)
+    fig.legend(loc="outside lower center", ncols=3, frameon=False, fontsize=8)
     if title:
-        ax.set_title(plain_text(title))
+        set_title(ax, title)
     return fig
 
 
@@ -101,7 +113,8 @@ def plot_kl_distributions(within: Any, cross: Any, label: str = "author", title:
     """Densities of KL divergence within classes (black) and across classes (blue).
 
     ``within``: KL values between pairs of documents of the same class; ``cross``: values
-    between pairs of documents of distinct classes. Means go in the legend; the title gives
+    between pairs of documents of distinct classes. Means go in the legend (right of the
+    axes, off the histograms); the title gives
     the two-sample Kolmogorov-Smirnov statistic and p-value (``ks``, or ``scipy.stats.ks_2samp``
     of the finite values when None). Non-finite values are left out of the histograms.
     """
@@ -118,13 +131,13 @@ def plot_kl_distributions(within: Any, cross: Any, label: str = "author", title:
     both = np.concatenate([a_f, b_f])
     top = float(both.max()) if both.size and both.max() > 0 else 1.0
     edges = np.linspace(0.0, top, bins + 1)
-    fig, ax = new_figure(figsize=(6.0, 4.0))
+    fig, ax = new_figure(figsize=(7.5, 4.0))
     for values, raw, colour, name in ((a_f, a, "black", f"same {label}"), (b_f, b, BASELINE_COLOUR, f"distinct {label}s")):
         dropped = raw.size - values.size
         mean = float(values.mean()) if values.size else float("nan")
-        text = f"{plain_text(name)} (mean {mean:.3g}, n={values.size})"
+        text = legend_label(fig, name, LEGEND_WIDTH) + f"\nmean {mean:.3g}, n={values.size}"
         if dropped:
-            text += f", {dropped} non-finite left out"
+            text += f"\n{dropped} non-finite left out"
         if values.size:
             ax.hist(values, bins=edges, density=True, histtype="step", color=colour, linewidth=1.5, label=text)
             ax.hist(values, bins=edges, density=True, histtype="stepfilled", color=colour, alpha=0.15)
@@ -132,7 +145,10 @@ def plot_kl_distributions(within: Any, cross: Any, label: str = "author", title:
             ax.plot([], [], color=colour, label=text)
     ax.set_xlabel("KL divergence")
     ax.set_ylabel("density")
-    ax.legend(frameon=False, fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False, fontsize=8)
     heading = f"KS statistic = {ks[0]:.3f}, p-value = {ks[1]:.3g}"
-    ax.set_title(f"{plain_text(title)}\n{heading}" if title else heading)
+    if title:
+        set_title(ax, title, suffix="\n" + heading, max_lines=2, reserve=LEGEND_WIDTH + 0.4)
+    else:
+        ax.set_title(heading)
     return fig

@@ -16,7 +16,7 @@ from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.figure import Figure
 
 from punctstyle.marks import MARK_COLOURS, MARKS, N_MARKS
-from punctstyle.plots.base import new_figure, plain_text
+from punctstyle.plots.base import new_figure, set_title
 
 SEQUENCE_LENGTH: int = 3000
 GRID_SHAPE: tuple[int, int] = (50, 60)
@@ -85,7 +85,7 @@ def plot_punctuation_sequence(codes: Any, rows: int = GRID_SHAPE[0], cols: int =
     ax.set_xticks([])
     ax.set_yticks([])
     if title:
-        ax.set_title(plain_text(title))
+        set_title(ax, title)
     if colorbar:
         mark_cmap = ListedColormap(list(MARK_COLOURS), name="marks")
         mark_norm = BoundaryNorm(np.arange(-0.5, N_MARKS, 1.0), mark_cmap.N)

@@ -16,8 +16,8 @@ from matplotlib.figure import Figure
 
 from punctstyle.marks import COMMA, COLON, ELLIPSIS, EXCLAMATION, LEFT_PAREN, MARK_COLOURS, MARK_NAMES, MARKS
 from punctstyle.marks import N_MARKS, PERIOD, QUESTION, QUOTE, RIGHT_PAREN, SEMICOLON
-from punctstyle.plots.base import CI_COLOUR, new_figure, plain_text
-from punctstyle.temporal import date_counts_by_decade
+from punctstyle.plots.base import CI_COLOUR, MARK_LEGEND_WIDTH, integer_axis, new_figure, set_suptitle, set_title
+from punctstyle.temporal import author_date_exclusions, author_dates_note, date_counts_by_decade
 
 F1_PANEL_GROUPS: tuple[tuple[int, ...], ...] = (
     (QUOTE, PERIOD, COMMA),
@@ -43,23 +43,32 @@ def _from(table: pd.DataFrame, column: str, start: int | None) -> pd.DataFrame:
 
 def plot_author_dates(frame: pd.DataFrame, start: int = 1500, end: int | None = None) -> Figure:
     """Documents by decade of the author's birth (blue) and death (grey) year, and, in a second
-    panel, with the middle year (green) as well; decades from ``start`` (authors born before
-    ``start`` are left out). ``frame``: one row per document with ``birth`` and ``death``."""
+    panel, with the middle year (green) as well; decades from ``start``.
+
+    As in the paper only authors born in ``start`` or later are shown; the figure title says
+    how many authors (and documents) were left out for an earlier or an unknown birth year
+    (:func:`punctstyle.temporal.author_date_exclusions`). ``frame``: one row per document with
+    ``author``, ``birth`` and ``death``. One legend, below the panels, off the bars.
+    """
     counts = date_counts_by_decade(frame, start=start, end=end)
-    fig, axes = new_figure(1, 2, figsize=(11.0, 4.0), squeeze=False, sharey=True)
+    fig, axes = new_figure(1, 2, figsize=(11.0, 4.4), squeeze=False, sharey=True)
     left, right = axes[0]
     x = counts["decade"].to_numpy(dtype=np.float64)
+    colours = {"birth": BIRTH_COLOUR, "death": DEATH_COLOUR, "middle": MIDDLE_COLOUR}
     for ax, columns in ((left, ("birth", "death")), (right, ("birth", "death", "middle"))):
-        colours = {"birth": BIRTH_COLOUR, "death": DEATH_COLOUR, "middle": MIDDLE_COLOUR}
         width = 10.0 / len(columns)
         for i, column in enumerate(columns):
             ax.bar(x + i * width, counts[column].to_numpy(), width=width, align="edge",
                    color=colours[column], label=f"{column} year", edgecolor="none")
         ax.set_xlabel("decade")
-        ax.legend(frameon=False)
+        integer_axis(ax.xaxis)
+        integer_axis(ax.yaxis)
     left.set_ylabel("number of documents")
     left.set_title("birth and death year")
     right.set_title("birth, death and middle year")
+    fig.legend(*right.get_legend_handles_labels(), loc="outside lower center", ncols=3, frameon=False)
+    note = author_dates_note(author_date_exclusions(frame, start))
+    set_suptitle(fig, f"Documents by decade of the author's dates: {note}", fontsize=10)
     return fig
 
 
@@ -78,17 +87,18 @@ def plot_f1_by_decade(table: pd.DataFrame, start: int | None = None, title: str 
     """Mean f^1 of every mark versus middle-year decade in one panel, grey 95 % CI bands.
 
     ``table``: :func:`punctstyle.temporal.f1_by_decade`; ``start``: first decade shown (the
-    paper starts at 1700).
+    paper starts at 1700). The legend sits right of the axes, off the curves.
     """
     _require(table, ("decade", "code", "mean", "ci_low", "ci_high"), "f1-by-decade")
     shown = _from(table, "decade", start)
-    fig, ax = new_figure(figsize=(7.0, 4.5))
+    fig, ax = new_figure(figsize=(8.0, 4.5))
     _draw_marks(ax, shown, range(N_MARKS), "decade", "ci_low", "ci_high")
     ax.set_xlabel("author middle year (decade)")
     ax.set_ylabel("mean frequency $f^1$")
-    ax.legend(fontsize=7, ncols=2, frameon=False)
+    integer_axis(ax.xaxis)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     if title:
-        ax.set_title(plain_text(title))
+        set_title(ax, title, reserve=MARK_LEGEND_WIDTH)
     return fig
 
 
@@ -102,8 +112,9 @@ def plot_f1_by_decade_panels(table: pd.DataFrame, start: int | None = None,
     for ax, codes in zip(axes[0], groups):
         _draw_marks(ax, shown, codes, "decade", "ci_low", "ci_high")
         ax.set_xlabel("author middle year (decade)")
-        ax.set_title(", ".join(MARK_NAMES[c] for c in codes), fontsize=9)
-        ax.legend(fontsize=7, frameon=False)
+        integer_axis(ax.xaxis)
+        set_title(ax, ", ".join(MARK_NAMES[c] for c in codes), fontsize=9)
+        ax.legend(fontsize=7, loc="best", frameon=False)
     axes[0][0].set_ylabel("mean frequency $f^1$")
     return fig
 
@@ -123,9 +134,13 @@ def plot_rate_by_decade(table: pd.DataFrame, start: int | None = None, source: s
     ax.plot(x, rows["mean"].to_numpy(dtype=np.float64), color="black", marker="o", markersize=3,
             linewidth=1.5, label="mean")
     ax.set_xlabel("author middle year (decade)")
-    ax.set_ylabel("mean number of words per punctuation mark")
-    ax.set_title("punctuation rate $E[f^5]$" + (f"\n({plain_text(source)})" if source else ""), fontsize=10)
-    ax.legend(frameon=False, fontsize=8)
+    ax.set_ylabel("mean number of words\nper punctuation mark")
+    integer_axis(ax.xaxis)
+    if source:
+        set_title(ax, f"({source})", fontsize=10, prefix="punctuation rate $E[f^5]$\n", max_lines=2)
+    else:
+        ax.set_title("punctuation rate $E[f^5]$", fontsize=10)
+    ax.legend(loc="best", frameon=False, fontsize=8)
     return fig
 
 
@@ -134,18 +149,21 @@ def plot_author_f1_over_time(table: pd.DataFrame, authors: Sequence[str] | None 
 
     ``table``: :func:`punctstyle.temporal.f1_by_publication_year` (columns ``author``,
     ``year``, ``code``, ``mean``, ``min``, ``max``); ``authors``: panels to draw (default:
-    every author of the table, in table order).
+    every author of the table, in table order). Long names are wrapped over the panel; the
+    legend sits right of the last panel.
     """
     _require(table, ("author", "year", "code", "mean", "min", "max"), "author-over-time")
     names = list(dict.fromkeys(table["author"])) if authors is None else list(authors)
     if not names:
         raise ValueError("no author to plot")
-    fig, axes = new_figure(1, len(names), figsize=(4.5 * len(names), 4.0), squeeze=False, sharey=True)
+    fig, axes = new_figure(1, len(names), figsize=(4.5 * len(names) + MARK_LEGEND_WIDTH, 4.0), squeeze=False,
+                           sharey=True)
     for ax, name in zip(axes[0], names):
         rows = table.loc[table["author"] == name]
         _draw_marks(ax, rows, range(N_MARKS), "year", "min", "max")
-        ax.set_title(plain_text(name), fontsize=10)
+        set_title(ax, name, fontsize=10, reserve=MARK_LEGEND_WIDTH / len(names))
         ax.set_xlabel("publication year")
+        integer_axis(ax.xaxis)
     axes[0][0].set_ylabel("mean frequency $f^1$")
-    axes[0][-1].legend(fontsize=7, ncols=2, frameon=False)
+    axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     return fig

@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from punctstyle.clean import clean_text
+from punctstyle.download import SITE_URL_TEMPLATES
 from punctstyle.extract import ChunkCachedExtractor, extract_with_spacy
 from tests.conftest import require_mirror, snakemake
 from tests.fixtures.mini_mirror import serve
@@ -28,7 +29,8 @@ def real_run(tmp_path_factory):
     outdir = tmp_path_factory.mktemp("real")
     config = {
         "outdir": str(outdir),
-        "mirror": {"backoff_s": 0.1},
+        # the shared mirror is laid out like www.gutenberg.org, catalog included
+        "mirror": {"backoff_s": 0.1, "catalog_base_url": None, "url_templates": list(SITE_URL_TEMPLATES)},
         "selection": {"max_authors": 3, "max_docs": 30, "seed": 3},
         "consistency": {"baseline_pairs": 300, "top_k": [2, 3], "tasks": ["author"]},
         "recognition": {

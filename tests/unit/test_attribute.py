@@ -1,4 +1,5 @@
-"""Tests of punctstyle.attribute: author ranking for one text, minimum marks for attribution."""
+"""Tests of punctstyle.attribute (author ranking for one text, MLP versus KL) and
+punctstyle.attribution_length (minimum marks for attribution)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import pandas as pd
 import pytest
 
 from punctstyle import attribute as att
-from punctstyle import recognition as rec
+from punctstyle import attribution_length as length
+from punctstyle.classifiers.mlp import MLPParams, train_mlp
+from punctstyle.featuresets import stack_features
 from punctstyle.divergence import pairwise_kl
 from punctstyle.features import compute_features
 from punctstyle.marks import N_MARKS, feature_column_names
@@ -57,15 +60,16 @@ def feature_arrays(books) -> dict[str, np.ndarray]:
 def trained():
     chains, books, labels = corpus(n_books=25, length=400, seed=0)
     features = feature_arrays(books)
-    model = rec.train_mlp(
-        rec.stack_features(features, "f3"),
+    model = train_mlp(
+        stack_features(features, "f3"),
         labels,
-        params=rec.MLPParams(hidden=32, max_epochs=40, patience=5),
+        params=MLPParams(hidden=32, learning_rate=1e-3, batch_size=200, max_epochs=40, patience=5,
+                         stopping="validation", tolerance=0.0, validation_fraction=0.1),
         seed=0,
         feature_set=("f3",),
         num_threads=1,
     )
-    signatures = att.author_signatures(features, labels)
+    signatures = att.author_signatures(features, labels, ("f3", "f1"))
     return chains, model, signatures
 
 
@@ -96,7 +100,7 @@ def test_rank_authors_puts_the_true_author_first(trained, author):
     chains, model, signatures = trained
     ((marks, gaps),) = sample_books(chains, author, 1, 2000, np.random.default_rng(100 + author))
     text = compute_features(marks, gaps)
-    ranking = att.rank_authors(text, model, signatures, top=None)
+    ranking = att.rank_authors(text, model, signatures, kl_features=("f3", "f1"), top=None)
     assert list(ranking.columns) == ["rank", "author", "probability", "kl_f3", "kl_f1"]
     assert list(ranking["rank"]) == [1, 2, 3, 4]
     assert ranking["author"].iloc[0] == AUTHORS[author]
@@ -109,7 +113,7 @@ def test_rank_authors_divergence_is_signature_first(trained):
     chains, model, signatures = trained
     ((marks, gaps),) = sample_books(chains, 1, 1, 300, np.random.default_rng(7))
     text = compute_features(marks, gaps)
-    ranking = att.rank_authors(text, model, signatures, top=2).set_index("author")
+    ranking = att.rank_authors(text, model, signatures, kl_features=("f3", "f1"), top=2).set_index("author")
     assert len(ranking) == 2
     _, S = att.signature_matrix(signatures, "f3")
     expected = pd.Series(pairwise_kl(S, text["f3"][None, :])[:, 0], index=list(signatures.index))
@@ -127,21 +131,22 @@ def test_rank_authors_without_model_sorts_by_kl(trained):
     assert ranking["kl_f3"].is_monotonic_increasing
     assert ranking["author"].iloc[0] == AUTHORS[2]
     with pytest.raises(ValueError):
-        att.rank_authors(compute_features(marks, gaps), None, None)
+        att.rank_authors(compute_features(marks, gaps), None, None, kl_features=("f3",), top=3)
 
 
 def test_truncate_sequence_keeps_marks_and_gaps_aligned():
     marks, gaps = np.arange(10, dtype=np.uint8), np.arange(100, 110)
-    m, g = att.truncate_sequence(marks, gaps, 4)
+    m, g = length.truncate_sequence(marks, gaps, 4)
     assert list(m) == [0, 1, 2, 3] and list(g) == [100, 101, 102, 103]
-    m, g = att.truncate_sequence(marks, gaps, 50)
+    m, g = length.truncate_sequence(marks, gaps, 50)
     assert m.size == g.size == 10
 
 
 def test_minimum_marks_for_attribution_finds_a_threshold():
     _, books, labels = corpus(n_books=10, length=3000, seed=1, concentration=4.0)
-    result = att.minimum_marks_for_attribution(
-        books, labels, compute_features, grid=(5, 20, 100, 500, 3000), fraction=0.9, seed=0
+    result = length.minimum_marks_for_attribution(
+        books, labels, compute_features, grid=(5, 20, 100, 500, 3000), fraction=0.9, feature="f3",
+        test_fraction=0.2, seed=0,
     )
     curve = result.curve
     assert list(curve["n_marks"]) == [5, 20, 100, 500, 3000]
@@ -155,8 +160,9 @@ def test_minimum_marks_for_attribution_finds_a_threshold():
     reached = curve.loc[curve["n_marks"] == result.n_min, "accuracy"].iloc[0]
     assert reached >= result.target_accuracy
     assert (curve.loc[curve["n_marks"] < result.n_min, "accuracy"] < result.target_accuracy).all()
-    again = att.minimum_marks_for_attribution(
-        books, labels, compute_features, grid=(5, 20, 100, 500, 3000), fraction=0.9, seed=0
+    again = length.minimum_marks_for_attribution(
+        books, labels, compute_features, grid=(5, 20, 100, 500, 3000), fraction=0.9, feature="f3",
+        test_fraction=0.2, seed=0,
     )
     pd.testing.assert_frame_equal(curve, again.curve)
 
@@ -175,9 +181,88 @@ def test_minimum_marks_passes_truncated_sequences_to_the_features_function():
         (rng.integers(0, N_MARKS, size=50).astype(np.uint8), rng.integers(0, 9, size=50)) for _ in range(15)
     ]
     labels = ["a"] * 5 + ["b"] * 5 + ["c"] * 5
-    result = att.minimum_marks_for_attribution(books, labels, fake_features, grid=(10, 30), feature="f1")
+    options = {"grid": (10, 30), "fraction": 0.5, "feature": "f1", "test_fraction": 0.2, "seed": 0}
+    result = length.minimum_marks_for_attribution(books, labels, fake_features, **options)
     # 12 training books at full length, 3 test books at full length, then at 10 and 30 marks
     assert sorted(seen) == sorted([50] * 12 + [50] * 3 + [10] * 3 + [30] * 3)
     assert result.feature == "f1" and len(result.curve) == 2
     with pytest.raises(ValueError):
-        att.minimum_marks_for_attribution(books, labels[:-1], fake_features)
+        length.minimum_marks_for_attribution(books, labels[:-1], fake_features, **options)
+
+
+# --------------------------------------------------------------------------- MLP versus KL
+
+
+def ranking_of(probabilities: dict[str, float], divergences: dict[str, float]) -> pd.DataFrame:
+    authors = list(probabilities)
+    return pd.DataFrame(
+        {"rank": range(1, len(authors) + 1), "author": authors,
+         "probability": [probabilities[a] for a in authors], "kl_f3": [divergences[a] for a in authors]}
+    )
+
+
+def curve(accuracies: dict[int, float]) -> list[dict]:
+    return [{"n_marks": n, "accuracy": a} for n, a in accuracies.items()]
+
+
+def test_nearest_measured_length():
+    grid = [50, 100, 200, 400]
+    assert att.nearest_measured_length(grid, 10) == 50
+    assert att.nearest_measured_length(grid, 140) == 100
+    assert att.nearest_measured_length(grid, 150) == 100  # a tie goes to the shorter length
+    assert att.nearest_measured_length(grid, 10_000) == 400
+    with pytest.raises(ValueError):
+        att.nearest_measured_length([], 10)
+
+
+def test_method_disagreement_trusts_the_more_accurate_method_at_the_nearest_length():
+    ranking = ranking_of({"A": 0.7, "B": 0.2, "C": 0.1}, {"A": 0.5, "B": 0.1, "C": np.nan})
+    mlp = curve({100: 0.3, 400: 0.8})
+    kl = curve({100: 0.6, 400: 0.5})
+    short = att.method_disagreement(ranking, "f3", 120, mlp, kl)
+    assert (short.mlp_author, short.kl_author, short.measured_at) == ("A", "B", 100)
+    assert (short.mlp_accuracy, short.kl_accuracy, short.trusted) == (0.3, 0.6, "kl")
+    assert short.message().endswith("trust KL f3")
+    long = att.method_disagreement(ranking, "f3", 1000, mlp, kl)
+    assert long.measured_at == 400 and long.trusted == "mlp" and long.message().endswith("trust the MLP")
+    assert set(long.as_json()) >= {"mlp_author", "kl_author", "measured_at", "trusted", "message"}
+
+
+def test_method_disagreement_none_when_they_agree_and_no_curve_means_no_verdict():
+    agree = ranking_of({"A": 0.7, "B": 0.3}, {"A": 0.1, "B": 0.5})
+    assert att.method_disagreement(agree, "f3", 100, curve({100: 0.5}), curve({100: 0.4})) is None
+    differ = ranking_of({"A": 0.7, "B": 0.3}, {"A": 0.9, "B": 0.5})
+    unknown = att.method_disagreement(differ, "f3", 100, [], curve({100: 0.4}))
+    assert unknown.trusted is None and unknown.measured_at is None
+    assert "no measured accuracy curve" in unknown.message()
+    tie = att.method_disagreement(differ, "f3", 100, curve({100: 0.4}), curve({100: 0.4}))
+    assert tie.trusted is None and tie.message().endswith("neither is more reliable")
+
+
+def test_mlp_length_curve_uses_the_split_and_truncated_inputs():
+    _, books, labels = corpus(n_books=10, length=600, seed=2, concentration=4.0)
+    features = feature_arrays(books)
+    seen_lengths = []
+
+    def inputs_of(marks, gaps):
+        seen_lengths.append(len(marks))
+        return compute_features(marks, gaps)["f1"]
+
+    class Nearest:
+        """A stand-in model: nearest training mean of f1 in Euclidean distance."""
+
+        def __init__(self, X, y):
+            self.classes = np.unique(y)
+            self.means = np.vstack([X[y == c].mean(axis=0) for c in self.classes])
+
+        def predict(self, X):
+            return self.classes[np.argmin(((X[:, None, :] - self.means[None]) ** 2).sum(axis=2), axis=1)]
+
+    result = length.mlp_length_curve(
+        books, labels, features["f1"], inputs_of, Nearest, grid=(600, 5, 50), test_fraction=0.2, seed=0
+    )
+    assert [row["n_marks"] for row in result["curve"]] == [5, 50, 600]
+    assert sorted(seen_lengths) == sorted([5, 50, 600] * 8)  # 2 test books per author
+    assert result["curve"][-1]["accuracy"] == pytest.approx(result["full_accuracy"])
+    train, test = length.attribution_split(labels, 0.2, 0)
+    assert test.size == 8 and np.intersect1d(train, test).size == 0

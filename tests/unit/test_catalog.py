@@ -9,9 +9,13 @@ import pandas as pd
 import pytest
 
 from punctstyle.catalog import (
+    BROAD_GENRE_SHELVES,
     CATALOG_COLUMNS,
-    DEFAULT_GENRE_SHELVES,
+    GENRE_SHELF_SETS,
+    MAX_BOOK_ID,
+    PAPER_GENRE_SHELVES,
     SELECTION_COLUMNS,
+    EmptySelectionError,
     Person,
     assign_genres,
     cap_docs,
@@ -23,6 +27,8 @@ from punctstyle.catalog import (
     filter_unique_ids,
     filter_unique_titles,
     first_author,
+    genre_shelves,
+    largest_author,
     normalize_title,
     parse_catalog,
     parse_person,
@@ -34,6 +40,7 @@ from punctstyle.catalog import (
     split_cell,
 )
 from punctstyle.io import InputError
+from punctstyle.settings import schema_default
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 MIRROR_CATALOG = SHARED / "gutenberg-mirror" / "cache" / "epub" / "feeds" / "pg_catalog.csv"
@@ -133,6 +140,27 @@ class TestReadCatalog:
         path = write_csv(tmp_path / "ids.csv", HEADER + "abc,Text,2000,T,en,,,,\n")
         with pytest.raises(InputError, match="Text#"):
             read_catalog(path)
+
+    def test_invalid_book_ids_are_dropped_and_counted(self, tmp_path):
+        too_big = str(MAX_BOOK_ID + 1)  # past 64 bits: would overflow int64
+        rows = [f"{book_id},Text,2000,T{k},en,\"Smith, Ann, 1800-1870\",,PR,\n"
+                for k, book_id in enumerate(["0", "5", too_big, "000", "18446744073709551616" * 2, str(MAX_BOOK_ID), "07"])]
+        frame = read_catalog(write_csv(tmp_path / "ids.csv", HEADER + "".join(rows)))
+        assert frame["Text#"].tolist() == [5, MAX_BOOK_ID, 7]
+        assert frame["Title"].tolist() == ["T1", "T5", "T6"]  # each id stays with its row
+        assert frame.attrs["invalid_book_ids"] == 4
+        selection, log = select_books(frame, min_docs_per_author=3)
+        assert log[0] == {"filter": "valid_book_ids", "removed": 4, "remaining": 3}
+        assert selection["book_id"].tolist() == [5, 7, MAX_BOOK_ID]
+
+    def test_header_only_catalog(self, tmp_path):
+        frame = read_catalog(write_csv(tmp_path / "header.csv", HEADER))
+        assert frame.empty and frame.attrs["invalid_book_ids"] == 0
+        with pytest.raises(EmptySelectionError) as info:
+            select_books(frame)
+        message = str(info.value)
+        assert "min_docs_per_author=10" in message and "the largest author has 0" in message
+        assert "\n" not in message
 
 
 def test_split_cell():
@@ -418,6 +446,7 @@ def small_catalog() -> pd.DataFrame:
 def test_select_books_log_and_columns():
     selection, log = select_books(small_catalog())
     assert [entry["filter"] for entry in log] == [
+        "valid_book_ids",
         "unique_book_ids",
         "language",
         "type",
@@ -429,6 +458,7 @@ def test_select_books_log_and_columns():
         "max_docs",
     ]
     assert [(e["removed"], e["remaining"]) for e in log] == [
+        (0, 25),
         (0, 25),
         (1, 24),
         (1, 23),
@@ -467,6 +497,25 @@ def test_select_books_max_authors_and_max_docs():
         "Plato": 9,
     }
     assert log[-1] == {"filter": "max_docs", "removed": 1, "remaining": 18}
+
+
+def test_select_books_without_an_author_at_the_threshold_stops_with_one_line():
+    rows = [raw_row(k, f"Elder {k}", "Dumas, Alexandre, 1802-1870") for k in range(1, 4)]
+    rows += [raw_row(k, f"Tale {k}", "Lang, Andrew, 1844-1912") for k in range(4, 6)]
+    with pytest.raises(EmptySelectionError) as info:
+        select_books(raw_catalog(rows), min_docs_per_author=4)
+    message = str(info.value)
+    assert "min_docs_per_author=4" in message
+    assert "the largest author, Dumas, Alexandre, 1802-1870, has 3" in message
+    assert "\n" not in message and isinstance(info.value, InputError)
+    selection, _ = select_books(raw_catalog(rows), min_docs_per_author=3)  # 3 is enough
+    assert len(selection) == 3
+
+
+def test_largest_author():
+    assert largest_author(author_books({"B": 2, "A": 2, "C": 1})) == ("A", 2)  # ties: smallest key
+    assert largest_author(books((1, "t", None))) == (None, 0)
+    assert largest_author(books()) == (None, 0)
 
 
 def test_select_books_namesakes_get_full_label():
@@ -558,10 +607,47 @@ def test_assign_genres_bad_rule():
         assign_genres(genre_fixture(), multi_shelf_rule="random")
 
 
-def test_default_genre_shelves():
-    assert len(DEFAULT_GENRE_SHELVES) == len(set(DEFAULT_GENRE_SHELVES)) == 32
+PAPER_SHELVES = (
+    "Science Fiction; Children's Book Series; Historical Fiction; Children's Fiction; Children's Literature; "
+    "US Civil War; Humor; Best Books Ever Listings; Western; Fantasy; World War I; Philosophy; Adventure; "
+    "Christmas; Children's Picture Books; Harvard Classics; Movie Books; School Stories; One Act Plays; "
+    "Crime Fiction; Children's History; Poetry; Crime Nonfiction; Animal; Travel; Biology; "
+    "Precursors of Science Fiction; Art; Classical Antiquity; Children's Instructional Books; World War II; Horror"
+).split("; ")
+
+
+def test_paper_genre_shelves_are_the_papers_32():
+    assert list(PAPER_GENRE_SHELVES) == PAPER_SHELVES
+    assert len(PAPER_GENRE_SHELVES) == len(set(PAPER_GENRE_SHELVES)) == 32
+    # the two typos of the authors' configuration: neither shelf was used
+    for unused in ("Bestsellers, American, 1895-1923", "Christianity", "Detective Fiction"):
+        assert unused not in PAPER_GENRE_SHELVES
+
+
+def test_broad_genre_shelves():
+    assert len(BROAD_GENRE_SHELVES) == len(set(BROAD_GENRE_SHELVES)) == 32
     for excluded in ("Best Books Ever Listings", "Movie Books", "Harvard Classics", "World War I", "Canada"):
-        assert excluded not in DEFAULT_GENRE_SHELVES
+        assert excluded not in BROAD_GENRE_SHELVES
+
+
+def test_genre_shelves_setting_resolves():
+    assert genre_shelves("paper") == PAPER_SHELVES
+    assert genre_shelves("broad") == list(BROAD_GENRE_SHELVES)
+    assert genre_shelves(["Humor", "Horror"]) == ["Humor", "Horror"]
+    assert genre_shelves(None) is None
+    assert set(GENRE_SHELF_SETS) == {"paper", "broad"}
+    assert schema_default("genres", "shelves") == "paper"
+    for bad in ("papers", [], ["Humor", ""], [3]):
+        with pytest.raises(ValueError, match="genres.shelves"):
+            genre_shelves(bad)
+
+
+def test_assign_genres_takes_a_set_name():
+    frame = shelf_frame([["Humor", "Travel"], ["Humor"], ["Travel"], ["Gothic Fiction"]] * 2)
+    by_name = assign_genres(frame, shelves="paper", min_docs=2)
+    assert by_name.tolist() == assign_genres(frame, shelves=PAPER_SHELVES, min_docs=2).tolist()
+    assert "Gothic Fiction" not in set(by_name) and "Travel" in set(by_name)
+    assert set(assign_genres(frame, shelves="broad", min_docs=2).dropna()) == {"Humor", "Travel", "Gothic Fiction"}
 
 
 # ---------------------------------------------------------------------------------------
@@ -580,6 +666,7 @@ class TestMirrorCatalog:
         selection, log = select_books(catalog)
         assert len(catalog) == 1027
         assert [(e["filter"], e["removed"]) for e in log] == [
+            ("valid_book_ids", 0),
             ("unique_book_ids", 0),
             ("language", 0),
             ("type", 0),
@@ -602,13 +689,17 @@ class TestMirrorCatalog:
         selection, _ = select_books(catalog, drop_authors=(), unique_titles=False, drop_title_words=())
         assert len(selection) == 860 and selection["author"].nunique() == 58
 
-    def test_genres(self, catalog):
+    @pytest.mark.parametrize(
+        ("shelves", "n_genres", "n_books", "n_genres_drop", "n_books_drop"),
+        [("paper", 16, 422, 10, 301), ("broad", 14, 402, 11, 334)],
+    )
+    def test_genres(self, catalog, shelves, n_genres, n_books, n_genres_drop, n_books_drop):
         selection, _ = select_books(catalog)
-        genres = assign_genres(selection, shelves=DEFAULT_GENRE_SHELVES)
-        assert genres.nunique() == 14 and genres.notna().sum() == 402
+        genres = assign_genres(selection, shelves=shelves)
+        assert genres.nunique() == n_genres and genres.notna().sum() == n_books
         assert genres.value_counts().min() >= 10
-        dropped = assign_genres(selection, shelves=DEFAULT_GENRE_SHELVES, multi_shelf_rule="drop")
-        assert dropped.nunique() == 11 and dropped.notna().sum() == 334
+        dropped = assign_genres(selection, shelves=shelves, multi_shelf_rule="drop")
+        assert dropped.nunique() == n_genres_drop and dropped.notna().sum() == n_books_drop
 
 
 @pytest.mark.realdata
@@ -620,14 +711,16 @@ class TestFull2018Catalog:
         selection, log = select_books(catalog)
         elapsed = time.perf_counter() - start
         assert len(catalog) == 57571
-        assert [e["removed"] for e in log] == [2, 10726, 1182, 5508, 695, 483, 23697, 0, 0]
+        assert [e["removed"] for e in log] == [0, 2, 10726, 1182, 5508, 695, 483, 23697, 0, 0]
         assert len(selection) == 15278 and selection["author"].nunique() == 659
         # The paper: 14,947 documents, 651 authors after also dropping texts without quotes.
         assert 14947 <= len(selection) <= 14947 * 1.05
         assert 651 <= selection["author"].nunique() <= 651 * 1.05
         assert elapsed < 20, f"selection took {elapsed:.1f} s"
-        genres = assign_genres(selection, shelves=DEFAULT_GENRE_SHELVES)
-        assert genres.nunique() == 26 and genres.notna().sum() == 2377  # paper: 32 genres, 2413 docs
+        genres = assign_genres(selection, shelves="paper")
+        assert genres.nunique() == 32 and genres.notna().sum() == 2614  # paper: 32 genres, 2413 docs
+        broad = assign_genres(selection, shelves="broad")
+        assert broad.nunique() == 26 and broad.notna().sum() == 2377
 
     def test_every_author_string_parses(self):
         catalog = read_catalog(FULL_CATALOG)

@@ -9,10 +9,12 @@ import sys
 import numpy as np
 import pytest
 
-from punctstyle import attribute as att
+from punctstyle import attribution_bundle as bundles
 from punctstyle import cli
-from punctstyle import recognition as rec
-from punctstyle.marks import FEATURES
+from punctstyle.attribution_length import threshold_record
+from punctstyle.classifiers.mlp import MLPParams, TrainedMLP
+from punctstyle.settings import schema_default, schema_defaults
+from punctstyle.vocabulary import FEATURES
 from tests.conftest import LE_GUIN, REPO
 
 LE_GUIN_MARKS = [",", ".", ".", ".", ";", ";", '"', ",", '"', '"', ".", '"']
@@ -142,6 +144,7 @@ def test_subcommand_help(capsys, command):
     if command == "attribute":
         assert "--model DIR" in out and "--top N" in out and "--json" in out
         assert "results/models/attribution" in out
+    assert "--max-mb MB" in out
 
 
 def test_top_level_help_lists_commands():
@@ -198,6 +201,58 @@ def test_unreadable_file(capsys, tmp_path):
     finally:
         path.chmod(0o600)
     assert code == 2 and str(path) in err and "permission denied" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["extract", "features", "attribute"])
+def test_larger_than_max_mb_is_refused_in_one_line(capsys, tmp_path, command):
+    path = tmp_path / "big.txt"
+    path.write_text("Yes, no. " * 20_000, encoding="utf-8")  # 180,000 bytes
+    code, out, err = run(capsys, command, str(path), "--max-mb", "0.1")
+    assert code == 2 and out == ""
+    assert err == f"punctstyle: error: {path}: larger than 0.1 MB, the most this command reads (raise it with --max-mb)\n"
+    code, out, _ = run(capsys, "extract", str(path), "--max-mb", "0.2")
+    assert code == 0 and len(json.loads(out)["marks"]) == 40_000
+
+
+def test_max_mb_defaults_to_the_workflows_max_text_mb(capsys):
+    args = cli.build_parser().parse_args(["extract", "book.txt"])
+    assert args.max_mb == schema_default("mirror", "max_text_mb")
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args(["extract", "book.txt", "--max-mb", "0"])
+    assert "positive number" in capsys.readouterr().err
+
+
+class EndlessZeros:
+    """A stream of NUL bytes without end that counts what was read from it."""
+
+    def __init__(self) -> None:
+        self.consumed = 0
+
+    def read(self, size: int) -> bytes:
+        self.consumed += size
+        return bytes(size)
+
+
+def test_reading_stops_one_byte_after_the_limit():
+    stream = EndlessZeros()
+    with pytest.raises(cli.InputError, match="larger than 1 MB"):
+        cli._read_bounded(stream, "zeros", 1024 * 1024)
+    assert stream.consumed == 1024 * 1024 + 1
+
+
+def test_dev_zero_ends_in_one_line():
+    import os
+
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    proc = subprocess.run(
+        [sys.executable, "-m", "punctstyle", "extract", "/dev/zero", "--max-mb", "4"],
+        capture_output=True, text=True, cwd=REPO, timeout=120,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (
+        "punctstyle: error: /dev/zero: larger than 4 MB, the most this command reads (raise it with --max-mb)\n"
+    )
 
 
 def test_missing_model_dir(capsys, le_guin, tmp_path):
@@ -271,15 +326,17 @@ def tiny_bundle(tmp_path_factory):
     frame = pd.DataFrame(rows)
     tables = {f: frame[["book_id", "author", "n_marks", *feature_column_names(f)]] for f in FEATURES}
     bundle = folder / "attribution"
-    outputs = {key: bundle / name for key, name in att.BUNDLE_FILES.items()}
-    manifest = att.build_attribution_bundle(
+    outputs = {key: bundle / name for key, name in bundles.BUNDLE_FILES.items()}
+    defaults = schema_defaults()
+    mlp = {**defaults["recognition"]["mlp"], "hidden_units": 16, "max_epochs": 20, "patience": 5}
+    manifest = bundles.build_attribution_bundle(
         tables,
         paths + [folder / "sequences" / "99.parquet"],  # a file of a book not in the corpus
         outputs,
-        settings={"mark_grid": [10, 20, 40, 80]},
-        mlp={"hidden_units": 16, "max_epochs": 20, "patience": 5, "device": "cpu"},
+        settings=bundles.AttributionSettings.from_config({**defaults["attribution"], "mark_grid": [10, 20, 40, 80]}),
+        mlp_params=MLPParams.from_config(mlp),
+        device="cpu",
         num_threads=1,
-        config={"note": "unit test"},
     )
     return bundle, manifest, authors
 
@@ -289,7 +346,8 @@ def test_bundle_manifest(tiny_bundle):
     assert manifest["classes"] == sorted(authors)
     assert manifest["n_books"] == 15 and manifest["n_authors"] == 3
     assert manifest["feature_set"] == list(FEATURES)
-    assert manifest["config"] == {"note": "unit test"}
+    assert manifest["settings"]["mark_grid"] == [10, 20, 40, 80]
+    assert manifest["settings"]["fraction"] == schema_default("attribution", "fraction")
     assert manifest["mlp"]["params"]["hidden"] == 16
     on_disk = json.loads((bundle / "manifest.json").read_text())
     assert on_disk == json.loads(json.dumps(manifest))
@@ -301,10 +359,14 @@ def test_bundle_manifest(tiny_bundle):
     )
     chosen = threshold["curves"][threshold["feature"]]
     assert chosen["curve"] == threshold["curve"] and chosen["n_min"] == threshold["min_marks"]
-    loaded = att.load_attribution_bundle(bundle)
+    # the MLP's measured accuracy per length, on the same split and lengths as KL's
+    assert [row["n_marks"] for row in threshold["mlp_curve"]] == [10, 20, 40, 80]
+    assert all(0 <= row["accuracy"] <= 1 for row in threshold["mlp_curve"])
+    assert 0 <= threshold["mlp_full_accuracy"] <= 1
+    loaded = bundles.load_attribution_bundle(bundle)
     assert loaded.min_marks == threshold["min_marks"]
     assert list(loaded.signatures.index) == sorted(authors)
-    assert isinstance(loaded.model, rec.TrainedMLP)
+    assert isinstance(loaded.model, TrainedMLP)
 
 
 def test_attribute_json_and_table(capsys, tiny_bundle, tmp_path):
@@ -314,7 +376,7 @@ def test_attribute_json_and_table(capsys, tiny_bundle, tmp_path):
     code, out, err = run(capsys, "attribute", str(text), "--model", str(bundle), "--json", "--top", "2")
     assert code == 0 and err == ""
     result = json.loads(out)
-    assert result["warning"] is None and result["file"] == str(text)
+    assert result["warning"] is None and result["too_short"] is False and result["file"] == str(text)
     assert [r["author"] for r in result["authors"]][0] == "Comma, Cid"
     assert len(result["authors"]) == 2
     assert set(result["authors"][0]) == {"rank", "author", "probability", "kl_f3", "kl_f1"}
@@ -326,16 +388,94 @@ def test_attribute_json_and_table(capsys, tiny_bundle, tmp_path):
     assert len([line for line in lines[header + 2 :] if line.lstrip()[:1].isdigit()]) == 3
 
 
-def test_attribute_short_text_warns(capsys, tiny_bundle, tmp_path):
+def test_attribute_short_text_warns_in_json_and_table(capsys, tiny_bundle, tmp_path):
     bundle, _, _ = tiny_bundle
-    needed = att.load_attribution_bundle(bundle).min_marks
+    needed = bundles.load_attribution_bundle(bundle).min_marks
+    assert needed > 2
     text = tmp_path / "short.txt"
     text.write_text("Yes; no.", encoding="utf-8")
     code, out, err = run(capsys, "attribute", str(text), "--model", str(bundle), "--json")
     assert code == 0
-    warning = json.loads(out)["warning"]
+    result = json.loads(out)
+    assert result["too_short"] is True and result["n_marks"] == 2 and result["min_marks"] == needed
+    warning = result["warning"]
     assert warning.startswith(f"too short to say anything: 2 marks, at least {needed} needed for")
     assert err == f"punctstyle: {text}: {warning}\n"
+    code, out, _ = run(capsys, "attribute", str(text), "--model", str(bundle))
+    assert code == 0
+    assert f"WARNING: {warning}" in out.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [("", "empty text, nothing to attribute"), ("  \n\t\n", "empty text, nothing to attribute"),
+     ("no marks at all here", "no punctuation mark in the text, nothing to attribute")],
+)
+def test_attribute_refuses_empty_and_markless_texts(capsys, tiny_bundle, tmp_path, content, reason):
+    bundle, _, _ = tiny_bundle
+    text = tmp_path / "nothing.txt"
+    text.write_text(content, encoding="utf-8")
+    for extra in ([], ["--json"]):
+        code, out, err = run(capsys, "attribute", str(text), "--model", str(bundle), *extra)
+        assert code == 2 and out == ""
+        assert err == f"punctstyle: error: {text}: {reason}\n"
+
+
+def test_attribute_says_which_method_to_trust_when_they_disagree(capsys, tiny_bundle, tmp_path):
+    bundle, _, _ = tiny_bundle
+    text = tmp_path / "new.txt"
+    text.write_text(sentences(1, 40, seed=1234), encoding="utf-8")
+    loaded = bundles.load_attribution_bundle(bundle)
+    # a bundle whose KL signatures are rotated: the KL-nearest author is another one
+    forged = tmp_path / "forged"
+    forged.mkdir()
+    for name in bundles.BUNDLE_FILES.values():
+        (forged / name).write_bytes((bundle / name).read_bytes())
+    signatures = loaded.signatures.reset_index()
+    signatures["author"] = list(signatures["author"].iloc[1:]) + [signatures["author"].iloc[0]]
+    signatures.to_parquet(forged / "signatures.parquet", index=False)
+    threshold = {**loaded.threshold, "feature": "f3"}
+    threshold["mlp_curve"] = [{"n_marks": n, "accuracy": 0.9} for n in threshold["grid"]]
+    threshold["curves"]["f3"]["curve"] = [{"n_marks": n, "accuracy": 0.4} for n in threshold["grid"]]
+    (forged / "threshold.json").write_text(json.dumps(threshold), encoding="utf-8")
+    code, out, _ = run(capsys, "attribute", str(text), "--model", str(forged), "--json")
+    assert code == 0
+    result = json.loads(out)
+    disagreement = result["disagreement"]
+    assert disagreement["mlp_author"] == result["authors"][0]["author"] == "Comma, Cid"
+    assert disagreement["kl_author"] != "Comma, Cid" and disagreement["kl_feature"] == "f3"
+    assert disagreement["measured_at"] == 80 and result["n_marks"] > 80  # nearest grid length
+    assert (disagreement["mlp_accuracy"], disagreement["kl_accuracy"]) == (0.9, 0.4)
+    assert disagreement["trusted"] == "mlp"
+    code, out, _ = run(capsys, "attribute", str(text), "--model", str(forged))
+    note = [line for line in out.splitlines() if line.startswith("Note: ")]
+    assert len(note) == 1 and note[0].endswith("trust the MLP") and "at 80 marks" in note[0]
+    # the genuine bundle agrees with itself: no note
+    code, out, _ = run(capsys, "attribute", str(text), "--model", str(bundle), "--json")
+    assert json.loads(out)["disagreement"] is None
+
+
+def test_unsafe_model_file_is_one_line(capsys, tiny_bundle, tmp_path, le_guin):
+    import argparse
+
+    import torch
+
+    bundle, _, _ = tiny_bundle
+    unsafe = tmp_path / "unsafe"
+    unsafe.mkdir()
+    for name in bundles.BUNDLE_FILES.values():
+        (unsafe / name).write_bytes((bundle / name).read_bytes())
+    torch.save({"payload": argparse.Namespace(command="rm -rf /")}, unsafe / "mlp.pt")
+    code, out, err = run(capsys, "attribute", str(le_guin), "--model", str(unsafe))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "weights_only=False" not in err
+    assert err.startswith(f"punctstyle: error: {unsafe / 'mlp.pt'}: not a safe weights file")
+
+
+def threshold_settings(grid: list[int]) -> dict:
+    block = schema_defaults()["attribution"]
+    return {"grid": grid, "fraction": block["fraction"], "features": block["threshold_features"],
+            "test_fraction": block["test_fraction"], "seed": block["seed"]}
 
 
 def test_threshold_not_estimated_when_no_better_than_chance():
@@ -343,7 +483,7 @@ def test_threshold_not_estimated_when_no_better_than_chance():
 
     sequence = extract(sentences(0, 30, seed=7))
     books = [(sequence.marks, sequence.gaps)] * 6  # identical books: KL cannot tell them apart
-    record = att.threshold_record(books, ["a", "a", "a", "b", "b", "b"], grid=[10, 20])
+    record = threshold_record(books, ["a", "a", "a", "b", "b", "b"], **threshold_settings(grid=[10, 20]))
     assert record["min_marks"] is None and record["estimated"] is False
     assert record["baseline_accuracy"] == pytest.approx(0.5)
     assert record["note"].startswith("not estimated: at full length no KL feature")
@@ -353,12 +493,12 @@ def test_threshold_not_estimated_when_no_better_than_chance():
 
 def test_threshold_not_estimated_without_test_books():
     books = [(np.array([4, 5], np.uint8), np.array([1, 2], np.uint32))] * 2
-    record = att.threshold_record(books, ["a", "b"], grid=[10])
+    record = threshold_record(books, ["a", "b"], **threshold_settings(grid=[10]))
     assert record["min_marks"] is None and record["note"].startswith("not estimated: no test books")
 
 
 def test_too_short_without_threshold(tiny_bundle):
-    bundle = att.load_attribution_bundle(tiny_bundle[0])
+    bundle = bundles.load_attribution_bundle(tiny_bundle[0])
+    assert bundle.too_short(bundle.min_marks) is None and bundle.too_short(bundle.min_marks - 1)
     bundle.threshold = {**bundle.threshold, "min_marks": None}
     assert bundle.too_short(3) is None
-    assert "no punctuation mark" in bundle.too_short(0)

@@ -214,3 +214,52 @@ def test_consistency_report_combines_parts() -> None:
     summary = report.summary()
     assert summary["n_within_pairs"] == 6 * 8 * 7 and summary["n_cross_pairs"] == 300
     assert summary["n_within_empty_support"] == 0
+
+
+# ------------------------------------------------------------------ the files of the step
+
+
+def test_consistency_files_round_trip(tmp_path) -> None:
+    from punctstyle import consistency_files as files
+
+    X = np.array([[0.5, 0.5], [0.6, 0.4], [0.1, 0.9], [0.2, 0.8], [0.3, 0.7]])
+    labels = ["a", "a", "b", "b", "b"]
+    report = consistency_report(X, labels, n_pairs=4, seed=0)
+    files.write_consistency_table(tmp_path / "t.csv", report.table)
+    pd.testing.assert_frame_equal(files.read_consistency_table(tmp_path / "t.csv"), report.table, check_dtype=False)
+    files.write_values(tmp_path / "kl.npz", report.within, report.cross)
+    within, cross = files.read_values(tmp_path / "kl.npz")
+    np.testing.assert_array_equal(within, report.within)
+    np.testing.assert_array_equal(cross, report.cross)
+    matrix, ordered, edges = top_consistent_kl_matrix(X, labels, report.table, 2)
+    files.write_heatmaps(tmp_path / "top.npz", {2: (matrix, ordered, edges)})
+    heatmaps = files.read_heatmaps(tmp_path / "top.npz")
+    assert list(heatmaps) == [2] and heatmaps[2].labels.tolist() == list(ordered)
+    np.testing.assert_allclose(heatmaps[2].matrix, matrix, rtol=1e-6)
+    np.testing.assert_array_equal(heatmaps[2].edges, edges)
+    files.write_summary(tmp_path / "s.json", report.summary())
+    assert files.read_summary(tmp_path / "s.json") == pytest.approx(report.summary())
+    table = files.write_summary_table(tmp_path / "summary.csv", [report.summary(), report.summary()])
+    assert len(pd.read_csv(tmp_path / "summary.csv")) == len(table) == 2
+
+
+def test_skipped_consistency_files_are_empty(tmp_path) -> None:
+    from punctstyle import consistency_files as files
+    from punctstyle.io import InputError
+
+    files.write_values(tmp_path / "kl.npz")
+    files.write_heatmaps(tmp_path / "top.npz", {})
+    assert files.read_heatmaps(tmp_path / "top.npz") == {}
+    with pytest.raises(InputError, match="no KL values"):
+        files.read_values(tmp_path / "kl.npz")
+    files.write_summary(tmp_path / "s.json", files.skipped_summary("genre", "f3", "skipped: one genre"))
+    assert "skipped" in files.read_summary(tmp_path / "s.json")
+
+
+def test_heatmap_key_uses_the_capped_k() -> None:
+    from punctstyle.consistency_files import heatmap_key
+
+    assert heatmap_key(10, [3, 10]) == 10
+    assert heatmap_key(50, [10, 30]) == 30  # the corpus ranks only 30 authors
+    assert heatmap_key(5, []) is None
+    assert heatmap_key(5, [10]) is None

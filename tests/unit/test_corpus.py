@@ -7,7 +7,18 @@ import pandas as pd
 import pytest
 
 from punctstyle.book import InclusionRule, feature_row
-from punctstyle.corpus import build_corpus, corpus_summary, feature_matrix, feature_table
+from punctstyle.corpus import (
+    build_corpus,
+    corpus_summary,
+    exclusion_reason_groups,
+    feature_matrix,
+    feature_table,
+    read_corpus_summary,
+    read_exclusions,
+    write_corpus_summary,
+    write_exclusions,
+)
+from punctstyle.io import InputError
 from punctstyle.extract import PunctuationSequence
 from punctstyle.marks import MARK_CODE
 
@@ -19,7 +30,7 @@ def sequence(marks: str) -> PunctuationSequence:
 
 @pytest.fixture
 def books():
-    rule = InclusionRule(min_marks=3, require_quotation_marks=True)
+    rule = InclusionRule(min_marks=3, require_quotation_marks="any")
     selection = pd.DataFrame(
         {
             "book_id": [1, 2, 3, 4, 5],
@@ -45,17 +56,61 @@ def books():
 def test_exclusions_and_author_minimum_after_exclusions(books):
     selection, rows = books
     corpus, exclusions = build_corpus(
-        selection, rows, min_docs_per_author=2, genre_shelves=None, genre_min_docs=2,
+        selection, rows, min_docs_per_author=2, genre_shelves="paper", genre_min_docs=2,
         genre_multi_shelf_rule="most_specific",
     )
     assert corpus["book_id"].tolist() == [1, 2]
     reasons = dict(zip(exclusions["book_id"], exclusions["stage"]))
     assert reasons == {3: "features", 4: "corpus", 5: "features"}
     assert "quotation" in exclusions.set_index("book_id").loc[3, "reason"]
-    # default genre shelves: "Best Books Ever Listings" is not a genre, Humor is
+    # the paper's shelves: "Best Books Ever Listings" holds one corpus book (< genre_min_docs 2), Humor two
     assert corpus["genre"].tolist() == ["Humor", "Humor"]
     summary = corpus_summary(selection, corpus, exclusions)
     assert summary["books_in_corpus"] == 2 and summary["excluded_by_stage"] == {"features": 2, "corpus": 1}
+    assert not any("N" in reason.replace("No", "") for reason in summary["excluded_by_reason"])
+
+
+def test_exclusion_reasons_are_grouped_with_real_numbers():
+    exclusions = pd.DataFrame({
+        "book_id": range(9),
+        "stage": ["features"] * 3 + ["download"] * 4 + ["corpus"] * 2,
+        "reason": [
+            "too few punctuation marks: 3 < min_marks 100",
+            "too few punctuation marks: 97 < min_marks 100",
+            "no quotation mark (the paper's rule)",
+            "download rejected: http://127.0.0.1:43471/cache/epub/203/pg203.txt: HTML page instead of a text",
+            "download rejected: http://127.0.0.1:43471/cache/epub/7/pg7.txt: HTML page instead of a text",
+            "download failed: http 503 after 2 attempts",
+            "download failed: http 503 after 4 attempts",
+            "author has 1 included books < min_docs_per_author 3",
+            "author has 2 included books < min_docs_per_author 3",
+        ],
+    })
+    groups = exclusion_reason_groups(exclusions)
+    assert dict(zip(groups["reason"], groups["books"])) == {
+        "too few punctuation marks (< 100)": 2,
+        "download rejected: HTML page instead of a text": 2,
+        "download failed: http 503 after 2-4 attempts": 2,
+        "author has fewer than 3 included books (min_docs_per_author)": 2,
+        "no quotation mark (the paper's rule)": 1,
+    }
+    assert groups["books"].is_monotonic_decreasing
+    summary = corpus_summary(pd.DataFrame({"author": ["a"]}), pd.DataFrame({"author": ["a"]}), exclusions)
+    assert summary["excluded_by_reason"]["too few punctuation marks (< 100)"] == 2
+    assert exclusion_reason_groups(exclusions.iloc[:0]).empty
+
+
+def test_summary_and_exclusions_files_round_trip(tmp_path):
+    exclusions = pd.DataFrame({"book_id": [3, 4], "stage": ["features", "download"], "reason": ["no marks", ""]})
+    write_exclusions(tmp_path / "exclusions.csv", exclusions)
+    pd.testing.assert_frame_equal(read_exclusions(tmp_path / "exclusions.csv"), exclusions)
+    write_corpus_summary(tmp_path / "summary.json", {"books_in_corpus": 2})
+    assert read_corpus_summary(tmp_path / "summary.json") == {"books_in_corpus": 2}
+    (tmp_path / "bad.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+    with pytest.raises(InputError, match="no column 'book_id'"):
+        read_exclusions(tmp_path / "bad.csv")
+    with pytest.raises(InputError, match="not a readable JSON file"):
+        read_corpus_summary(tmp_path / "missing.json")
 
 
 def test_feature_tables_are_distributions(books):
@@ -73,5 +128,5 @@ def test_feature_tables_are_distributions(books):
 def test_missing_feature_row_is_an_error(books):
     selection, rows = books
     with pytest.raises(ValueError, match="no feature row"):
-        build_corpus(selection, rows[rows["book_id"] != 2], min_docs_per_author=1, genre_shelves=None,
+        build_corpus(selection, rows[rows["book_id"] != 2], min_docs_per_author=1, genre_shelves="paper",
                      genre_min_docs=2, genre_multi_shelf_rule="drop")

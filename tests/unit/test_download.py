@@ -32,20 +32,26 @@ from punctstyle import io as pio
 from punctstyle.download import (
     DEFAULT_URL_TEMPLATES,
     DEFAULT_USER_AGENT,
+    MIRROR_URL_TEMPLATES,
     PROVENANCE_KEYS,
+    SITE_URL_TEMPLATES,
     DownloadError,
     FetchResult,
     decode_text,
     fetch_book,
     fetch_catalog,
     join_url,
+    mirror_folder,
     read_provenance,
     write_book,
 )
 from punctstyle.io import InputError, read_gzip_text
+from punctstyle.settings import schema_default
 
 FAST = {"backoff": 0.001, "timeout": 5.0}
 """Retry settings that keep the file fast (tiny backoff)."""
+SITE = {**FAST, "templates": SITE_URL_TEMPLATES}
+"""...and the templates of the test mirror, laid out like www.gutenberg.org."""
 
 TEXT = (
     "The Project Gutenberg eBook of A Test, by Nobody\r\n"
@@ -59,6 +65,8 @@ CATALOG = (
     '1,Text,1999-01-01,A Test,en,"Nobody, A., 1800-1870",Fiction,PR,Humor\n'
 )
 MIB = 1024 * 1024
+TRICKLE_TEXT = b"Slowly; very slowly, one byte at a time.\r\n" * 50
+TRICKLE_GAP_S = 0.05  # well within the read timeout: only an overall deadline stops it (100 s)
 SHARED_MIRROR = Path(__file__).resolve().parents[2].parent / "shared" / "gutenberg-mirror"
 
 
@@ -172,6 +180,23 @@ class _Handler(SimpleHTTPRequestHandler):
             self._send(200, b"<p>Please log in</p>", content_type="text/html; charset=utf-8")
         elif scenario == "htmlsniff":
             self._send(200, b"\r\n  <!DOCTYPE html>\n<html><body>Sorry</body></html>")
+        elif scenario == "xmlsniff":  # served as text/plain, like the rest
+            self._send(200, b' \n\t<?xml version="1.0"?>\n<html><body>Error 503</body></html>')
+        elif scenario == "headsniff":
+            self._send(200, b"\xef\xbb\xbf\r\n<HEAD><title>Moved</title></HEAD><body>Gone</body>")
+        elif scenario == "utf16sniff":
+            self._send(200, "\ufeff  <?xml version='1.0'?><html/>".encode("utf-16-le"))
+        elif scenario == "utf16bigsniff":
+            self._send(200, "\ufeff\n<head></head>".encode("utf-16-be"))
+        elif scenario == "trickle":  # a declared body sent one byte at a time, slowly
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(len(TRICKLE_TEXT)))
+            self.end_headers()
+            for k in range(len(TRICKLE_TEXT)):
+                self.wfile.write(TRICKLE_TEXT[k : k + 1])
+                self.wfile.flush()
+                time.sleep(TRICKLE_GAP_S)
         elif scenario == "empty":
             self._send(200, b"")
         elif scenario == "forbidden":
@@ -224,14 +249,30 @@ def test_join_url_keeps_the_base_path() -> None:
     assert join_url("file:///data/pg", "cache/epub/2/pg2.txt") == "file:///data/pg/cache/epub/2/pg2.txt"
 
 
+@pytest.mark.parametrize(
+    ("book_id", "folder"), [(1, "0/1"), (9, "0/9"), (10, "1/10"), (19, "1/19"), (123, "1/2/123"), (15453, "1/5/4/5/15453")]
+)
+def test_mirror_folder(book_id: int, folder: str) -> None:
+    assert mirror_folder(book_id) == folder
+
+
+@pytest.mark.parametrize("book_id", [0, -3, True])
+def test_mirror_folder_refuses_non_book_numbers(book_id: int) -> None:
+    with pytest.raises(ValueError, match="positive integer"):
+        mirror_folder(book_id)
+
+
 def test_defaults() -> None:
-    assert DEFAULT_URL_TEMPLATES == (
-        "cache/epub/{id}/pg{id}.txt",
-        "files/{id}/{id}-0.txt",
-        "files/{id}/{id}-0.zip",
-        "files/{id}/{id}.txt",
-        "files/{id}/{id}.zip",
+    assert DEFAULT_URL_TEMPLATES == MIRROR_URL_TEMPLATES == (
+        "{folder}/{id}.txt",
+        "{folder}/{id}-8.txt",
+        "{folder}/{id}-0.txt",
+        "{folder}/{id}.zip",
+        "{folder}/{id}-8.zip",
+        "{folder}/{id}-0.zip",
     )
+    assert tuple(schema_default("mirror", "url_templates")) == DEFAULT_URL_TEMPLATES
+    assert SITE_URL_TEMPLATES[0] == "cache/epub/{id}/pg{id}.txt"
     assert DEFAULT_USER_AGENT.startswith(f"punctstyle/{__version__} (+https://")
     assert DEFAULT_USER_AGENT.endswith("; research use)")
 
@@ -252,7 +293,7 @@ def test_bad_arguments_raise_value_error(book_id: int, base_url: str, templates:
 
 
 def test_template_fallback_to_zip(mirror: SimpleNamespace) -> None:
-    result = fetch_book(1, mirror.url, **FAST)
+    result = fetch_book(1, mirror.url, **SITE)
     zip_url = f"{mirror.url}/files/1/1-0.zip"
     assert result.status == "ok" and result.ok
     assert result.text == TEXT
@@ -271,8 +312,21 @@ def test_template_fallback_to_zip(mirror: SimpleNamespace) -> None:
     assert "text" not in repr(result).split("status=")[1].split("url=")[0]  # text kept out of repr
 
 
+def test_mirror_layout_by_default(tmp_path: Path) -> None:
+    # a mirror holds 15453 as 1/5/4/5/15453/15453-8.txt: .txt is tried first, then -8.txt
+    book = tmp_path / "1/5/4/5/15453/15453-8.txt"
+    book.parent.mkdir(parents=True)
+    book.write_bytes(b"Caf\xe9, mon ami; ou pas?")
+    result = fetch_book(15453, tmp_path.as_uri(), **FAST)
+    assert result.status == "ok" and result.text == "Café, mon ami; ou pas?"
+    assert result.attempts == (
+        (f"{tmp_path.as_uri()}/1/5/4/5/15453/15453.txt", "not found"),
+        (f"{tmp_path.as_uri()}/1/5/4/5/15453/15453-8.txt", "ok"),
+    )
+
+
 def test_last_template_and_custom_templates(mirror: SimpleNamespace) -> None:
-    result = fetch_book(10, mirror.url, **FAST)
+    result = fetch_book(10, mirror.url, **SITE)
     assert result.status == "ok" and result.text == "Last; but not least."
     assert _outcomes(result) == ["http 404"] * 4 + ["ok"]
     only = fetch_book(1, mirror.url, templates=("files/{id}/{id}-0.zip",), **FAST)
@@ -280,7 +334,7 @@ def test_last_template_and_custom_templates(mirror: SimpleNamespace) -> None:
 
 
 def test_all_404_is_unavailable(mirror: SimpleNamespace) -> None:
-    result = fetch_book(9, mirror.url, **FAST)
+    result = fetch_book(9, mirror.url, **SITE)
     assert result.status == "unavailable"
     assert result.text is None and result.url is None and result.sha256 is None and result.n_bytes == 0
     assert _outcomes(result) == ["http 404"] * 5
@@ -288,20 +342,20 @@ def test_all_404_is_unavailable(mirror: SimpleNamespace) -> None:
 
 
 def test_410_is_unavailable(mirror: SimpleNamespace) -> None:
-    result = fetch_book(110, f"{mirror.url}/fault/gone", **FAST)
+    result = fetch_book(110, f"{mirror.url}/fault/gone", **SITE)
     assert result.status == "unavailable"
     assert _outcomes(result) == ["http 410"] * 5
 
 
 def test_latin1_fallback_trusts_bytes_not_header(mirror: SimpleNamespace) -> None:
-    result = fetch_book(2, mirror.url, **FAST)
+    result = fetch_book(2, mirror.url, **SITE)
     assert result.status == "ok"
     assert result.encoding == "latin-1"
     assert result.text == "Character set encoding: UTF-8\r\nCafé; naïve, isn't it?\r\n"
 
 
 def test_utf8_bom_is_stripped(mirror: SimpleNamespace) -> None:
-    result = fetch_book(3, mirror.url, **FAST)
+    result = fetch_book(3, mirror.url, **SITE)
     assert result.status == "ok"
     assert result.encoding == "utf-8"
     assert result.text == "Character set encoding: ISO-8859-1\r\nCafé!\r\n"
@@ -322,7 +376,7 @@ def test_utf8_bom_is_stripped(mirror: SimpleNamespace) -> None:
     ],
 )
 def test_bad_zips_are_rejected(mirror: SimpleNamespace, book_id: int, max_text_bytes: int, expected: str) -> None:
-    result = fetch_book(book_id, mirror.url, max_text_bytes=max_text_bytes, **FAST)
+    result = fetch_book(book_id, mirror.url, max_text_bytes=max_text_bytes, **SITE)
     assert result.status == "rejected", result
     assert expected in result.reason
     assert result.text is None and result.encoding is None
@@ -331,12 +385,12 @@ def test_bad_zips_are_rejected(mirror: SimpleNamespace, book_id: int, max_text_b
 
 
 def test_zip_bomb_is_allowed_under_a_large_enough_cap(mirror: SimpleNamespace) -> None:
-    result = fetch_book(5, mirror.url, max_text_bytes=4 * MIB, **FAST)
+    result = fetch_book(5, mirror.url, max_text_bytes=4 * MIB, **SITE)
     assert result.status == "ok" and len(result.text) == 3 * MIB
 
 
 def test_retries_then_success(mirror: SimpleNamespace) -> None:
-    result = fetch_book(101, f"{mirror.url}/fault/flaky", retries=3, **FAST)
+    result = fetch_book(101, f"{mirror.url}/fault/flaky", retries=3, **SITE)
     assert result.status == "ok"
     assert result.text == FAULT_TEXT.decode()
     assert _outcomes(result) == ["http 500", "http 500", "ok"]
@@ -344,7 +398,7 @@ def test_retries_then_success(mirror: SimpleNamespace) -> None:
 
 
 def test_retries_exhausted_is_failed_and_stops(mirror: SimpleNamespace) -> None:
-    result = fetch_book(102, f"{mirror.url}/fault/down", retries=2, **FAST)
+    result = fetch_book(102, f"{mirror.url}/fault/down", retries=2, **SITE)
     assert result.status == "failed"
     assert _outcomes(result) == ["http 503"] * 3
     assert {url for url, _ in result.attempts} == {f"{mirror.url}/fault/down/cache/epub/102/pg102.txt"}
@@ -375,14 +429,39 @@ def test_timeout_is_retried_then_failed(mirror: SimpleNamespace) -> None:
 def test_connection_refused_is_failed() -> None:
     with _serve(Path(".")) as server:
         port = server.server_address[1]
-    result = fetch_book(1, f"http://127.0.0.1:{port}", retries=1, **FAST)
+    result = fetch_book(1, f"http://127.0.0.1:{port}", retries=1, **SITE)
     assert result.status == "failed"
     assert [o.split(":")[0] for o in _outcomes(result)] == ["connection error"] * 2
 
 
+def test_trickling_body_fails_at_the_attempt_deadline(mirror: SimpleNamespace) -> None:
+    # each byte comes within the read timeout, so only the attempt deadline ends an attempt;
+    # without it the body would take len(TRICKLE_TEXT) * TRICKLE_GAP_S = 100 s
+    deadline, retries = 0.5, 1
+    start = time.monotonic()
+    result = fetch_book(116, f"{mirror.url}/fault/trickle", retries=retries, attempt_deadline=deadline, **SITE)
+    elapsed = time.monotonic() - start
+    assert result.status == "failed"
+    outcomes = _outcomes(result)
+    assert len(outcomes) == 1 + retries
+    assert all(o.startswith("attempt deadline of 0.5 s passed after ") for o in outcomes), outcomes
+    assert result.reason.endswith(f"(after {1 + retries} attempts)")
+    assert elapsed < 20 * deadline * (1 + retries), f"took {elapsed:.1f} s"  # safety net, not a benchmark
+
+
+def test_attempt_deadline_leaves_a_fast_answer_alone(mirror: SimpleNamespace) -> None:
+    result = fetch_book(1, mirror.url, attempt_deadline=30.0, **SITE)
+    assert result.status == "ok" and result.text == TEXT
+
+
+def test_attempt_deadline_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="attempt_deadline"):
+        fetch_book(1, "http://127.0.0.1:1", attempt_deadline=0)
+
+
 def test_truncated_body_is_retried_then_failed(mirror: SimpleNamespace) -> None:
     # a connection dropped mid-body is a transient fault: retried, then "failed"
-    result = fetch_book(104, f"{mirror.url}/fault/truncated", retries=1, **FAST)
+    result = fetch_book(104, f"{mirror.url}/fault/truncated", retries=1, **SITE)
     assert result.status == "failed"
     expected = f"truncated body: got 20 of {len(FAULT_TEXT) + 1000} bytes"
     assert _outcomes(result) == [expected, expected]
@@ -392,14 +471,18 @@ def test_truncated_body_is_retried_then_failed(mirror: SimpleNamespace) -> None:
 @pytest.mark.parametrize(
     ("book_id", "scenario", "status", "expected"),
     [
-        (105, "html", "rejected", "HTML page instead of a text (Content-Type 'text/html; charset=utf-8')"),
-        (106, "htmlsniff", "rejected", "HTML page instead of a text (body starts with an HTML tag)"),
+        (105, "html", "rejected", "HTML page, not a text (Content-Type 'text/html; charset=utf-8')"),
+        (106, "htmlsniff", "rejected", "HTML page, not a text (body starts with <!doctype)"),
+        (112, "xmlsniff", "rejected", "HTML page, not a text (body starts with <?xml)"),
+        (113, "headsniff", "rejected", "HTML page, not a text (body starts with <head)"),
+        (114, "utf16sniff", "rejected", "HTML page, not a text (body starts with <?xml)"),
+        (115, "utf16bigsniff", "rejected", "HTML page, not a text (body starts with <head)"),
         (107, "empty", "rejected", "empty body"),
         (108, "forbidden", "failed", "http 403"),
     ],
 )
 def test_unusable_answers(mirror: SimpleNamespace, book_id: int, scenario: str, status: str, expected: str) -> None:
-    result = fetch_book(book_id, f"{mirror.url}/fault/{scenario}", **FAST)
+    result = fetch_book(book_id, f"{mirror.url}/fault/{scenario}", **SITE)
     assert result.status == status
     assert result.reason.endswith(expected)
     assert len(result.attempts) == 1  # neither retried nor passed on to the next template
@@ -407,10 +490,10 @@ def test_unusable_answers(mirror: SimpleNamespace, book_id: int, scenario: str, 
 
 
 def test_user_agent_and_session(mirror: SimpleNamespace) -> None:
-    fetch_book(2, mirror.url, **FAST)
+    fetch_book(2, mirror.url, **SITE)
     assert mirror.server.user_agents["/cache/epub/2/pg2.txt"] == DEFAULT_USER_AGENT
     with requests.Session() as session:
-        result = fetch_book(3, mirror.url, user_agent="test-agent/1.0", session=session, **FAST)
+        result = fetch_book(3, mirror.url, user_agent="test-agent/1.0", session=session, **SITE)
     assert result.status == "ok" and result.user_agent == "test-agent/1.0"
     assert mirror.server.user_agents["/cache/epub/3/pg3.txt"] == "test-agent/1.0"
 
@@ -421,13 +504,13 @@ def test_user_agent_and_session(mirror: SimpleNamespace) -> None:
 
 def test_file_url(mirror: SimpleNamespace) -> None:
     base = mirror.root.as_uri()
-    result = fetch_book(1, base, **FAST)
+    result = fetch_book(1, base, **SITE)
     assert result.status == "ok" and result.text == TEXT
     assert _outcomes(result) == ["not found", "not found", "ok"]
     assert result.url == f"{base}/files/1/1-0.zip"
-    assert fetch_book(9, base, **FAST).status == "unavailable"
-    assert fetch_book(2, base, **FAST).encoding == "latin-1"
-    assert "unsafe path" in fetch_book(4, base, **FAST).reason
+    assert fetch_book(9, base, **SITE).status == "unavailable"
+    assert fetch_book(2, base, **SITE).encoding == "latin-1"
+    assert "unsafe path" in fetch_book(4, base, **SITE).reason
 
 
 def test_fetch_catalog_http_and_file(mirror: SimpleNamespace, tmp_path: Path) -> None:
@@ -463,7 +546,7 @@ def test_fetch_catalog_failures_leave_nothing(mirror: SimpleNamespace, tmp_path:
 
 
 def test_write_book_round_trip(mirror: SimpleNamespace, tmp_path: Path) -> None:
-    result = fetch_book(1, mirror.url, **FAST)
+    result = fetch_book(1, mirror.url, **SITE)
     text_path, prov_path = tmp_path / "books/1.txt.gz", tmp_path / "books/1.json"
     write_book(result, text_path, prov_path)
     assert read_gzip_text(text_path) == TEXT
@@ -482,7 +565,7 @@ def test_write_book_round_trip(mirror: SimpleNamespace, tmp_path: Path) -> None:
 
 
 def test_write_book_unavailable_stores_empty_text(mirror: SimpleNamespace, tmp_path: Path) -> None:
-    result = fetch_book(9, mirror.url, **FAST)
+    result = fetch_book(9, mirror.url, **SITE)
     write_book(result, tmp_path / "9.txt.gz", tmp_path / "9.json")
     assert gzip.decompress((tmp_path / "9.txt.gz").read_bytes()) == b""
     record = read_provenance(tmp_path / "9.json")
@@ -572,7 +655,7 @@ def test_write_book_refuses_inconsistent_results(tmp_path: Path) -> None:
 def test_real_mirror_book_11_via_zip_fallback(tmp_path: Path) -> None:
     with _serve(SHARED_MIRROR) as server:
         base = f"http://127.0.0.1:{server.server_address[1]}"
-        result = fetch_book(11, base, **FAST)
+        result = fetch_book(11, base, **SITE)
     assert result.status == "ok", result.reason
     assert result.url == f"{base}/files/11/11-0.zip"
     assert _outcomes(result) == ["http 404", "http 404", "ok"]

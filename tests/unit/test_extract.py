@@ -10,9 +10,12 @@ from punctstyle.extract import (
     OTHER,
     WORD,
     ChunkCachedExtractor,
+    PunctuationSequence,
     classify_token,
+    concatenate_sequences,
     extract,
     extract_with_spacy,
+    text_pieces,
 )
 from punctstyle.marks import MARKS
 from tests.conftest import LE_GUIN
@@ -202,3 +205,50 @@ def test_an_empty_extractor_is_reused():
     assert fast  # truthy although empty: `extractor or ChunkCachedExtractor()` keeps it
     extract("one, two.", fast)
     assert fast.cache_size == 2
+
+
+# --- pieces: long texts are extracted piece by piece, identically -----------------------
+
+PIECE_TEXTS = [
+    "''x ' ''x and ' ''x\n' ''x :) :( Mr. Smith's dog, 'tis said.  Then  (a) : (b) ;) ...",
+    "one,\u00a0two.\u2028three;\u3000four:\x1cfive!\u2009six?\u200bseven\ufeff(eight) ' \u00a0''x",
+    "\n\n  lead  \n' '' ''x  ' ''x\t:) : ) end",
+    LE_GUIN.replace("; ", ";\n  ").replace(", ", ",  "),
+]
+
+
+@pytest.mark.parametrize("text", PIECE_TEXTS)
+@pytest.mark.parametrize("piece_chars", [1, 2, 3, 5, 8, 13])
+def test_pieces_give_the_whole_text_sequence(text, piece_chars):
+    ref = extract_with_spacy(text)
+    assert_same(ChunkCachedExtractor(piece_chars=piece_chars)(text), ref)
+    pieces = list(text_pieces(text, piece_chars))
+    assert "".join(pieces) == text
+    assert len(pieces) > 1
+    # every cut lies just after safe whitespace: never inside a chunk, never at a lone space
+    for left, right in zip(pieces, pieces[1:]):
+        assert left[-1].isspace() and (left[-1] != " " or right[:1] == " ")
+
+
+def test_pieces_each_alone_are_what_spacy_gives_for_them():
+    text = "A ' ''x\nB :) :( C\n\nD ' '' E" * 3
+    pieces = list(text_pieces(text, 4))
+    parts = [extract_with_spacy(piece) for piece in pieces]
+    assert_same(concatenate_sequences(parts), extract_with_spacy(text))
+
+
+def test_concatenate_sequences_carries_trailing_words():
+    def seq(marks, gaps, n_words):
+        return PunctuationSequence(np.array(marks, np.uint8), np.array(gaps, np.uint32), n_words)
+
+    joined = concatenate_sequences([seq([4], [2], 5), seq([], [], 4), seq([5, 4], [1, 0], 3)])
+    np.testing.assert_array_equal(joined.marks, [4, 5, 4])
+    np.testing.assert_array_equal(joined.gaps, [2, 3 + 4 + 1, 0])
+    assert joined.n_words == 12
+    empty = concatenate_sequences([seq([], [], 3)])
+    assert len(empty) == 0 and empty.n_words == 3
+
+
+def test_a_text_without_safe_whitespace_is_one_piece():
+    text = "a b c d e f g"
+    assert list(text_pieces(text, 2)) == [text]

@@ -10,10 +10,12 @@ import pytest
 from matplotlib.colors import PowerNorm, to_rgba, to_rgba_array
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+from matplotlib.text import Text
 
 from punctstyle import plots, temporal
 from punctstyle.marks import MARK_COLOURS, MARKS, N_GAP_BINS, N_MARKS, feature_column_names
 from punctstyle.plots import sequence
+from punctstyle.plots.base import fit_text, placeholder_figure, text_width, without_repeats
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -332,3 +334,136 @@ def test_author_dates_counts():
     counts = temporal.date_counts_by_decade(frame)
     assert len(left.patches) == 2 * len(counts) and len(right.patches) == 3 * len(counts)
     assert sum(p.get_height() for p in left.patches) == counts["birth"].sum() + counts["death"].sum()
+
+
+# ----------------------------------------------------------------------- text fits the figure
+
+LONG_WORDS = ("Bulwer-Lytton, Edward George Earle Lytton, Baron; The Last Days of Pompeii $1 "
+              "and other tales ") * 3
+LONG_TEXTS = {
+    "words": LONG_WORDS[:200],
+    "one_word": "W" * 200,
+}
+
+
+def _long_builders(text: str):
+    """Every figure function, fed ``text`` (200 characters) wherever it takes a title or label."""
+    frame = _features_table()
+    frame["author"] = [f"{text} {a}" for a in frame["author"]]
+    rng = _rng()
+    codes = rng.integers(0, N_MARKS, size=5000).astype(np.uint8)
+    f1 = _f1_rows(20)
+    years = pd.DataFrame({"book_id": [1, 2, 3, 7, 8], "year": [1830, 1830, 1840, 1920, 1925]})
+    over_time, _ = temporal.author_f1_over_time(frame, years, [f"{text} A", f"{text} C"])
+    accuracy = _accuracy_table()
+    accuracy["feature_set"] = accuracy["feature_set"] + " " + text
+    accuracy["method"] = accuracy["method"] + " " + text
+    m = _kl_matrix(9)
+    return {
+        "sequence": lambda: plots.plot_punctuation_sequence(codes, title=text),
+        "documents_per_author": lambda: plots.plot_documents_per_author(frame["author"], title=text),
+        "f1_histograms": lambda: plots.plot_f1_histograms(f1, title=text),
+        "f1_bars": lambda: plots.plot_f1_bars(f1[0], title=text),
+        "f5_bars": lambda: plots.plot_f5_bars(rng.dirichlet(np.ones(N_GAP_BINS)), title=text),
+        "f1_scatter": lambda: plots.plot_f1_scatter(f1[0], f1[1], text, text, title=text),
+        "kl_heatmap": lambda: plots.plot_kl_heatmap(m, [3, 7], title=f"{text}\n({text})"),
+        "consistency": lambda: plots.plot_consistency(m[0], m[0] - 0.1, m[0] + 0.1, 0.2, label=text, title=text),
+        "kl_distributions": lambda: plots.plot_kl_distributions(m[:4].ravel(), m[4:].ravel(), label=text, title=text),
+        "author_dates": lambda: plots.plot_author_dates(frame),
+        "f1_by_decade": lambda: plots.plot_f1_by_decade(temporal.f1_by_decade(frame), title=text),
+        "f1_by_decade_panels": lambda: plots.plot_f1_by_decade_panels(temporal.f1_by_decade(frame), start=1700),
+        "rate_by_decade": lambda: plots.plot_rate_by_decade(temporal.rate_by_decade(frame), source=text),
+        "author_over_time": lambda: plots.plot_author_f1_over_time(over_time),
+        "accuracy": lambda: plots.plot_accuracy_vs_classes(accuracy, label=text, title=text),
+        "placeholder": lambda: placeholder_figure(f"{text}: {text}. {text}", title=text),
+    }
+
+
+def _drawn_texts(fig: Figure, monkeypatch) -> list[Text]:
+    """The non-empty Text artists that a draw of ``fig`` actually renders."""
+    drawn: list[Text] = []
+    original = Text.draw
+
+    def recording(self, renderer):
+        if self.get_visible() and self.get_text().strip():
+            drawn.append(self)
+        return original(self, renderer)
+
+    monkeypatch.setattr(Text, "draw", recording)
+    fig.canvas.draw()
+    monkeypatch.setattr(Text, "draw", original)
+    return drawn
+
+
+@pytest.mark.parametrize("kind", list(LONG_TEXTS))
+@pytest.mark.parametrize("name", list(_long_builders("x")))
+def test_every_text_stays_inside_the_figure_and_apart(name, kind, monkeypatch):
+    fig = _long_builders(LONG_TEXTS[kind])[name]()
+    texts = _drawn_texts(fig, monkeypatch)
+    assert texts
+    renderer = fig.canvas.get_renderer()
+    width, height = fig.bbox.width, fig.bbox.height
+    for text in texts:
+        box = text.get_window_extent(renderer)
+        assert box.x0 >= -1 and box.y0 >= -1 and box.x1 <= width + 1 and box.y1 <= height + 1, (
+            f"{name}: text {text.get_text()[:40]!r} at {box.extents.round(1)} leaves the {width:.0f}x{height:.0f} figure")
+    boxes = [(text.get_text()[:40], text.get_window_extent(renderer).padded(-1.0)) for text in texts]
+    for i, (first, a) in enumerate(boxes):
+        for second, b in boxes[i + 1:]:
+            assert not a.overlaps(b), f"{name}: texts {first!r} and {second!r} overlap"
+
+
+def test_long_text_is_wrapped_then_shortened_and_never_mathtext():
+    fig, _ = plots.new_figure()
+    fitted = fit_text(fig, LONG_WORDS, 3.0, 12, max_lines=3)
+    lines = fitted.split("\n")
+    assert len(lines) == 3 and lines[-1].endswith("\u2026")
+    assert all(text_width(fig, line.replace(r"\$", "$"), 12) <= 3.0 for line in lines)
+    assert r"\$1" in fitted  # the dollar is escaped, so the rest is not mathtext
+    short = fit_text(fig, "Emma", 3.0, 12)
+    assert short == "Emma"
+    assert fit_text(fig, "W" * 200, 1.0, 12, max_lines=2).count("\n") == 1
+
+
+def test_count_axes_have_integer_ticks():
+    frame = _features_table()
+    for fig in (plots.plot_documents_per_author(frame["author"]), plots.plot_author_dates(frame)):
+        fig.canvas.draw()
+        for ax in fig.axes:
+            ticks = ax.get_yticks()
+            np.testing.assert_array_equal(ticks, np.round(ticks))
+
+
+def test_legends_leave_the_baseline_and_the_curves_free():
+    m = _kl_matrix(9)
+    renderer_boxes = []
+    fig = plots.plot_consistency(m[0], m[0] - 0.1, m[0] + 0.1, 0.2, label="author")
+    fig.canvas.draw()
+    (legend,) = fig.legends
+    assert "baseline (0.2)" in [t.get_text() for t in legend.get_texts()]
+    renderer_boxes.append((legend.get_window_extent(), fig.axes[0].bbox))
+    fig = plots.plot_accuracy_vs_classes(_accuracy_table())
+    fig.canvas.draw()
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.get_texts()][-1] == "baseline"
+    renderer_boxes += [(legend.get_window_extent(), ax.bbox) for ax in fig.axes]
+    for legend_box, axes_box in renderer_boxes:
+        assert not legend_box.overlaps(axes_box)
+
+
+def test_placeholder_says_its_message_once():
+    fig = placeholder_figure("No genre recognition results: No genre recognition: the corpus has fewer "
+                             "than 2 classes.")
+    (text,) = fig.axes[0].texts
+    assert text.get_text() == "No genre recognition results: the corpus has fewer than 2 classes."
+    assert without_repeats("No heat map: too few authors", title="No heat map") == "too few authors"
+    assert without_repeats("Nothing: to draw") == "Nothing: to draw"
+
+
+def test_author_dates_title_counts_what_is_left_out():
+    frame = _features_table()  # E is born in 1700 (two books), D has no birth year (one book)
+    fig = plots.plot_author_dates(frame, start=1750)
+    title = fig.get_suptitle().replace("\n", " ")
+    assert "authors born in 1750 or later" in title
+    assert "1 author born before 1750 (2 documents)" in title
+    assert "1 author without a birth year (1 document)" in title

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -11,6 +9,7 @@ from matplotlib.figure import Figure
 
 from punctstyle import render
 from punctstyle import report_tables as rt
+from punctstyle.io import InputError
 from punctstyle.plots.base import placeholder_figure
 from punctstyle.marks import MARKS, N_MARKS
 
@@ -97,96 +96,17 @@ def test_author_date_counts():
     assert rt.author_date_counts(_corpus(), (1850, 1890))["authors_in_window"] == 1
 
 
-def test_heatmap_key_uses_the_capped_k():
-    assert rt.heatmap_key(10, [3, 10]) == 10
-    assert rt.heatmap_key(50, [10, 30]) == 30  # the corpus ranks only 30 authors
-    assert rt.heatmap_key(5, []) is None
-    assert rt.heatmap_key(5, [10]) is None
-
-
-# ------------------------------------------------------------------------ recognition
-
-
-def _summary() -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "task": ["author"] * 3,
-            "method": ["kl", "kl", "mlp"],
-            "n_classes": [2, 3, 3],
-            "accuracy[f1]": [0.75, 0.5, 1.0],
-            "accuracy[all]": [np.nan, np.nan, 0.9],
-            "baseline": [0.5, 0.33, 0.33],
-            "accuracy_std[f1]": [0.35, np.nan, 0.0],
-            "accuracy_std[all]": [np.nan, np.nan, 0.1],
-        }
-    )
-
-
-def test_accuracy_long():
-    long = rt.accuracy_long(_summary())
-    assert list(long.columns) == ["method", "n_classes", "feature_set", "accuracy_mean", "accuracy_std",
-                                  "baseline_mean"]
-    assert len(long) == 4  # the kl rows have no "all"
-    row = long[(long["method"] == "kl") & (long["n_classes"] == 2)].iloc[0]
-    got = (row["feature_set"], row["accuracy_mean"], row["accuracy_std"], row["baseline_mean"])
-    assert got == ("f1", 0.75, 0.35, 0.5)
-    single = long[(long["method"] == "kl") & (long["n_classes"] == 3)].iloc[0]
-    assert single["accuracy_std"] == 0.0  # NaN std (one seed) drawn as no error bar
-    assert long[long["feature_set"] == "all"]["accuracy_mean"].tolist() == [0.9]
-
-
-def _per_class() -> pd.DataFrame:
-    rows = []
-    for seed, tested in ((0, {"A": (2, 1), "B": (1, 1)}), (1, {"A": (2, 2)}), (2, {"A": (2, 0), "B": (1, 0)})):
-        for cls, (n_test, n_correct) in tested.items():
-            rows.append(dict(task="author", n_classes=3, seed=seed, method="mlp", feature_set="all", **{"class": cls},
-                             n_test=n_test, n_correct=n_correct, accuracy=n_correct / n_test))
-    # rows that must be ignored: another method, another feature set, a class sample
-    rows.append(dict(task="author", n_classes=3, seed=0, method="kl", feature_set="f1", **{"class": "C"},
-                     n_test=1, n_correct=1, accuracy=1.0))
-    rows.append(dict(task="author", n_classes=3, seed=0, method="mlp", feature_set="f1", **{"class": "C"},
-                     n_test=1, n_correct=1, accuracy=1.0))
-    rows.append(dict(task="author", n_classes=2, seed=0, method="mlp", feature_set="all", **{"class": "C"},
-                     n_test=1, n_correct=1, accuracy=1.0))
-    return pd.DataFrame(rows)
-
-
-def test_full_corpus_per_class_means_over_seeds():
-    got = rt.full_corpus_per_class(_per_class(), 3, n_seeds=3).set_index("class")
-    assert sorted(got.index) == ["A", "B"]  # C only in other experiments
-    assert got.loc["A", "accuracy"] == pytest.approx((0.5 + 1.0 + 0.0) / 3)
-    assert got.loc["A", "test_size"] == pytest.approx(2.0)
-    # B was tested in seeds 0 and 2 only: accuracy over those, test size over all 3 seeds
-    assert got.loc["B", "accuracy"] == pytest.approx(0.5)
-    assert got.loc["B", "test_size"] == pytest.approx(2 / 3)
-    assert got.loc["B", "n_seeds_tested"] == 2
-
-
-def test_full_corpus_per_class_without_results():
-    assert rt.full_corpus_per_class(pd.DataFrame(columns=["class", "n_test", "accuracy"]), 3).empty
-    assert rt.full_corpus_per_class(_per_class(), 4).empty  # no experiment with 4 classes
-    assert rt.full_corpus_per_class(_per_class(), 3, feature_set="f3").empty
-
-
-def test_appendix_table_orders_by_consistency_with_na():
-    consistency = pd.DataFrame(
-        {"class": ["C", "A", "B", "D"], "n_docs": [4, 3, 2, 1], "consistency": [0.2, 0.1, 0.2, np.nan]}
-    )
-    per_class = rt.full_corpus_per_class(_per_class(), 3, n_seeds=3)
-    table = rt.appendix_table(consistency, per_class, "author", "f3")
-    assert list(table.columns) == ["rank", "author", "documents", "test_size", "consistency_f3", "accuracy"]
-    assert table["author"].tolist() == ["A", "B", "C", "D"]  # ties (B, C) by name, NaN last
-    assert table["rank"].tolist() == [1, 2, 3, 4]
-    assert table["documents"].tolist() == [3, 2, 4, 1]
-    assert table["accuracy"].iloc[1] == pytest.approx(0.5)
-    assert math.isnan(table["accuracy"].iloc[2]) and math.isnan(table["test_size"].iloc[2])
-    markdown = render.markdown_table(table, {"test_size": "auto", "consistency_f3": ".4g", "accuracy": ".2f"})
-    lines = markdown.splitlines()
-    assert lines[0] == "| rank | author | documents | test_size | consistency_f3 | accuracy |"
-    assert lines[1] == "| ---: | :--- | ---: | ---: | ---: | ---: |"
-    assert lines[2] == "| 1 | A | 3 | 2 | 0.1 | 0.50 |"
-    assert lines[3] == "| 2 | B | 2 | 0.7 | 0.2 | 0.50 |"
-    assert lines[5] == "| 4 | D | 1 | NA | NA | NA |"
+def test_document_choice_file_round_trip(tmp_path):
+    choice = rt.document_choice(_corpus(), [2, 3, 5, 4])
+    path = tmp_path / "documents" / "books.json"
+    rt.write_document_choice(path, choice)
+    assert rt.read_document_choice(path) == choice
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"books": []}', encoding="utf-8")
+    with pytest.raises(InputError, match=f"^{bad}: expected a JSON object with 'books' and 'pairs'$"):
+        rt.read_document_choice(bad)
+    with pytest.raises(InputError, match="not a readable JSON file"):
+        rt.read_document_choice(tmp_path / "missing.json")
 
 
 # ------------------------------------------------------------------------ rendering
@@ -215,32 +135,27 @@ def test_html_table_escapes_and_aligns():
     assert page.startswith("<!DOCTYPE html>") and "<h2>A &amp; B</h2>" in page and html in page
 
 
-def test_markdown_to_html_tables_and_paragraphs():
-    markdown = (
-        "**author recognition, neural network**\n\n"
-        "| No. authors | f1 | note |\n| ---: | ---: | :--- |\n| 2 | 0.75 ± 0.35 | a \\| b |\n| 3 | <1> | x |\n\n"
-        "Plain text.\n"
-    )
-    html = render.markdown_to_html(markdown)
-    assert html.startswith("<p><strong>author recognition, neural network</strong></p>")
-    assert "<th>No. authors</th><th>f1</th><th>note</th>" in html
-    assert '<td class="num">0.75 ± 0.35</td>' in html
-    assert "<td>a | b</td>" in html  # escaped pipe kept in its cell
-    assert "&lt;1&gt;" in html and "<1>" not in html
-    assert html.count("<tr>") == 3 and html.endswith("<p>Plain text.</p>")
-
-
 def test_corpus_tables():
     summary = {"books_selected": 12, "books_in_corpus": 9, "authors_in_corpus": 4, "excluded_by_stage": {"download": 3}}
-    exclusions = pd.DataFrame({"book_id": [10, 11, 12], "stage": ["download", "download", "features"],
-                               "reason": ["HTTP 404", "HTTP 404", "too few marks: 5 < 100"]})
+    exclusions = pd.DataFrame({"book_id": [10, 11, 12, 13], "stage": ["download", "download", "features", "features"],
+                               "reason": ["http 404", "http 404", "too few punctuation marks: 5 < min_marks 100",
+                                          "too few punctuation marks: 42 < min_marks 100"]})
     counts, reasons, genres = rt.corpus_tables(summary, exclusions, _corpus())
     values = dict(zip(counts["quantity"], counts["value"]))
     assert values["books selected from the catalog"] == 12 and values["documents in the corpus"] == 9
     assert values["documents per author: maximum"] == 3 and values["documents per author: minimum"] == 1
-    assert reasons.iloc[0].to_dict() == {"stage": "download", "reason": "HTTP N", "books": 2}
-    assert reasons.iloc[1]["reason"] == "too few marks: N < N"
+    median = values["documents per author: median"]  # 1, 2, 3, 3 books: 2.5
+    assert median == 2.5 and render.format_value(median, "auto") == "2.5"
+    assert reasons.to_dict("records") == [
+        {"stage": "download", "reason": "http 404", "books": 2},
+        {"stage": "features", "reason": "too few punctuation marks (< 100)", "books": 2},
+    ]
     assert genres.to_dict("list") == {"genre": ["x", "y"], "documents": [3, 3]}
+    whole = rt.corpus_tables(summary, exclusions, _corpus().iloc[:6])[0]  # A 3 books, B 3
+    median = dict(zip(whole["quantity"], whole["value"]))["documents per author: median"]
+    assert isinstance(median, int) and median == 3
+    html = render.html_table(whole, formats="auto")
+    assert "<td class=\"num\">3</td>" in html or ">3<" in html and "3.000" not in html
 
 
 def test_temporal_tables():

@@ -233,20 +233,48 @@ def test_rate_by_decade():
     assert np.isnan(got.loc[1, "ci_low"])
 
 
-def test_date_counts_by_decade():
+def _dates_table() -> pd.DataFrame:
     rows = [
-        dict(book_id=1, birth=1812, death=1870, f1=_f1(comma=1)),  # middle 1841
-        dict(book_id=2, birth=1812, death=1870, f1=_f1(comma=1)),
-        dict(book_id=3, birth=1490, death=1550, f1=_f1(comma=1)),  # born before 1500: left out
-        dict(book_id=4, death=1530, f1=_f1(comma=1)),              # death only: middle 1500
+        dict(book_id=1, author="Dickens", birth=1812, death=1870, f1=_f1(comma=1)),  # middle 1841
+        dict(book_id=2, author="Dickens", birth=1812, death=1870, f1=_f1(comma=1)),
+        dict(book_id=3, author="Old", birth=1490, death=1550, f1=_f1(comma=1)),   # born before 1500
+        dict(book_id=4, author="Older", birth=1200, death=1260, f1=_f1(comma=1)),  # born before 1500
+        dict(book_id=5, author="Older", birth=1200, death=1260, f1=_f1(comma=1)),
+        dict(book_id=6, author="Dead", death=1530, f1=_f1(comma=1)),              # no birth year
+        dict(book_id=7, author="Nobody", f1=_f1(comma=1)),                        # no year at all
+        dict(book_id=8, author="Young", birth=1500, f1=_f1(comma=1)),             # born 1500: kept
     ]
-    got = temporal.date_counts_by_decade(_table(rows))
+    return _table(rows)
+
+
+def test_date_counts_by_decade_only_authors_born_from_start():
+    got = temporal.date_counts_by_decade(_dates_table())
     assert got["decade"].iloc[0] == 1500 and got["decade"].iloc[-1] == 1870
     assert (np.diff(got["decade"]) == 10).all()
     by = got.set_index("decade")
+    # Dickens twice (birth 1810s, death 1870s, middle 1840s) and Young once (birth 1500, middle 1530)
     assert by.loc[1810, "birth"] == 2 and by.loc[1870, "death"] == 2 and by.loc[1840, "middle"] == 2
-    assert by.loc[1530, "death"] == 1 and by.loc[1500, "middle"] == 1
-    assert by["birth"].sum() == 2 and by["death"].sum() == 3 and by["middle"].sum() == 3
+    assert by.loc[1500, "birth"] == 1 and by.loc[1530, "middle"] == 1
+    assert by["birth"].sum() == 3 and by["death"].sum() == 2 and by["middle"].sum() == 3
+    # the death-only author (death 1530) and those born before 1500 (death 1550) are not counted
+    assert by.loc[1550, "death"] == 0
+
+
+def test_date_counts_by_decade_end_bounds_the_decades():
+    got = temporal.date_counts_by_decade(_dates_table(), start=1500, end=1850)
+    assert got["decade"].iloc[-1] == 1840 and got["death"].sum() == 0
+
+
+def test_author_date_exclusions_and_note():
+    frame = _dates_table()
+    frame.loc[frame["book_id"] == 7, "author"] = None  # a document without an author: counted as a document
+    got = temporal.author_date_exclusions(frame, 1500)
+    assert got == {"start": 1500, "authors_born_before_start": 2, "documents_born_before_start": 3,
+                   "authors_without_birth": 1, "documents_without_birth": 2}
+    assert temporal.author_dates_note(got) == (
+        "authors born in 1500 or later; left out: 2 authors born before 1500 (3 documents) and "
+        "1 author without a birth year (2 documents)")
+    assert temporal.author_date_exclusions(frame, 1800)["authors_born_before_start"] == 3
 
 
 # ----------------------------------------------------------------------- authors over time

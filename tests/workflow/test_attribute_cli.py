@@ -77,6 +77,7 @@ def test_bundle_files(bundle):
     assert manifest["feature_set"] == ["f1", "f2", "f3", "f4", "f5", "f6"]
     assert manifest["n_books"] == len(pd.read_parquet(bundle.parent.parent / "corpus/f1.parquet"))
     assert manifest["mlp"]["params"]["hidden"] == 64  # config/test.yaml's recognition.mlp
+    assert (bundle.parent.parent / "benchmarks/attribution_model.tsv").stat().st_size > 0
     assert manifest["punctstyle_version"]
     signatures = pd.read_parquet(bundle / "signatures.parquet")
     assert signatures["author"].tolist() == authors
@@ -90,6 +91,7 @@ def test_bundle_files(bundle):
     assert set(threshold["curves"]) == {"f3", "f1"}
     assert threshold["full_accuracy"] > threshold["baseline_accuracy"]
     assert manifest["min_marks"] == threshold["min_marks"]
+    assert [row["n_marks"] for row in threshold["mlp_curve"]] == GRID  # the MLP's accuracy per length
 
 
 @pytest.mark.parametrize("author", [a.corpus_name for a in AUTHORS])
@@ -97,7 +99,7 @@ def test_new_book_is_attributed_to_its_author_json(bundle, new_books, author):
     proc = punctstyle("attribute", str(new_books[author]), "--model", str(bundle), "--json")
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
-    assert result["warning"] is None and proc.stderr == ""
+    assert result["warning"] is None and result["too_short"] is False and proc.stderr == ""
     assert result["n_marks"] >= result["min_marks"]
     ranking = result["authors"]
     assert [r["rank"] for r in ranking] == [1, 2, 3]
@@ -136,13 +138,13 @@ def test_short_text_gets_a_warning(bundle):
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     expected = f"too short to say anything: 6 marks, at least {min_marks} needed for"
-    assert result["n_marks"] == 6
+    assert result["n_marks"] == 6 and result["too_short"] is True and result["min_marks"] == min_marks
     assert result["warning"].startswith(expected)
     assert expected in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert len(result["authors"]) == 3  # the ranking is still given
     table = punctstyle("attribute", "-", "--model", str(bundle), stdin=short)
     assert table.returncode == 0 and expected in table.stderr
-    assert "rank" in table.stdout
+    assert "rank" in table.stdout and f"WARNING: {expected}" in table.stdout
 
 
 def test_missing_bundle_file(bundle, tmp_path, new_books):

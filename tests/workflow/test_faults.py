@@ -30,11 +30,11 @@ import pytest
 import yaml
 
 from punctstyle.book import read_sequence
-from punctstyle.download import fetch_book, read_provenance, write_book
+from punctstyle.download import SITE_URL_TEMPLATES, fetch_book, read_provenance, write_book
 from punctstyle.io import write_gzip_text_atomic
 from tests.conftest import REPO
 from tests.fixtures.faulty_server import FaultyServer, serve_faulty
-from tests.fixtures.mini_mirror import HTML_BOOK, MISSING_BOOK, build_mini_mirror
+from tests.fixtures.mini_mirror import CATALOG_HEADER, HTML_BOOK, MISSING_BOOK, build_mini_mirror
 
 pytestmark = pytest.mark.workflow
 
@@ -42,8 +42,10 @@ FEATURES = ("f1", "f2", "f3", "f4", "f5", "f6")
 CORPUS_FILES = [f"corpus/{f}.parquet" for f in FEATURES] + ["corpus/exclusions.csv", "corpus/summary.json"]
 N_SELECTED = 12  # books the mini mirror's catalog keeps (tests/fixtures/mini_mirror.py)
 LOCK_MESSAGE = "Directory cannot be locked"
-RUN_TIMEOUT_S = 300
-WAIT_TIMEOUT_S = 150
+# Safety nets only: every wait below ends on an event (a process's exit, a file or a request
+# appearing); these bounds just keep a broken run from hanging the suite.
+RUN_TIMEOUT_S = 600
+WAIT_TIMEOUT_S = 600
 # Never linked into the scratch working directory: run state and outputs of the checkout.
 NOT_LINKED = {".snakemake", ".git", ".pytest_cache", "__pycache__", "results", "results-test"}
 
@@ -98,12 +100,44 @@ class Workflow:
         return {int(p.name.split(".")[0]): p for p in (self.out / folder).glob(pattern) if not p.name.startswith(".")}
 
 
-def kill_group(proc: subprocess.Popen, sig: int = signal.SIGKILL) -> None:
+def group_members(pgid: int) -> list[int]:
+    """Live (not zombie) processes of process group ``pgid``, from /proc (Linux)."""
+    members = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # the process ended while we looked
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            members.append(int(stat.parent.name))
+    return members
+
+
+def kill_group(proc: subprocess.Popen, sig: int = signal.SIGKILL, flow: Workflow | None = None) -> None:
+    """Send ``sig`` to the run's process group; return once Snakemake has exited and every
+    job process of the group has ended (events; the timeout is a safety net only)."""
     os.killpg(proc.pid, sig)
-    proc.wait(timeout=60)
+    try:
+        proc.wait(timeout=RUN_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        log = flow.log_text()[-4000:] if flow else ""
+        raise AssertionError(f"snakemake did not exit within {RUN_TIMEOUT_S} s of {sig!r}:\n{log}") from None
+    wait_until(lambda: not group_members(proc.pid), f"the jobs of process group {proc.pid} to end")
+
+
+def wait_until(condition: Callable[[], bool], what: str) -> None:
+    """Poll ``condition`` until it holds (the timeout is a safety net only)."""
+    deadline = time.monotonic() + WAIT_TIMEOUT_S
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {WAIT_TIMEOUT_S} s for {what}")
+        time.sleep(0.05)
 
 
 def wait_for(condition: Callable[[], bool], proc: subprocess.Popen, flow: Workflow, what: str) -> None:
+    """Poll ``condition`` while the run goes on; fail at once if the run ends first."""
     deadline = time.monotonic() + WAIT_TIMEOUT_S
     while not condition():
         if proc.poll() is not None:
@@ -214,7 +248,8 @@ def mirror_root(tmp_path_factory) -> Path:
     return root
 
 
-KILL_CONFIG = {"mirror": {"timeout_s": 120}}  # held downloads must not time out before the kill
+# held downloads must neither time out nor pass their attempt deadline before the kill
+KILL_CONFIG = {"mirror": {"timeout_s": RUN_TIMEOUT_S, "attempt_deadline_s": 2 * RUN_TIMEOUT_S}}
 
 
 @pytest.fixture(scope="module")
@@ -243,7 +278,7 @@ def test_sigkill_during_downloads(mirror_root, reference, tmp_path):
         # before them has finished and been recorded by Snakemake.
         wait_for(lambda: server.n_held >= 2, proc, flow, "two downloads held by the mirror")
         in_flight = jobs_in_flight(flow.log_text())
-        kill_group(proc, signal.SIGKILL)
+        kill_group(proc, signal.SIGKILL, flow)
 
         present = check_outputs_intact(flow)
         print(f"SIGKILL with jobs in flight {in_flight}; present {present}")
@@ -265,7 +300,7 @@ def test_sigkill_during_downloads(mirror_root, reference, tmp_path):
         server.release()
         text_only, both = sorted(held)
         write_gzip_text_atomic(flow.out / f"books/{text_only}.txt.gz", "A text whose provenance never came.\n")
-        written = fetch_book(both, server.url)
+        written = fetch_book(both, server.url, templates=SITE_URL_TEMPLATES)
         write_book(written, flow.out / f"books/{both}.txt.gz", flow.out / f"books/{both}.json")
 
         since = unlock_and_rerun(flow, server)
@@ -293,7 +328,7 @@ def test_sigterm_then_ctrl_c_during_downloads(mirror_root, reference, tmp_path):
             wait_for(lambda: server.n_held >= 2, proc, flow, "two downloads held by the mirror")
             in_flight = jobs_in_flight(flow.log_text())
             assert sorted(rule for rule, _ in in_flight.values()) == ["download_book", "download_book"]
-            kill_group(proc, sig)
+            kill_group(proc, sig, flow)
             assert proc.returncode != 0
             assert not any((flow.work / ".snakemake/locks").glob("*")), "a lock survived " + sig.name
 
@@ -307,6 +342,7 @@ def test_sigterm_then_ctrl_c_during_downloads(mirror_root, reference, tmp_path):
             snapshots = snapshot([p for b in finished for p in flow.out.glob(f"books/{b}.*")])
             server.hold_after = next_gate
             server.release()
+            wait_until(lambda: server.n_held == 0, "the mirror to let the held requests go")
 
         since = time.monotonic()
         flow.run()  # no --unlock
@@ -343,7 +379,7 @@ def test_sigkill_during_extraction(mirror_root, reference, tmp_path):
             )
 
         wait_for(extracting_and_no_download_running, proc, flow, "an extraction with no download running")
-        kill_group(proc, signal.SIGKILL)
+        kill_group(proc, signal.SIGKILL, flow)
         jobs = state["jobs"]
         extracting = {jobid for jobid, (rule, _) in jobs.items() if rule == "extract_book"}
         assert not any(f"Finished jobid: {j} " in flow.log_text() for j in extracting), "killed too late"
@@ -375,8 +411,8 @@ def test_sigkill_during_extraction(mirror_root, reference, tmp_path):
 # A slow, connection-dropping mirror
 
 
-TIMEOUT_S = 1.5
-SLOW_S = 0.5  # every book answer is this late: slow, but within the timeout
+TIMEOUT_S = 4.0
+SLOW_S = 0.5  # every book answer is this late: slow, but well within the timeout
 RETRIES = 2
 FAULTY_BOOKS = {103: "stall", 202: "truncate", 302: "chunked_drop", 303: "reset"}
 FAULT_REASONS = {
@@ -388,7 +424,8 @@ FAULT_REASONS = {
 
 
 def test_slow_and_dropping_mirror(mirror_root, tmp_path):
-    with serve_faulty(mirror_root, faults=FAULTY_BOOKS, delay_s=SLOW_S, stall_s=3 * TIMEOUT_S) as server:
+    # a stalled answer waits until the server shuts down: the client's timeout ends it, not a race
+    with serve_faulty(mirror_root, faults=FAULTY_BOOKS, delay_s=SLOW_S, stall_s=RUN_TIMEOUT_S) as server:
         flow = Workflow(
             tmp_path,
             server.url,
@@ -433,3 +470,45 @@ def test_slow_and_dropping_mirror(mirror_root, tmp_path):
     slow_but_whole = [p for p in counts if any(f"/{b}/" in p for b in expected)]
     assert all(counts[p] == 1 for p in slow_but_whole), "a slow answer within the timeout was retried"
     assert summary["books_in_corpus"] == len(expected) and summary["books_selected"] == N_SELECTED
+
+
+# --------------------------------------------------------------------------------------------
+# A trickling mirror, and a catalog that selects nothing
+
+
+def test_trickling_mirror_fails_at_the_attempt_deadline(mirror_root):
+    # one byte every 50 ms, each within any read timeout: only the attempt deadline ends it
+    deadline, retries = 0.5, 1
+    with serve_faulty(mirror_root, faults={101: "trickle"}) as server:
+        start = time.monotonic()
+        result = fetch_book(
+            101, server.url, templates=SITE_URL_TEMPLATES, timeout=TIMEOUT_S, attempt_deadline=deadline,
+            retries=retries, backoff=0.01,
+        )  # fmt: skip
+        elapsed = time.monotonic() - start
+        counts = server.counts()
+    assert result.status == "failed", result
+    assert [outcome.split(" passed")[0] for _, outcome in result.attempts] == ["attempt deadline of 0.5 s"] * 2
+    assert counts["/cache/epub/101/pg101.txt"] == 1 + retries and len(counts) == 1
+    # about deadline x attempts (the whole book would take minutes); the bound is a safety net
+    assert elapsed < 20 * deadline * (1 + retries), f"took {elapsed:.1f} s"
+
+
+def test_empty_selection_stops_the_run_at_select_books(tmp_path):
+    catalog = tmp_path / "pg_catalog.csv"
+    rows = [f'{k},Text,2020-01-01,Book {k},en,"Quill, Ada, 1820-1890",Fiction,PZ,Humor' for k in (1, 2)]
+    rows += [f'{k},Text,2020-01-01,Book {k},en,"Dash, Cora, -1930",Fiction,PZ,Horror' for k in (3,)]
+    catalog.write_text(CATALOG_HEADER + "\n".join(rows) + "\n")
+    # config/test.yaml asks for 3 books an author; nothing is downloaded (port 9: discard)
+    flow = Workflow(tmp_path / "run", "http://127.0.0.1:9", mirror={"catalog_file": str(catalog)})
+    proc = flow.run(check=False)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    line = (
+        f"{flow.out}/catalog/pg_catalog.csv: no book selected: no author has min_docs_per_author=3 books "
+        "after the catalog filters (the largest author, Quill, Ada, 1820-1890, has 2)"
+    )
+    assert line in output, output[-4000:]
+    assert "Error in rule select_books" in output, output[-4000:]
+    assert "download_book" not in output and not (flow.out / "books").exists()
+    assert not (flow.out / "corpus/selection.parquet").exists()

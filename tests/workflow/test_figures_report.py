@@ -46,7 +46,7 @@ def run(tmp_path_factory):
         years_csv, index=False
     )
     # smaller recognition grid than config/test.yaml: two feature sets per method
-    small = {"recognition": {"kl_features": ["f1", "f3"], "mlp_feature_sets": ["f1", "all"], "mlp": {"max_epochs": 10}}}
+    small = {"recognition": {"methods": {"kl": ["f1", "f3"], "mlp": ["f1", "all"]}, "mlp": {"max_epochs": 10}}}
     with serve(root) as base_url:
         config = work / "run.yaml"
         config.write_text(yaml.safe_dump({"outdir": str(outdir), "mirror": {"base_url": base_url}, **small}))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -32,7 +33,7 @@ def workflow_run(tmp_path_factory):
         write_config(config, base_url, outdir)
         first = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(config))
         second = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(config), "--dry-run")
-    return {"outdir": outdir, "expected": expected, "first": first, "second": second, "mirror": root}
+    return {"outdir": outdir, "expected": expected, "first": first, "second": second, "mirror": root, "config": config}
 
 
 def test_selection_applies_the_catalog_filters(workflow_run):
@@ -79,3 +80,75 @@ def test_bad_books_are_excluded_with_reasons(workflow_run):
 def test_second_run_does_nothing(workflow_run):
     text = workflow_run["second"].stdout + workflow_run["second"].stderr
     assert "Nothing to be done" in text, text[-2000:]
+
+
+# ------------------------------------------------ reruns follow real inputs (`snakemake -n`)
+
+
+def planned_jobs(workflow_run, tmp_path: Path, overlay: dict | None = None, *cli: str) -> list[tuple[str, dict]]:
+    """(rule, wildcards) of every job that a dry run plans after the complete first run,
+    with ``overlay`` merged over the run's config (default rerun triggers)."""
+    args = ["--cores", "2", "--dry-run", "--configfile", "config/test.yaml", str(workflow_run["config"])]
+    if overlay:
+        extra = tmp_path / "overlay.yaml"
+        extra.write_text(yaml.safe_dump(overlay))
+        args.append(str(extra))
+    text = snakemake(*args, *cli).stdout
+    jobs = []
+    for block in re.split(r"\n(?=(?:local)?(?:rule|checkpoint) \w+:\n)", "\n" + text):
+        name = re.match(r"(?:local)?(?:rule|checkpoint) (\w+):\n", block)
+        if not name:
+            continue
+        found = re.search(r"^\s+wildcards: (.*)$", block, flags=re.M)
+        wildcards = dict(part.split("=", 1) for part in found.group(1).split(", ")) if found else {}
+        jobs.append((name.group(1), wildcards))
+    return jobs
+
+
+RECOGNITION_DEPENDENTS = {"recognition", "recognition_tables", "figures_recognition", "appendix_table", "all"}
+
+
+def test_a_new_seed_plans_only_its_own_recognition_jobs(workflow_run, tmp_path):
+    jobs = planned_jobs(workflow_run, tmp_path, {"recognition": {"seeds": [0, 1, 2]}})
+    recognition = [wc for rule, wc in jobs if rule == "recognition"]
+    assert recognition and {wc["seed"] for wc in recognition} == {"2"}, jobs
+    assert {rule for rule, _ in jobs} <= RECOGNITION_DEPENDENTS, jobs
+
+
+def test_a_new_class_size_plans_only_its_row(workflow_run, tmp_path):
+    jobs = planned_jobs(workflow_run, tmp_path, {"recognition": {"class_sizes": [2, 3, "all"]}})
+    recognition = [wc for rule, wc in jobs if rule == "recognition"]
+    assert recognition and {wc["classes"] for wc in recognition} == {"3"}, jobs
+    assert {rule for rule, _ in jobs} <= RECOGNITION_DEPENDENTS, jobs
+
+
+@pytest.mark.parametrize(
+    "overlay",
+    [
+        {"recognition": {"mlp": {"threads": 2, "device": "cpu"}}},
+        {"mirror": {"timeout_s": 5, "retries": 0}},
+    ],
+    ids=["mlp-threads-device", "mirror-timeout-retries"],
+)
+def test_settings_of_how_a_run_goes_plan_nothing(workflow_run, tmp_path, overlay):
+    assert planned_jobs(workflow_run, tmp_path, overlay) == []
+
+
+def test_baseline_pairs_plan_no_recognition_job(workflow_run, tmp_path):
+    jobs = planned_jobs(workflow_run, tmp_path, {"consistency": {"baseline_pairs": 300}})
+    rules = {rule for rule, _ in jobs}
+    assert "consistency" in rules and "recognition" not in rules and "recognition_tables" not in rules, jobs
+
+
+def test_the_readmes_command_line_config_forms_keep_their_types(workflow_run, tmp_path):
+    """Nested --config values arrive as strings; the same values as the run's plan nothing."""
+    jobs = planned_jobs(
+        workflow_run,
+        tmp_path,
+        None,
+        "--config",
+        "selection={min_docs_per_author: 3}",
+        "recognition={seeds: [0, 1]}",
+        "extraction={min_marks: 20}",
+    )
+    assert jobs == []

@@ -11,16 +11,19 @@ rule consistency:
         heatmaps=out("analysis/consistency/{task}_{feature}_top.npz"),
     log:
         log_path("consistency/{task}_{feature}"),
+    benchmark:
+        out("benchmarks/consistency/{task}_{feature}.tsv")
     wildcard_constraints:
-        task="author|genre",
-        feature="f1|f3|f4|f5",
+        feature=wildcard_pattern(DISTRIBUTION_FEATURES),
     conda:
         "../../envs/analysis.yaml"
     threads: 2
     resources:
         mem_mb=8000,
     params:
-        consistency=config["consistency"],
+        baseline_pairs=config["consistency"]["baseline_pairs"],
+        seed=config["consistency"]["seed"],
+        top_k=config["consistency"]["top_k"],
     script:
         "../../scripts/consistency.py"
 
@@ -44,16 +47,24 @@ rule consistency_summary:
 
 rule recognition:
     input:
-        expand(out("corpus/{feature}.parquet"), feature=FEATURE_NAMES),
+        expand(out("corpus/{feature}.parquet"), feature=FEATURES),
     output:
-        results=out("analysis/recognition/{task}/seed{seed}_results.csv"),
-        confusion=out("analysis/recognition/{task}/seed{seed}_confusion.parquet"),
-        per_class=out("analysis/recognition/{task}/seed{seed}_per_class.csv"),
-        models=directory(out("models/{task}/seed{seed}")),
+        results=out(
+            "analysis/recognition/{task}/{classes}_classes/seed{seed}_results.csv"
+        ),
+        confusion=out(
+            "analysis/recognition/{task}/{classes}_classes/seed{seed}_confusion.parquet"
+        ),
+        per_class=out(
+            "analysis/recognition/{task}/{classes}_classes/seed{seed}_per_class.csv"
+        ),
+        models=directory(out("models/{task}/{classes}_classes/seed{seed}")),
     log:
-        log_path("recognition/{task}_seed{seed}"),
+        log_path("recognition/{task}_{classes}_classes_seed{seed}"),
+    benchmark:
+        out("benchmarks/recognition/{task}_{classes}_classes_seed{seed}.tsv")
     wildcard_constraints:
-        task="author|genre",
+        classes=r"\d+|all",
         seed=r"\d+",
     conda:
         "../../envs/analysis.yaml"
@@ -62,25 +73,24 @@ rule recognition:
         mem_mb=8000,
         runtime=240,
     params:
-        recognition=config["recognition"],
+        methods=recognition_methods(),
+        test_fraction=config["recognition"]["test_fraction"],
+        mlp=recognition_mlp_params(),
+        # a size capped to every class is the "all" row: computed there, once
+        all_configured="all" in recognition_class_sizes(),
     script:
         "../../scripts/recognition.py"
 
 
 rule recognition_tables:
     input:
-        expand(
-            out("analysis/recognition/{{task}}/seed{seed}_results.csv"),
-            seed=config["recognition"]["seeds"],
-        ),
+        lambda wildcards: recognition_row_files(wildcards.task, "results.csv"),
     output:
         results=out("analysis/recognition/{task}_results.csv"),
         summary=out("analysis/recognition/{task}_summary.csv"),
         markdown=out("analysis/recognition/{task}_tables.md"),
     log:
         log_path("recognition/{task}_tables"),
-    wildcard_constraints:
-        task="author|genre",
     conda:
         "../../envs/analysis.yaml"
     script:

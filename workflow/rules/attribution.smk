@@ -5,7 +5,7 @@
 
 rule attribution_model:
     input:
-        tables=expand(out("corpus/{feature}.parquet"), feature=FEATURE_NAMES),
+        tables=expand(out("corpus/{feature}.parquet"), feature=FEATURES),
         sequences=attribution_sequences,
     output:
         model=out("models/attribution/mlp.pt"),
@@ -14,6 +14,8 @@ rule attribution_model:
         manifest=out("models/attribution/manifest.json"),
     log:
         log_path("attribution_model"),
+    benchmark:
+        out("benchmarks/attribution_model.tsv")
     conda:
         "../../envs/analysis.yaml"
     threads: config["recognition"]["mlp"]["threads"]
@@ -21,13 +23,14 @@ rule attribution_model:
         mem_mb=8000,
         runtime=240,
     params:
-        attribution=config["attribution"],
-        mlp=config["recognition"]["mlp"],
-        config_used={
-            "attribution": config["attribution"],
-            "recognition": {"mlp": config["recognition"]["mlp"]},
-            "selection": config["selection"],
-            "extraction": config["extraction"],
-        },
+        # only what decides the bundle: not recognition.mlp.threads/device (read at run time)
+        feature_set=config["attribution"]["feature_set"],
+        kl_features=config["attribution"]["kl_features"],
+        threshold_features=config["attribution"]["threshold_features"],
+        mark_grid=config["attribution"]["mark_grid"],
+        fraction=config["attribution"]["fraction"],
+        test_fraction=config["attribution"]["test_fraction"],
+        seed=config["attribution"]["seed"],
+        mlp=without_execution_keys(config)["recognition"]["mlp"],
     script:
         "../../scripts/attribution_model.py"

@@ -3,6 +3,11 @@
 # disk_mb is explicit: Snakemake's default (from the input sizes) is evaluated per job and
 # made a full-catalogue `snakemake -n` (45k jobs) about 30% slower (benchmarks/bench_planning.py).
 
+from importlib.metadata import version as _installed_version
+from punctstyle.book import extraction_mem_mb
+
+SPACY_VERSION = _installed_version("spacy")
+
 
 rule download_book:
     output:
@@ -20,8 +25,8 @@ rule download_book:
         disk_mb=2 * config["mirror"]["max_text_mb"],
         runtime=10,
     params:
-        # Only what decides the book's bytes: changing timeouts or retries reruns nothing
-        # (the script reads the retry policy from the config).
+        # Only what decides the book's bytes: changing timeouts, the attempt deadline or
+        # retries reruns nothing (the script reads the retry policy from the config).
         base_url=config["mirror"]["base_url"],
         # a function, so that Snakemake leaves the templates' {id} alone
         url_templates=lambda wildcards: config["mirror"]["url_templates"],
@@ -30,10 +35,25 @@ rule download_book:
         "../../scripts/download_book.py"
 
 
+# spaCy's tokenizer rules, exported once per spaCy version (the version is in the file name,
+# so an upgrade re-exports them): extract_book replays them without importing spaCy, which
+# cost about 1 CPU s a book (benchmarks/bench_workflow.py).
+rule tokenizer_rules:
+    output:
+        out(f"extraction/tokenizer_rules-spacy{SPACY_VERSION}.json"),
+    log:
+        log_path("tokenizer_rules"),
+    conda:
+        "../../envs/extract.yaml"
+    script:
+        "../../scripts/tokenizer_rules.py"
+
+
 rule extract_book:
     input:
         text=out("books/{book_id}.txt.gz"),
         provenance=out("books/{book_id}.json"),
+        rules=rules.tokenizer_rules.output[0],
     output:
         out("sequences/{book_id}.parquet"),
     log:
@@ -43,7 +63,10 @@ rule extract_book:
     conda:
         "../../envs/extract.yaml"
     resources:
-        mem_mb=1000,
+        # from the text's size (benchmarks/bench_extract_memory.py), so the budget is true
+        mem_mb=lambda wildcards, input: extraction_mem_mb(
+            input.text, config["mirror"]["max_text_mb"]
+        ),
         disk_mb=2 * config["mirror"]["max_text_mb"],
         runtime=10,
     script:
@@ -66,6 +89,7 @@ rule book_features:
         disk_mb=100,
         runtime=5,
     params:
-        extraction=config["extraction"],
+        min_marks=config["extraction"]["min_marks"],
+        require_quotation_marks=config["extraction"]["require_quotation_marks"],
     script:
         "../../scripts/book_features.py"

@@ -6,7 +6,8 @@ rule download_catalog:
     conda:
         "../../envs/corpus.yaml"
     params:
-        base_url=config["mirror"]["base_url"],
+        # the catalog's host: catalog_base_url, or base_url when that is null
+        base_url=config["mirror"]["catalog_base_url"] or config["mirror"]["base_url"],
         catalog_path=config["mirror"]["catalog_path"],
         catalog_file=config["mirror"]["catalog_file"],
     script:
@@ -24,7 +25,16 @@ checkpoint select_books:
     conda:
         "../../envs/corpus.yaml"
     params:
-        selection=config["selection"],
+        # every key of the selection block decides the selection (see select_books)
+        language=config["selection"]["language"],
+        type=config["selection"]["type"],
+        drop_authors=config["selection"]["drop_authors"],
+        unique_titles=config["selection"]["unique_titles"],
+        drop_title_words=config["selection"]["drop_title_words"],
+        min_docs_per_author=config["selection"]["min_docs_per_author"],
+        max_authors=config["selection"]["max_authors"],
+        max_docs=config["selection"]["max_docs"],
+        seed=config["selection"]["seed"],
     script:
         "../../scripts/select_books.py"
 
@@ -34,17 +44,21 @@ rule corpus_tables:
         selection=out("corpus/selection.parquet"),
         rows=all_feature_rows,
     output:
-        tables=expand(out("corpus/{feature}.parquet"), feature=FEATURE_NAMES),
+        tables=expand(out("corpus/{feature}.parquet"), feature=FEATURES),
         exclusions=out("corpus/exclusions.csv"),
         summary=out("corpus/summary.json"),
     log:
         log_path("corpus_tables"),
+    benchmark:
+        out("benchmarks/corpus_tables.tsv")
     conda:
         "../../envs/corpus.yaml"
     resources:
         mem_mb=4000,
     params:
         min_docs_per_author=config["selection"]["min_docs_per_author"],
-        genres=config["genres"],
+        genre_shelves=config["genres"]["shelves"],
+        genre_min_docs=config["genres"]["min_docs"],
+        genre_multi_shelf_rule=config["genres"]["multi_shelf_rule"],
     script:
         "../../scripts/corpus_tables.py"

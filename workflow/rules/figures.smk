@@ -116,7 +116,7 @@ rule figures_kl:
     log:
         log_path("figures/kl_{feature}"),
     wildcard_constraints:
-        feature="f1|f3|f4|f5",
+        feature=wildcard_pattern(DISTRIBUTION_FEATURES),
     conda:
         "../../envs/figures.yaml"
     resources:
@@ -134,7 +134,6 @@ rule figures_kl:
 rule figures_recognition:
     input:
         summary=out("analysis/recognition/{task}_summary.csv"),
-        markdown=out("analysis/recognition/{task}_tables.md"),
     output:
         accuracy=report(
             png("recognition/accuracy_{task}"),
@@ -151,8 +150,6 @@ rule figures_recognition:
         ),
     log:
         log_path("figures/recognition_{task}"),
-    wildcard_constraints:
-        task="author|genre",
     conda:
         "../../envs/figures.yaml"
     resources:
@@ -213,8 +210,6 @@ rule appendix_table:
         ),
     log:
         log_path("figures/appendix_{task}"),
-    wildcard_constraints:
-        task="author|genre",
     conda:
         "../../envs/figures.yaml"
     params:
@@ -244,6 +239,7 @@ rule config_used:
     conda:
         "../../envs/figures.yaml"
     params:
-        config=config,
+        # what decides the results: retries, threads or the device change nothing here
+        config=without_execution_keys(config),
     script:
         "../../scripts/figures_config.py"

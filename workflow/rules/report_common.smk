@@ -1,10 +1,11 @@
 # Functions and constants of temporal.smk and figures.smk (kept apart from the rules, as
 # `snakemake --lint` asks): the targets (temporal_outputs(), figure_outputs()), input
 # functions, and the report flags (category = the paper's section, caption = workflow/report).
-import json
 import os
 
 from snakemake.exceptions import WorkflowError
+
+from punctstyle.report_tables import read_document_choice
 
 SECTION_INTRO = "1. Introduction"
 SECTION_DATA = "2. Data and features"
@@ -91,8 +92,8 @@ def sequence_inputs(wildcards):
 
 
 def _chosen(path):
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+    """figures/documents/books.json, read by its owner in the package."""
+    return read_document_choice(path)
 
 
 def document_labels(index, **fixed):
@@ -146,48 +147,28 @@ def document_pdfs(name, count):
 # ------------------------------------------------------------------ targets
 
 
-def kl_figure_names():
-    names = []
-    if "author" in consistency_tasks():
-        names += [f"heatmap_{{feature}}_top{k}" for k in config["consistency"]["top_k"]]
-    for task in consistency_tasks():
-        names += [
-            f"consistency_{task}_{{feature}}",
-            f"kl_distribution_{task}_{{feature}}",
-        ]
-    return names
+def figure_rule_wildcards():
+    """Each figure and report-table rule with the wildcard values it is run for."""
+    return {
+        "figures_corpus": {},
+        "figures_documents": {},
+        "figures_kl": {"feature": config["consistency"]["features"]},
+        "figures_recognition": {"task": recognition_tasks()},
+        "figures_temporal": {},
+        "appendix_table": {"task": consistency_tasks()},
+        "config_used": {},
+    }
 
 
 def figure_outputs():
-    """Every figure (PNG and PDF) and report table the workflow makes."""
-    n_books, n_pairs = n_sequence_books(), n_scatter_pairs()
-    names = ["corpus/documents_per_author", "corpus/f1_histograms"]
-    for name, count in (
-        ("sequence", n_books),
-        ("f1_bars", n_books),
-        ("f5_bars", n_books),
-        ("scatter", n_pairs),
-    ):
-        names += [f"documents/{name}_{i + 1}" for i in range(count)]
-    names += expand(
-        [f"kl/{n}" for n in kl_figure_names()],
-        feature=config["consistency"]["features"],
-    )
-    names += expand("recognition/accuracy_{task}", task=recognition_tasks())
-    names += [f"temporal/{n}" for n in temporal_figure_names()]
-    figures = [path for name in names for path in (png(name), pdf(name))]
-    tables = [
-        out("tables/corpus.html"),
-        out("tables/temporal.html"),
-        out("report/config_used.html"),
+    """Every figure (PNG and PDF) and report table: every output of the figure rules, so a
+    figure added to a rule's outputs is a target with no other edit (called by rule all,
+    after the rules are defined)."""
+    return [
+        path
+        for name, values in figure_rule_wildcards().items()
+        for path in expand(list(getattr(rules, name).output), **values)
     ]
-    tables += expand(out("tables/recognition_{task}.html"), task=recognition_tasks())
-    tables += expand(
-        out("tables/appendix_{task}.{ext}"),
-        task=consistency_tasks(),
-        ext=["csv", "md", "html"],
-    )
-    return figures + tables
 
 
 # ------------------------------------------ sections 3.1, 4.1: KL heat maps, consistency
@@ -249,13 +230,6 @@ def consistency_outputs(kind):
 # ------------------------------------------------------------ section 5: temporal analysis
 
 
-def temporal_figure_names():
-    names = ["author_dates", "f1_by_decade", "f1_by_decade_panels", "rate_by_decade"]
-    if publication_years_csv():
-        names.append("authors_over_time")
-    return names
-
-
 def temporal_figure(name, subcategory):
     return flag_for_report(
         png(f"temporal/{name}"),
@@ -293,9 +267,9 @@ def appendix_inputs(wildcards):
         )
     }
     if wildcards.task in recognition_tasks():
-        inputs["per_class"] = expand(
-            out("analysis/recognition/{task}/seed{seed}_per_class.csv"),
-            task=wildcards.task,
-            seed=config["recognition"]["seeds"],
+        # the full-corpus rows: class size "all", else every size (one may cap to all)
+        sizes = ["all"] if "all" in recognition_class_sizes() else None
+        inputs["per_class"] = recognition_row_files(
+            wildcards.task, "per_class.csv", sizes
         )
     return inputs

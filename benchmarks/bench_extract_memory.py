@@ -1,0 +1,121 @@
+"""Benchmark: peak memory of extraction on large texts (issue 14 item 1).
+
+Generates texts of ``--sizes`` MB (default 50 and 200) by concatenating shared-mirror books
+(seeded order, so the texts have a real book's mix of repeated and new chunks), then, in a
+fresh Python process per text and per code tree, does what ``punctstyle extract`` does:
+read the file, clean it (:func:`punctstyle.clean.clean_text`), extract it. It prints the
+peak resident memory (Linux ``VmHWM``) above the resident size once the modules are loaded
+and the extractor warmed up (the fixed base, also printed), and its ratio to the text size.
+
+``--baseline PATH``: a checkout of another version (e.g. ``git worktree add /tmp/old HEAD~1``)
+measured the same way in the same run (its ``punctstyle`` comes first on ``PYTHONPATH``).
+The target: peak at most 5 x the text (plus the base). Exit status 1 when this tree misses it.
+
+Usage: ``python benchmarks/bench_extract_memory.py [--sizes 50 200] [--baseline PATH]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_MIRROR = REPO.parent / "shared" / "gutenberg-mirror"
+TARGET_FACTOR = 5.0
+
+CHILD = r"""
+import sys
+sys.modules.setdefault("torch", None)
+from punctstyle.clean import clean_text
+from punctstyle.extract import ChunkCachedExtractor
+
+def status(key):
+    with open("/proc/self/status") as handle:
+        for line in handle:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError(key)
+
+extractor = ChunkCachedExtractor()
+extractor("Warm up, \"said\" she.")
+with open("/proc/self/clear_refs", "w") as handle:  # reset VmHWM to the current size
+    handle.write("5")
+base = status("VmRSS")
+with open(sys.argv[1], encoding="utf-8") as handle:
+    sequence = extractor(clean_text(handle.read()))
+print(base, status("VmHWM"), len(sequence))
+"""
+
+
+def generate_text(mirror: Path, megabytes: float, path: Path, seed: int) -> int:
+    """Concatenate mirror books (seeded order) into ``path`` up to ``megabytes``; its bytes."""
+    books = sorted((mirror / "files").glob("*/*-0.zip"))
+    random.Random(seed).shuffle(books)
+    target = int(megabytes * 2**20)
+    written = 0
+    with open(path, "w", encoding="utf-8") as out:
+        while written < target:
+            for book in books:
+                with zipfile.ZipFile(book) as archive:
+                    data = archive.read(archive.namelist()[0]).decode("utf-8", "replace")
+                data = data[: target - written]
+                out.write(data + "\n")
+                written += len(data.encode("utf-8")) + 1
+                if written >= target:
+                    break
+    return written
+
+
+def measure(tree: Path, text_path: Path) -> tuple[int, int, int]:
+    """(base, peak, marks) of extracting ``text_path`` with the punctstyle of ``tree``."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    result = subprocess.run(
+        [sys.executable, "-c", CHILD, str(text_path)], env=env, capture_output=True, text=True, check=False
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"{tree}: extraction failed: {result.stderr.strip().splitlines()[-1:]}")
+    base, peak, marks = map(int, result.stdout.split())
+    return base, peak, marks
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mirror", type=Path, default=DEFAULT_MIRROR)
+    parser.add_argument("--sizes", type=float, nargs="+", default=[50.0, 200.0], help="text sizes in MB")
+    parser.add_argument("--baseline", type=Path, help="another code tree, measured alike")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if not (args.mirror / "files").is_dir():
+        print(f"{args.mirror}: no files/ folder (a Gutenberg mirror)", file=sys.stderr)
+        return 2
+    trees = [("this tree", REPO)] + ([("baseline", args.baseline)] if args.baseline else [])
+    ok = True
+    print(f"{'text MB':>8} {'tree':<10} {'base MB':>8} {'peak-base MB':>13} {'x text':>7} {'marks':>10}")
+    with tempfile.TemporaryDirectory() as folder:
+        for size in args.sizes:
+            text_path = Path(folder) / f"text-{size:g}MB.txt"
+            n_bytes = generate_text(args.mirror, size, text_path, args.seed)
+            marks_seen = set()
+            for label, tree in trees:
+                base, peak, marks = measure(tree, text_path)
+                marks_seen.add(marks)
+                factor = (peak - base) / n_bytes
+                print(f"{n_bytes / 2**20:8.0f} {label:<10} {base / 2**20:8.0f} {(peak - base) / 2**20:13.0f} "
+                      f"{factor:7.2f} {marks:10d}")
+                if label == "this tree" and factor > TARGET_FACTOR:
+                    ok = False
+            if len(marks_seen) > 1:
+                print(f"  the trees disagree on the number of marks: {sorted(marks_seen)}")
+                ok = False
+    print(f"target: peak - base <= {TARGET_FACTOR:g} x text: {'met' if ok else 'MISSED'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,283 @@
+"""Benchmark: what a book costs in the workflow, next to what its work costs (issue 10).
+
+On a seeded sample of whole authors of the shared mirror (at least ``--books`` books, each
+author with at least 10 books there, so that the default selection keeps them) it builds a
+``file://`` mirror in a temporary folder (the sample's ``files/{id}/{id}-0.zip`` and the
+mirror's catalog restricted to them) and runs the workflow to the corpus tables in phases,
+each a ``snakemake --cores 2`` run timed apart:
+
+* fixed costs: catalog and selection; the tokenizer rules (once per run); corpus tables;
+* per-book job kinds: downloads, extractions, features (each phase's targets are that
+  kind's outputs for every selected book).
+
+CPU seconds are user + system of the whole process tree (``getrusage(RUSAGE_CHILDREN)``
+around each snakemake run: snakemake, its jobs and their children); the snakemake main
+process's own share is sampled from ``/proc`` (its last sample before it exits). Then the
+same books are extracted in ONE process (read, clean, extract, features; imports included)
+and the ratio workflow / one process per book is the figure of merit.
+
+``--baseline PATH``: another checkout (e.g. ``git worktree add /tmp/old HEAD``) run the same
+way in the same run (its Snakefile, its ``punctstyle`` first on ``PYTHONPATH``); the corpus
+tables of the two runs are compared value for value (use ``--quotation any`` when the
+baseline predates the ``double`` quotation rule). ``--books`` 200 or more for the target:
+at most 1.0 CPU s a book over its three jobs.
+
+Usage: ``python benchmarks/bench_workflow.py [--books 200] [--seed 0] [--baseline PATH]
+[--quotation double|any|none] [--keep]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_MIRROR = REPO.parent / "shared" / "gutenberg-mirror"
+TARGET_CPU_PER_BOOK = 1.0
+MIN_BOOKS_PER_AUTHOR = 10
+CORPUS_TARGETS = [f"corpus/f{i}.parquet" for i in range(1, 7)] + ["corpus/exclusions.csv", "corpus/summary.json"]
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+ONE_PROCESS = r"""
+import sys, time
+sys.modules.setdefault("torch", None)
+start = time.process_time()
+from punctstyle.clean import clean_text
+from punctstyle.extract import ChunkCachedExtractor
+from punctstyle.features import compute_features
+from punctstyle.io import read_gzip_text
+extractor = ChunkCachedExtractor()
+for path in sys.argv[1:]:
+    sequence = extractor(clean_text(read_gzip_text(path)))
+    compute_features(sequence.marks, sequence.gaps)
+print(time.process_time() - start)
+"""
+
+
+@dataclass
+class Phase:
+    label: str
+    cpu_s: float
+    wall_s: float
+    main_cpu_s: float
+    per_book: bool
+
+
+def sample_books(mirror: Path, books: int, seed: int) -> pd.DataFrame:
+    """Catalog rows of whole authors (seeded order) with >= 10 mirror books, >= ``books``."""
+    catalog = pd.read_csv(mirror / "cache/epub/feeds/pg_catalog.csv", dtype=str)
+    have = {int(p.parent.name) for p in (mirror / "files").glob("*/*-0.zip") if p.parent.name.isdigit()}
+    catalog = catalog[catalog["Text#"].astype(int).isin(have)]
+    catalog = catalog[(catalog["Type"] == "Text") & (catalog["Language"] == "en")]
+    counts = catalog.groupby("Authors").size()
+    authors = sorted(counts[counts >= MIN_BOOKS_PER_AUTHOR].index)
+    random.Random(seed).shuffle(authors)
+    chosen, total = [], 0
+    for author in authors:
+        if total >= books:
+            break
+        chosen.append(author)
+        total += int(counts[author])
+    return catalog[catalog["Authors"].isin(chosen)]
+
+
+def build_mirror(mirror: Path, sample: pd.DataFrame, folder: Path) -> Path:
+    """A file:// mirror of the sample: its zip files (linked) and its catalog rows."""
+    for book_id in sample["Text#"].astype(int):
+        target = folder / "files" / str(book_id)
+        target.mkdir(parents=True, exist_ok=True)
+        (target / f"{book_id}-0.zip").symlink_to(mirror / "files" / str(book_id) / f"{book_id}-0.zip")
+    catalog = folder / "pg_catalog.csv"
+    sample.to_csv(catalog, index=False)
+    return catalog
+
+
+def _cpu_of(pid: int) -> float:
+    """utime + stime of one process, from /proc (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return 0.0
+    fields = stat[stat.rfind(b")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def run_phase(label: str, command: list[str], tree: Path, log: Path, per_book: bool) -> Phase:
+    """Run one snakemake phase in ``tree``: tree CPU, wall, and the main process's CPU."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    with open(log, "a") as out:
+        out.write(f"\n### {label}: {' '.join(command)}\n")
+        out.flush()
+        proc = subprocess.Popen(command, cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT)
+        main_cpu = [0.0]
+        done = threading.Event()
+
+        def sample() -> None:
+            while not done.is_set():
+                main_cpu[0] = max(main_cpu[0], _cpu_of(proc.pid))
+                done.wait(0.05)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        code = proc.wait()
+        done.set()
+        sampler.join()
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if code != 0:
+        raise RuntimeError(f"{label} failed (rc {code}); see {log}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Phase(label, cpu, wall, main_cpu[0], per_book)
+
+
+def run_workflow(
+    tree: Path, config: dict, folder: Path, ids: list[int], has_rules: bool, extra: list[str]
+) -> list[Phase]:
+    """The workflow of ``tree`` to the corpus tables, phase by phase."""
+    outdir = Path(config["outdir"])
+    config_path = folder / "config.yaml"
+    config_path.write_text(yaml.safe_dump(config))
+    snakemake = [sys.executable, "-m", "snakemake"]
+    options = [*extra, "--cores", "2", "--configfile", str(config_path)]  # after the targets (nargs="+")
+    log = folder / "snakemake.log"
+
+    def command(*targets: str) -> list[str]:
+        return [*snakemake, *targets, *options]
+
+    def targets(pattern: str) -> list[str]:
+        return [str(outdir / pattern.format(book_id=i)) for i in ids]
+
+    phases = [run_phase("catalog + selection", command(str(outdir / "corpus/selection.parquet")), tree, log, False)]
+    chosen = pd.read_parquet(outdir / "corpus/selection.parquet", columns=["book_id"])["book_id"].tolist()
+    if sorted(chosen) != sorted(ids):
+        print(f"  note: the selection kept {len(chosen)} of the {len(ids)} sampled books")
+    ids[:] = chosen
+    if has_rules:
+        phases.append(run_phase("tokenizer rules", command("tokenizer_rules"), tree, log, False))
+    for label, pattern in (
+        ("downloads", "books/{book_id}.json"),
+        ("extractions", "sequences/{book_id}.parquet"),
+        ("features", "features/{book_id}.parquet"),
+    ):
+        phases.append(run_phase(label, command(*targets(pattern)), tree, log, True))
+    phases.append(run_phase("corpus tables", command(*[str(outdir / t) for t in CORPUS_TARGETS]), tree, log, False))
+    return phases
+
+
+def one_process_cpu(tree: Path, outdir: Path, ids: list[int]) -> float:
+    """CPU seconds of extracting and featurising the downloaded books in one process."""
+    paths = [str(outdir / f"books/{i}.txt.gz") for i in ids if (outdir / f"books/{i}.txt.gz").exists()]
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    result = subprocess.run(
+        [sys.executable, "-c", ONE_PROCESS, *paths], env=env, capture_output=True, text=True, check=True
+    )
+    return float(result.stdout.split()[-1])
+
+
+def report(label: str, phases: list[Phase], n_books: int, one_process: float) -> float:
+    """Print one tree's phases; returns its per-book CPU seconds."""
+    print(f"\n{label}: {n_books} books")
+    print(f"  {'phase':<22} {'CPU s':>8} {'wall s':>8} {'snakemake main CPU s':>21} {'CPU s/book':>11}")
+    for p in phases:
+        each = f"{p.cpu_s / n_books:11.3f}" if p.per_book else f"{'':>11}"
+        print(f"  {p.label:<22} {p.cpu_s:8.1f} {p.wall_s:8.1f} {p.main_cpu_s:21.1f} {each}")
+    per_book = [p for p in phases if p.per_book]
+    cpu = sum(p.cpu_s for p in per_book) / n_books
+    wall = sum(p.wall_s for p in per_book) / n_books
+    main = sum(p.main_cpu_s for p in per_book) / (3 * n_books)
+    fixed = sum(p.cpu_s for p in phases if not p.per_book)
+    print(f"  per book (3 jobs): {cpu:.3f} CPU s, {wall:.3f} wall s; snakemake main {main:.3f} CPU s a job")
+    print(f"  fixed costs (catalog, selection, rules, corpus tables): {fixed:.1f} CPU s")
+    print(f"  same books in one process: {one_process / n_books:.3f} CPU s a book "
+          f"({one_process:.1f} s, imports included): workflow / one process = {cpu * n_books / one_process:.1f}x")
+    return cpu
+
+
+def compare_tables(a: Path, b: Path) -> list[str]:
+    """Differences between the corpus tables of two runs (value for value)."""
+    problems = []
+    for name in [f"f{i}.parquet" for i in range(1, 7)]:
+        x, y = pd.read_parquet(a / "corpus" / name), pd.read_parquet(b / "corpus" / name)
+        try:
+            pd.testing.assert_frame_equal(x, y, check_exact=True)
+        except AssertionError as exc:
+            problems.append(f"{name}: {str(exc).splitlines()[0]}")
+    for name in ("exclusions.csv",):
+        x, y = pd.read_csv(a / "corpus" / name), pd.read_csv(b / "corpus" / name)
+        if not x.equals(y):
+            problems.append(f"{name} differs")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mirror", type=Path, default=DEFAULT_MIRROR)
+    parser.add_argument("--books", type=int, default=200, help="at least this many books (whole authors)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--baseline", type=Path, help="another checkout, run alike in the same run")
+    parser.add_argument("--quotation", choices=["double", "any", "none"], help="extraction.require_quotation_marks")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--no-tree", action="store_true", help="run the baseline only")
+    parser.add_argument(
+        "--snakemake-args", default="", help="extra snakemake options for this tree, e.g. '--scheduler ilp'"
+    )
+    args = parser.parse_args(argv)
+    sample = sample_books(args.mirror.resolve(), args.books, args.seed)
+    tmp = Path(tempfile.mkdtemp(prefix="punctstyle-bench-workflow-"))
+    print(f"sample: {len(sample)} books by {sample['Authors'].nunique()} authors (seed {args.seed}); folder {tmp}")
+    ok = True
+    try:
+        catalog = build_mirror(args.mirror.resolve(), sample, tmp / "mirror")
+        trees = [] if args.no_tree else [("this tree", REPO, True)]
+        trees += [("baseline", args.baseline.resolve(), False)] if args.baseline else []
+        outdirs = []
+        for label, tree, has_rules in trees:
+            folder = tmp / label.replace(" ", "-")
+            folder.mkdir()
+            config = {
+                "outdir": str(folder / "results"),
+                "mirror": {
+                    "base_url": f"file://{tmp / 'mirror'}",
+                    "url_templates": ["files/{id}/{id}-0.zip"],
+                    "catalog_file": str(catalog),
+                },
+            }
+            if args.quotation and label == "this tree":
+                config["extraction"] = {"require_quotation_marks": args.quotation}
+            ids = sample["Text#"].astype(int).tolist()
+            extra = args.snakemake_args.split() if label == "this tree" else []
+            phases = run_workflow(tree, config, folder, ids, has_rules, extra)
+            cpu = report(label, phases, len(ids), one_process_cpu(tree, folder / "results", ids))
+            if label == "this tree" and len(ids) >= 200:
+                met = cpu <= TARGET_CPU_PER_BOOK
+                ok = ok and met
+                print(f"  target <= {TARGET_CPU_PER_BOOK} CPU s a book: {'met' if met else 'MISSED'}")
+            outdirs.append(folder / "results")
+        if len(outdirs) == 2:
+            problems = compare_tables(*outdirs)
+            print("\ncorpus tables: " + ("identical to the baseline's" if not problems else "; ".join(problems)))
+            ok = ok and not problems
+    finally:
+        if not args.keep and ok:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

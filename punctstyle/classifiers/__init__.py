@@ -1,0 +1,82 @@
+"""The recognition classifiers, registered in one place (section 2.4 of the paper).
+
+A classifier is built by a *factory* ``factory(seed=..., feature_set=..., **options)`` (a
+class or a function; ``feature_set`` is the tuple of features behind the columns, ``options``
+come from the workflow, e.g. the MLP's hyper-parameters) and has two methods:
+
+* ``fit(X_train, y_train)``: learn from an (n_train, d) float matrix and its labels;
+* ``predict(X_test)``: the predicted label of each row of an (n_test, d) matrix.
+
+It may also have ``diagnostics() -> dict`` (``n_fallback``, ``epochs``: reported in the
+results table) and ``save(path)`` (a model file the workflow keeps for full-corpus rows).
+
+:data:`CLASSIFIERS` maps a name (the key of ``recognition.methods`` in the config) to a
+:class:`ClassifierSpec`: the display name used by tables and figures, whether the classifier
+needs a single distribution feature (f1, f3, f4 or f5: KL divergence does), and the factory
+as ``"module:attribute"``, imported only when a classifier is built, so that torch is
+imported only when an MLP is built, trained or loaded. See docs/CONVENTIONS.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+
+class Classifier(Protocol):
+    """What the recognition grid calls: fit on training rows, predict test rows."""
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> Any: ...
+
+    def predict(self, X: np.ndarray) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class ClassifierSpec:
+    """A registered classifier: display name, feature restriction, lazily imported factory."""
+
+    display_name: str
+    factory: str
+    distribution_features_only: bool = False
+
+    def load_factory(self) -> Callable[..., Classifier]:
+        """Import ``module:attribute`` and return the factory."""
+        module, _, attribute = self.factory.partition(":")
+        if not module or not attribute:
+            raise ValueError(f"bad classifier factory {self.factory!r}: expected 'module:attribute'")
+        return getattr(importlib.import_module(module), attribute)
+
+
+CLASSIFIERS: dict[str, ClassifierSpec] = {
+    "kl": ClassifierSpec(
+        "KL nearest class", "punctstyle.classifiers.kl_nearest:KLNearestClass", distribution_features_only=True
+    ),
+    "mlp": ClassifierSpec("neural network", "punctstyle.classifiers.mlp:MLPClassifier"),
+}
+"""Every recognition classifier, by config name (``recognition.methods``)."""
+
+
+def classifier_spec(name: str) -> ClassifierSpec:
+    """The registered classifier ``name``; a one-line error naming the known ones otherwise."""
+    try:
+        return CLASSIFIERS[name]
+    except KeyError:
+        raise ValueError(f"unknown classifier {name!r}: expected one of {sorted(CLASSIFIERS)}") from None
+
+
+def display_name(name: str) -> str:
+    """The name tables and figures show (``"kl"`` -> ``"KL nearest class"``); unknown names as given."""
+    spec = CLASSIFIERS.get(name)
+    return spec.display_name if spec else name
+
+
+def build_classifier(name: str, *, seed: int, feature_set: tuple[str, ...], **options: Any) -> Classifier:
+    """A fresh classifier ``name`` from its factory (imported now, not before)."""
+    return classifier_spec(name).load_factory()(seed=seed, feature_set=feature_set, **options)
+
+
+__all__ = ["CLASSIFIERS", "Classifier", "ClassifierSpec", "build_classifier", "classifier_spec", "display_name"]

@@ -1,0 +1,391 @@
+"""The neural-network classifier of the recognition experiments (section 2.4 of the paper).
+
+A feed-forward network with one hidden layer (``hidden`` ReLU units) and a softmax output,
+on the standardised concatenation of a feature set (mean and scale of the training rows);
+Adam, minibatches. Two stopping rules (``MLPParams.stopping``):
+
+* ``"paper"`` -- the authors' protocol: every training document is used, and training stops
+  when the training loss (mean cross-entropy over the epoch's minibatches) has improved by
+  less than ``tolerance`` for ``patience`` consecutive epochs (:class:`LossPlateau`), or
+  after ``max_epochs``; the last weights are kept.
+* ``"validation"`` -- early stopping on a stratified ``validation_fraction`` hold-out of the
+  training documents: stop when its loss has not improved for ``patience`` epochs and
+  restore the best weights.
+
+This is the only module that imports torch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import math
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+
+from punctstyle.featuresets import stack_features
+from punctstyle.io import atomic_path
+from punctstyle.splits import stratified_split
+
+MODEL_FORMAT: str = "punctstyle-mlp/1"
+STOPPING_RULES: tuple[str, ...] = ("paper", "validation")
+
+
+@dataclass(frozen=True)
+class MLPParams:
+    """Hyper-parameters of the network and of its training (saved with every model)."""
+
+    hidden: int
+    learning_rate: float
+    batch_size: int
+    max_epochs: int
+    patience: int
+    stopping: str
+    tolerance: float
+    validation_fraction: float
+
+    def __post_init__(self) -> None:
+        if self.stopping not in STOPPING_RULES:
+            raise ValueError(f"bad MLP stopping rule {self.stopping!r}: expected one of {STOPPING_RULES}")
+
+    @classmethod
+    def from_config(cls, mlp: Mapping[str, Any]) -> MLPParams:
+        """From the ``recognition.mlp`` config block (``device`` and ``threads`` are not read)."""
+        return cls(
+            hidden=int(mlp["hidden_units"]),
+            learning_rate=float(mlp["learning_rate"]),
+            batch_size=int(mlp["batch_size"]),
+            max_epochs=int(mlp["max_epochs"]),
+            patience=int(mlp["patience"]),
+            stopping=str(mlp["stopping"]),
+            tolerance=float(mlp["tolerance"]),
+            validation_fraction=float(mlp["validation_fraction"]),
+        )
+
+
+@dataclass
+class LossPlateau:
+    """The paper's stopping rule on the training loss.
+
+    Epoch ``t`` is *stale* when ``loss_t > min_{s<t} loss_s - tolerance`` (it improved on the
+    best loss so far by less than ``tolerance``); training stops after ``patience``
+    consecutive stale epochs.
+    """
+
+    tolerance: float
+    patience: int
+    best: float = math.inf
+    stale: int = 0
+
+    def update(self, loss: float) -> bool:
+        """Record one epoch's loss; True when training should stop."""
+        self.stale = self.stale + 1 if loss > self.best - self.tolerance else 0
+        self.best = min(self.best, loss)
+        return self.stale >= self.patience
+
+
+def plateau_stop_epoch(losses: Sequence[float], tolerance: float, patience: int) -> int | None:
+    """The (1-based) epoch at which :class:`LossPlateau` stops on ``losses``; None if it never does."""
+    rule = LossPlateau(tolerance, patience)
+    for epoch, loss in enumerate(losses, start=1):
+        if rule.update(float(loss)):
+            return epoch
+    return None
+
+
+@dataclass
+class TrainedMLP:
+    """A trained network with everything needed to apply it to new documents."""
+
+    network: torch.nn.Module
+    mean: np.ndarray
+    scale: np.ndarray
+    classes: np.ndarray
+    feature_set: tuple[str, ...]
+    params: MLPParams
+    seed: int = 0
+    epochs: int = 0
+    best_epoch: int = 0
+    device: str = "cpu"
+    history: list[float] = field(default_factory=list)
+
+    def standardise(self, X: np.ndarray) -> np.ndarray:
+        """``(X - mean) / scale`` with the training statistics."""
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2 or X.shape[1] != self.mean.size:
+            raise ValueError(f"expected an (n, {self.mean.size}) feature array, got shape {X.shape}")
+        return (X - self.mean) / self.scale
+
+    def predict_proba(self, X: np.ndarray, batch_size: int = 4096) -> np.ndarray:
+        """Softmax class probabilities, (n_docs, n_classes), columns in ``classes`` order."""
+        Z = self.standardise(X)
+        self.network.eval()
+        out = []
+        with torch.no_grad():
+            for start in range(0, Z.shape[0], batch_size):
+                batch = torch.as_tensor(Z[start : start + batch_size], dtype=torch.float32, device=self.device)
+                out.append(torch.softmax(self.network(batch), dim=1).cpu().double().numpy())
+        return np.concatenate(out) if out else np.zeros((0, self.classes.size))
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """The most probable class of each document."""
+        return self.classes[np.argmax(self.predict_proba(X), axis=1)]
+
+    def predict_features(self, features: Mapping[str, Any]) -> np.ndarray:
+        """Probabilities from a feature dict (f1..f6 arrays), using the model's feature set."""
+        return self.predict_proba(stack_features(features, self.feature_set))
+
+
+def fit_scaler(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Training mean and standard deviation per column; zero-variance columns get scale 1."""
+    X = np.asarray(X, dtype=np.float64)
+    mean = X.mean(axis=0)
+    scale = X.std(axis=0)
+    scale[~(scale > 1e-12)] = 1.0
+    return mean, scale
+
+
+def resolve_device(device: str) -> str:
+    """``"auto"`` -> ``"cuda"`` when available, else ``"cpu"``; ``"cpu"``/``"cuda"`` as given."""
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if device not in ("cpu", "cuda") and not device.startswith("cuda:"):
+        raise ValueError(f"bad device {device!r}: expected 'auto', 'cpu' or 'cuda'")
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError(f"device {device!r} requested but CUDA is not available")
+    return device
+
+
+@contextlib.contextmanager
+def torch_settings(num_threads: int | None, deterministic: bool) -> Iterator[None]:
+    """Temporarily set torch's CPU thread count and deterministic mode; restore both after."""
+    threads = torch.get_num_threads()
+    det = torch.are_deterministic_algorithms_enabled()
+    warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
+    try:
+        if num_threads is not None:
+            torch.set_num_threads(max(1, int(num_threads)))
+        if deterministic:
+            torch.use_deterministic_algorithms(True, warn_only=True)
+        yield
+    finally:
+        torch.set_num_threads(threads)
+        torch.use_deterministic_algorithms(det, warn_only=warn_only)
+
+
+def build_network(n_inputs: int, hidden: int, n_classes: int) -> torch.nn.Sequential:
+    """Linear(n_inputs, hidden) -> ReLU -> Linear(hidden, n_classes) (logits)."""
+    return torch.nn.Sequential(torch.nn.Linear(n_inputs, hidden), torch.nn.ReLU(), torch.nn.Linear(hidden, n_classes))
+
+
+def _loss(network: torch.nn.Module, X: torch.Tensor, y: torch.Tensor) -> float:
+    network.eval()
+    with torch.no_grad():
+        return float(torch.nn.functional.cross_entropy(network(X), y))
+
+
+def _train_epoch(network, optimiser, X, y, batch_size, generator) -> float:
+    """One pass over shuffled minibatches; the mean training loss of the epoch (weighted by batch size)."""
+    network.train()
+    order = torch.randperm(X.shape[0], generator=generator).to(X.device)
+    total = torch.zeros((), device=X.device)
+    for start in range(0, X.shape[0], batch_size):
+        batch = order[start : start + batch_size]
+        optimiser.zero_grad(set_to_none=True)
+        loss = torch.nn.functional.cross_entropy(network(X[batch]), y[batch])
+        loss.backward()
+        optimiser.step()
+        total += loss.detach() * batch.numel()
+    return float(total) / max(X.shape[0], 1)
+
+
+def _fit_paper(network, optimiser, data, params: MLPParams, generator) -> tuple[int, int, list[float]]:
+    """The paper's rule: all training rows, stop on a training-loss plateau, keep the last weights."""
+    X_fit, y_fit = data
+    rule, history, epoch = LossPlateau(params.tolerance, params.patience), [], 0
+    for epoch in range(1, params.max_epochs + 1):
+        history.append(_train_epoch(network, optimiser, X_fit, y_fit, params.batch_size, generator))
+        if rule.update(history[-1]):
+            break
+    return epoch, epoch, history
+
+
+def _fit_validation(network, optimiser, data, params: MLPParams, generator) -> tuple[int, int, list[float]]:
+    """Early stopping on the hold-out loss: ``patience`` epochs without a better one; restore the best."""
+    X_fit, y_fit, X_val, y_val = data
+    best_loss, best_state, best_epoch, stale, history, epoch = math.inf, None, 0, 0, [], 0
+    for epoch in range(1, params.max_epochs + 1):
+        _train_epoch(network, optimiser, X_fit, y_fit, params.batch_size, generator)
+        if X_val.shape[0] == 0:
+            continue
+        history.append(_loss(network, X_val, y_val))
+        if history[-1] < best_loss:
+            best_loss, best_epoch, stale = history[-1], epoch, 0
+            best_state = copy.deepcopy(network.state_dict())
+        else:
+            stale += 1
+            if stale >= params.patience:
+                break
+    if best_state is None:
+        return epoch, epoch, history
+    network.load_state_dict(best_state)
+    return epoch, best_epoch, history
+
+
+def train_mlp(
+    X: np.ndarray,
+    labels: Sequence[Any],
+    *,
+    params: MLPParams,
+    seed: int,
+    feature_set: Sequence[str] = (),
+    device: str = "cpu",
+    num_threads: int | None = None,
+) -> TrainedMLP:
+    """Train the one-hidden-layer network on (X, labels) with ``params.stopping``.
+
+    Inputs are standardised with the training statistics. ``"validation"`` holds out a
+    stratified ``params.validation_fraction`` of the training rows (same rule as
+    :func:`punctstyle.splits.stratified_split`); without any validation row all epochs run.
+    Deterministic for a seed on CPU (seeded initialisation and shuffling, deterministic
+    algorithms); torch's global RNG, thread count and deterministic flag are restored.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(labels, dtype=object)
+    if X.ndim != 2 or X.shape[0] != y.size or y.size == 0:
+        raise ValueError(f"X must be (n, d) with n = len(labels) > 0; got {X.shape} and {y.size} labels")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X contains NaN or infinite values")
+    dev = resolve_device(device)
+    classes, y_idx = np.unique(y, return_inverse=True)
+    mean, scale = fit_scaler(X)
+    Z = (X - mean) / scale
+
+    def tensors(index: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        return (
+            torch.as_tensor(Z[index], dtype=torch.float32, device=dev),
+            torch.as_tensor(y_idx[index], dtype=torch.long, device=dev),
+        )
+
+    deterministic = dev == "cpu" or "CUBLAS_WORKSPACE_CONFIG" in os.environ
+    with torch_settings(num_threads, deterministic), torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        network = build_network(X.shape[1], params.hidden, classes.size).to(dev)
+        optimiser = torch.optim.Adam(network.parameters(), lr=params.learning_rate)
+        generator = torch.Generator().manual_seed(seed)
+        if params.stopping == "paper":
+            fit = _fit_paper(network, optimiser, tensors(np.arange(y.size)), params, generator)
+        else:
+            part, held_out = stratified_split(y_idx, params.validation_fraction, np.random.default_rng(seed))
+            data = (*tensors(part), *tensors(held_out))
+            fit = _fit_validation(network, optimiser, data, params, generator)
+    network.eval()
+    epochs, best_epoch, history = fit
+    return TrainedMLP(network, mean, scale, classes, tuple(feature_set), params, seed, epochs, best_epoch, dev, history)
+
+
+def save_model(path: str | os.PathLike[str], model: TrainedMLP) -> None:
+    """Save a trained model atomically (``torch.save``; loadable with ``weights_only=True``).
+
+    The file holds the state dict, the scaler (mean, scale), the feature set, the class
+    list, the hyper-parameters, the seed and epochs, and the torch version: tensors and
+    plain Python values only.
+    """
+    payload = {
+        "format": MODEL_FORMAT,
+        "state_dict": {k: v.detach().cpu().clone() for k, v in model.network.state_dict().items()},
+        "mean": torch.from_numpy(np.asarray(model.mean, dtype=np.float64).copy()),
+        "scale": torch.from_numpy(np.asarray(model.scale, dtype=np.float64).copy()),
+        "classes": np.asarray(model.classes, dtype=object).tolist(),
+        "feature_set": list(model.feature_set),
+        "params": asdict(model.params),
+        "seed": int(model.seed),
+        "epochs": int(model.epochs),
+        "best_epoch": int(model.best_epoch),
+        "history": [float(v) for v in model.history],
+        "torch_version": str(torch.__version__),
+    }
+    with atomic_path(path) as tmp:
+        torch.save(payload, tmp)
+
+
+def load_model(path: str | os.PathLike[str], device: str = "cpu") -> TrainedMLP:
+    """Load a model written by :func:`save_model` (``torch.load(weights_only=True)``).
+
+    Models saved before the stopping rule was a parameter were trained with ``"validation"``.
+    """
+    payload = torch.load(path, map_location="cpu", weights_only=True)
+    if not isinstance(payload, dict) or payload.get("format") != MODEL_FORMAT:
+        raise ValueError(f"{path}: not a punctstyle MLP model ({MODEL_FORMAT})")
+    params = MLPParams(**{"stopping": "validation", "tolerance": 0.0, **payload["params"]})
+    state = payload["state_dict"]
+    network = build_network(state["0.weight"].shape[1], params.hidden, state["2.weight"].shape[0])
+    network.load_state_dict(state)
+    dev = resolve_device(device)
+    network.to(dev).eval()
+    classes = np.empty(len(payload["classes"]), dtype=object)
+    classes[:] = payload["classes"]
+    return TrainedMLP(
+        network=network,
+        mean=payload["mean"].numpy(),
+        scale=payload["scale"].numpy(),
+        classes=classes,
+        feature_set=tuple(payload["feature_set"]),
+        params=params,
+        seed=payload["seed"],
+        epochs=payload["epochs"],
+        best_epoch=payload["best_epoch"],
+        device=dev,
+        history=list(payload["history"]),
+    )
+
+
+class MLPClassifier:
+    """The registered ``mlp`` classifier: :func:`train_mlp`, then the most probable class.
+
+    ``params``: :class:`MLPParams` or the ``recognition.mlp`` config block; ``device`` and
+    ``num_threads`` decide where it runs, not what it computes (on CPU).
+    """
+
+    def __init__(
+        self,
+        *,
+        seed: int,
+        feature_set: tuple[str, ...],
+        params: MLPParams | Mapping[str, Any],
+        device: str = "cpu",
+        num_threads: int | None = None,
+    ) -> None:
+        self.seed, self.feature_set = seed, tuple(feature_set)
+        self.params = params if isinstance(params, MLPParams) else MLPParams.from_config(params)
+        self.device, self.num_threads = device, num_threads
+        self.model: TrainedMLP | None = None
+
+    def fit(self, X: np.ndarray, y: Sequence[Any]) -> MLPClassifier:
+        """Train the network (:func:`train_mlp`)."""
+        self.model = train_mlp(
+            X, y, params=self.params, seed=self.seed, feature_set=self.feature_set,
+            device=self.device, num_threads=self.num_threads,
+        )
+        return self
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """The most probable class of each row."""
+        if self.model is None:
+            raise RuntimeError("MLPClassifier.predict called before fit")
+        return self.model.predict(X)
+
+    def diagnostics(self) -> dict[str, int]:
+        """``epochs``: the number of training epochs run."""
+        return {"epochs": self.model.epochs if self.model else 0}
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Save the trained model (:func:`save_model`)."""
+        if self.model is None:
+            raise RuntimeError("MLPClassifier.save called before fit")
+        save_model(path, self.model)

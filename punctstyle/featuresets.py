@@ -1,0 +1,91 @@
+"""Feature sets of the recognition experiments (Tables 3 and 4 of the paper).
+
+A feature set is ``"all"`` (f1..f6), one feature (``"f3"``) or features joined by ``"+"``
+(``"f1+f3+f4+f5"``); its matrix is the column-wise concatenation of the features' matrices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from punctstyle.corpus import feature_matrix
+from punctstyle.marks import DISTRIBUTION_FEATURES, FEATURES
+
+FEATURE_SETS: dict[str, tuple[str, ...]] = {
+    "f1": ("f1",),
+    "f3": ("f3",),
+    "f4": ("f4",),
+    "f5": ("f5",),
+    "f1+f3+f4+f5": ("f1", "f3", "f4", "f5"),
+    "all": FEATURES,
+}
+"""The paper's feature sets (Tables 3 and 4)."""
+
+KL_FEATURE_SETS: tuple[str, ...] = tuple(f for f in FEATURE_SETS if f in DISTRIBUTION_FEATURES)
+"""The single distribution features, the only sets a KL classifier accepts (Table 2)."""
+
+
+def resolve_feature_set(name: str) -> tuple[str, ...]:
+    """Features of a set name: ``"all"`` -> f1..f6, ``"f1+f3"`` -> (f1, f3), ``"f3"`` -> (f3,)."""
+    if name == "all":
+        return FEATURES
+    features = tuple(name.split("+"))
+    unknown = [f for f in features if f not in FEATURES]
+    if unknown or len(set(features)) != len(features):
+        raise ValueError(f"bad feature set {name!r}: expected 'all' or '+'-joined names of f1..f6")
+    return features
+
+
+def is_distribution_set(name: str) -> bool:
+    """Whether a set is one distribution feature (f1, f3, f4 or f5), as KL divergence needs."""
+    features = resolve_feature_set(name)
+    return len(features) == 1 and features[0] in DISTRIBUTION_FEATURES
+
+
+def feature_set_label(name: str) -> str:
+    """Table header of a feature set: ``f3``, ``{f1, f3, f4, f5}``, ``all``."""
+    features = resolve_feature_set(name)
+    if name == "all" or len(features) == 1:
+        return name
+    return "{" + ", ".join(features) + "}"
+
+
+def stack_features(features: Mapping[str, Any], feature_set: str | Sequence[str]) -> np.ndarray:
+    """Concatenate the features of a set column-wise: an (n_docs, total size) float64 array.
+
+    ``features`` maps f1..f6 to (n_docs, size) arrays, or to 1-d vectors of one document
+    (then the result has one row).
+    """
+    names = resolve_feature_set(feature_set) if isinstance(feature_set, str) else tuple(feature_set)
+    missing = [f for f in names if f not in features]
+    if missing:
+        raise KeyError(f"no feature {missing[0]!r} among {sorted(features)}")
+    blocks = [np.atleast_2d(np.asarray(features[f], dtype=np.float64)) for f in names]
+    if len({b.shape[0] for b in blocks}) != 1:
+        raise ValueError(f"features {names} differ in their number of rows")
+    return np.concatenate(blocks, axis=1)
+
+
+def matrices_from_tables(
+    tables: Mapping[str, pd.DataFrame], label_column: str
+) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
+    """Feature matrices, labels and book ids from the corpus tables (``f1`` .. ``f6``).
+
+    Rows whose label is null (e.g. books without a genre) are dropped. Every table must list
+    the same books in the same order (``book_id``). Returns ``(features, labels, book_ids)``.
+    """
+    if not tables:
+        raise ValueError("no feature tables given")
+    first = next(iter(tables.values()))
+    book_ids = first["book_id"].to_numpy()
+    for name, table in tables.items():
+        if not np.array_equal(table["book_id"].to_numpy(), book_ids):
+            raise ValueError(f"table {name} does not list the same books in the same order")
+    keep = first[label_column].notna().to_numpy()
+    labels = first[label_column].to_numpy(dtype=object)[keep]
+    features = {name: feature_matrix(table, name)[keep] for name, table in tables.items()}
+    return features, labels, book_ids[keep]

@@ -1,0 +1,77 @@
+"""Rules figures_f3_importance and figures_parts: the figures and report tables beyond the paper."""
+
+import json
+
+import pandas as pd
+
+from punctstyle.classifiers import display_name
+from punctstyle.importance import importance_matrix, top_transitions
+from punctstyle.io import write_text_atomic
+from punctstyle.logs import configure_logging
+from punctstyle.parts import PART_FEATURES
+from punctstyle.plots.base import placeholder_figure, save_figure
+from punctstyle.plots.beyond import (
+    plot_importance_heatmaps,
+    plot_part_distributions,
+    plot_parts_by_size,
+    plot_top_k_accuracy,
+)
+from punctstyle.render import html_page, html_paragraph, html_table
+
+log = configure_logging(snakemake.log[0])
+inputs, output = snakemake.input, snakemake.output
+
+
+def read_record(path):
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def importance_figures():
+    record = read_record(inputs.summary)
+    importance, top_k = pd.read_csv(inputs.importance), pd.read_csv(inputs.top_k)
+    empty = f"No f3 importance: {record['reason']}"
+    if importance.empty:
+        heatmap, top_k_figure = placeholder_figure(empty), placeholder_figure(empty)
+    else:
+        matrices = {int(n): importance_matrix(importance, int(n)) for n in importance["n_classes"].unique()}
+        heatmap = plot_importance_heatmaps(matrices, "Permutation importance of f3 entries for the MLP on f3 "
+                                           "(test accuracy drop, mean over seeds)")
+        top_k_figure = (plot_top_k_accuracy(top_k, {m: display_name(m) for m in ("kl", "mlp")},
+                                            "Author recognition on the top-k f3 entries (ranked on training books)")
+                        if len(top_k) else placeholder_figure(empty))
+    save_figure(heatmap, output.heatmap, output.heatmap_pdf)
+    save_figure(top_k_figure, output.top_k, output.top_k_pdf)
+    parts = [html_paragraph(empty)] if importance.empty else [
+        html_table(top_transitions(importance, 10), {"importance": ".4f", "sd": ".4f"},
+                   caption="The 10 most important f3 transitions (largest number of authors)"),
+        html_table(top_k.assign(method=top_k["method"].map(display_name)), {"k": "auto", "n_seeds": "auto"},
+                   caption="Test accuracy on the top-k entries (k = 100: all of f3)"),
+    ]
+    write_text_atomic(output.table, html_page("Which f3 transitions matter", parts))
+
+
+def parts_figures():
+    record = read_record(inputs.info)
+    rows, summary = pd.read_csv(inputs.parts), pd.read_csv(inputs.summary)
+    empty = f"No parts: {record['reason'] or 'every book is shorter than p x beyond.parts.min_part_marks'}"
+    if rows.empty:
+        distributions, by_size = placeholder_figure(empty), placeholder_figure(empty)
+    else:
+        distributions = plot_part_distributions(rows, PART_FEATURES, "KL divergence of a part of a book to three "
+                                                "references")
+        by_size = plot_parts_by_size(summary, "Parts closer to their own book or author than to any other author")
+    save_figure(distributions, output.distributions, output.distributions_pdf)
+    save_figure(by_size, output.by_size, output.by_size_pdf)
+    table = summary.drop(columns=["n_parts_total"]) if len(summary) else summary
+    parts = [html_paragraph(empty)] if summary.empty else [
+        html_table(table, {"n_parts": "auto", "n_books": "auto", "n_skipped": "auto", "median_part_marks": "auto"})
+    ]
+    write_text_atomic(output.table, html_page("Is a part representative of the whole", parts))
+
+
+if snakemake.rule == "figures_f3_importance":
+    importance_figures()
+else:
+    parts_figures()
+log.info("%s: done", snakemake.rule)

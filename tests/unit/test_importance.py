@@ -1,0 +1,143 @@
+"""Permutation importance of f3 entries and top-k accuracy (punctstyle.importance)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from punctstyle.classifiers.kl_nearest import KLNearestClass
+from punctstyle.importance import (
+    importance_analysis,
+    importance_matrix,
+    importance_row,
+    importance_table,
+    permutation_importance,
+    permuted_copies,
+    top_entries,
+    top_k_table,
+    top_transitions,
+    training_ranking,
+)
+from punctstyle.splits import row_split
+from tests.unit.recognition_data import mlp_params
+
+SIGNAL = 37  # f3 entry (3, 7): ") ;"
+
+
+def one_signal_entry(n_per_class: int = 12, seed: int = 0, levels=(0.1, 5.0, 40.0)):
+    """100 positive entries of noise; only entry SIGNAL differs between the three classes."""
+    rng = np.random.default_rng(seed)
+    labels = np.repeat(["a", "b", "c"], n_per_class)
+    X = rng.uniform(0.9, 1.1, size=(labels.size, 100))
+    X[:, SIGNAL] = np.repeat(levels, n_per_class) * rng.uniform(0.97, 1.03, labels.size)
+    return X, labels
+
+
+def kl_only(method: str):
+    """Every method as KL nearest class: cheap and deterministic."""
+    return KLNearestClass(seed=0, feature_set=("f3",))
+
+
+def test_permuted_copies_shuffle_one_column_each():
+    X = np.arange(12, dtype=float).reshape(4, 3)
+    copies = permuted_copies(X, np.array([0, 2]), np.random.default_rng(1))
+    assert copies.shape == (2, 4, 3)
+    for c, column in enumerate([0, 2]):
+        others = [j for j in range(3) if j != column]
+        assert np.array_equal(copies[c][:, others], X[:, others])
+        assert sorted(copies[c][:, column]) == sorted(X[:, column])
+
+
+def test_the_one_signal_entry_ranks_first():
+    X, y = one_signal_entry()
+    model = KLNearestClass(seed=0, feature_set=("f3",)).fit(X, y)
+    importance = permutation_importance(model.predict, X, y, np.random.default_rng(0), repeats=5)
+    assert importance.shape == (100,)
+    assert top_entries(importance, 1)[0] == SIGNAL
+    assert importance[SIGNAL] > 0.4  # shuffling it drops accuracy from 1 towards 1/3
+    assert np.abs(np.delete(importance, SIGNAL)).max() < 0.1
+
+
+def test_the_mlp_finds_the_signal_entry_on_the_test_split():
+    # enough documents that 16 hidden units cannot fit the 99 noise entries instead
+    X, y = one_signal_entry(n_per_class=150, levels=(1.0, 2.0, 3.0))
+    params = mlp_params(hidden=16, max_epochs=80, patience=5, learning_rate=0.01, batch_size=32)
+
+    def make(method):
+        if method == "kl":
+            return KLNearestClass(seed=0, feature_set=("f3",))
+        from punctstyle.classifiers.mlp import MLPClassifier
+
+        return MLPClassifier(seed=0, feature_set=("f3",), params=params, num_threads=1)
+
+    row = importance_row(X, y, n_classes=3, seed=0, task="author", test_fraction=0.2, top_k=[1],
+                         repeats=2, holdout_fraction=0.25, make=make)
+    assert int(np.argmax(row.test_importance)) == SIGNAL
+    assert int(np.argmax(row.ranking)) == SIGNAL
+    top = pd.DataFrame(row.top_k)
+    assert sorted(top["k"].unique()) == [1, 100]
+    assert top.loc[(top["method"] == "mlp") & (top["k"] == 1), "accuracy"].item() > 0.8
+    # one entry renormalised is the same distribution (1) for every document: KL cannot tell
+    assert top.loc[(top["method"] == "kl") & (top["k"] == 1), "accuracy"].item() == pytest.approx(1 / 3)
+
+
+def test_top_entries_order_and_ties():
+    importance = np.array([0.1, 0.5, 0.5, -0.2, 0.3])
+    assert top_entries(importance, 3).tolist() == [1, 2, 4]
+    with pytest.raises(ValueError):
+        top_entries(importance, 6)
+
+
+def test_top_k_selection_uses_training_documents_only():
+    """Changing every test document leaves the ranking, hence the top-k entries, unchanged."""
+    X, y = one_signal_entry()
+    split = row_split(y, 3, 0, "author", 0.2)
+    scrambled = X.copy()
+    scrambled[split.test_index] = np.random.default_rng(9).uniform(0.5, 2.0, (split.test_index.size, 100))
+    options = dict(n_classes=3, seed=0, task="author", test_fraction=0.2, top_k=[1, 3], repeats=2,
+                   holdout_fraction=0.3, make=kl_only)
+    first, second = importance_row(X, y, **options), importance_row(scrambled, y, **options)
+    assert np.array_equal(first.ranking, second.ranking)
+    assert not np.array_equal(first.test_importance, second.test_importance)
+    # the ranking is the inner hold-out importance of the training split, nothing else
+    from punctstyle.splits import row_rng
+
+    direct = training_ranking(X[split.train_index], y[split.train_index], kl_only, holdout_fraction=0.3,
+                              repeats=2, rng=row_rng(0, 3, "author/ranking"))
+    assert np.array_equal(first.ranking, direct)
+
+
+def test_no_ranking_without_a_held_out_training_document():
+    X = np.ones((2, 100))
+    assert training_ranking(X, ["a", "b"], kl_only, holdout_fraction=0.5, repeats=1,
+                            rng=np.random.default_rng(0)) is None
+
+
+def test_tables_over_seeds():
+    X, y = one_signal_entry()
+    rows = [importance_row(X, y, n_classes=3, seed=s, task="author", test_fraction=0.2, top_k=[5], repeats=2,
+                           holdout_fraction=0.3, make=kl_only) for s in (0, 1)]
+    table = importance_table(rows)
+    assert len(table) == 100 and (table["n_seeds"] == 2).all()
+    signal = table[table["entry"] == SIGNAL].iloc[0]
+    assert (signal["first"], signal["second"], signal["pair"], signal["rank"]) == (3, 7, ") ;", 1)
+    expected = np.mean([r.test_importance[SIGNAL] for r in rows])
+    assert signal["mean"] == pytest.approx(expected)
+    assert importance_matrix(table, 3)[3, 7] == pytest.approx(expected)
+    assert top_transitions(table, 10)["transition"].iloc[0] == ") ;"
+    top = top_k_table(rows)
+    assert set(zip(top["method"], top["k"])) == {("kl", 5), ("mlp", 5), ("kl", 100), ("mlp", 100)}
+    assert (top["n_seeds"] == 2).all()
+
+
+def test_too_few_authors_give_empty_tables_and_the_reason():
+    X, y = one_signal_entry(n_per_class=4)
+    rows, record = importance_analysis(X, np.full(y.size, "a"), class_sizes=[10], seeds=[0],
+                                       make_for_seed=lambda seed: kl_only, task="author", test_fraction=0.2,
+                                       top_k=[5], repeats=1, holdout_fraction=0.25)
+    assert rows == [] and record["status"] == "skipped" and "1 author" in record["reason"]
+    assert importance_table(rows).empty and top_k_table(rows).empty and top_transitions(importance_table(rows)).empty
+    rows, record = importance_analysis(X, y, class_sizes=[2, 10], seeds=[0], make_for_seed=lambda seed: kl_only,
+                                       task="author", test_fraction=0.2, top_k=[5], repeats=1, holdout_fraction=0.25)
+    assert record["class_sizes"] == [2, 3] and [r.n_classes for r in rows] == [2, 3]  # 10 capped to 3

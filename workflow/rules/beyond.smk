@@ -1,0 +1,116 @@
+# Beyond the paper (its open questions, section 5): which f3 transitions carry the author
+# signal, and whether a part of a book is representative of the whole. Functions and
+# targets (beyond_outputs()) are in beyond_common.smk; switches in config beyond.*.enabled.
+
+
+rule f3_importance:
+    input:
+        out("corpus/f3.parquet"),
+    output:
+        **importance_analysis_files(),
+    log:
+        log_path("beyond/f3_importance"),
+    benchmark:
+        out("benchmarks/beyond/f3_importance.tsv")
+    conda:
+        "../../envs/analysis.yaml"
+    threads: config["recognition"]["mlp"]["threads"]
+    resources:
+        mem_mb=4000,
+        runtime=240,
+    params:
+        # the splits and networks of Tables 2-3; not recognition.mlp.threads/device
+        class_sizes=config["beyond"]["importance"]["class_sizes"],
+        repeats=config["beyond"]["importance"]["repeats"],
+        top_k=config["beyond"]["importance"]["top_k"],
+        holdout_fraction=config["beyond"]["importance"]["holdout_fraction"],
+        seeds=config["recognition"]["seeds"],
+        test_fraction=config["recognition"]["test_fraction"],
+        mlp=without_execution_keys(config)["recognition"]["mlp"],
+    script:
+        "../../scripts/importance.py"
+
+
+rule book_parts:
+    input:
+        tables=expand(out("corpus/{feature}.parquet"), feature=PART_FEATURES),
+        sequences=attribution_sequences,
+    output:
+        **parts_analysis_files(),
+    log:
+        log_path("beyond/book_parts"),
+    benchmark:
+        out("benchmarks/beyond/book_parts.tsv")
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=120,
+    params:
+        part_counts=config["beyond"]["parts"]["part_counts"],
+        min_part_marks=config["beyond"]["parts"]["min_part_marks"],
+        other_books=config["beyond"]["parts"]["other_books"],
+        seed=config["beyond"]["parts"]["seed"],
+    script:
+        "../../scripts/parts.py"
+
+
+rule figures_f3_importance:
+    input:
+        **importance_analysis_files(),
+    output:
+        heatmap=beyond_report(
+            "beyond/f3_importance", "f3_importance", "Which f3 transitions matter"
+        ),
+        heatmap_pdf=pdf("beyond/f3_importance"),
+        top_k=beyond_report(
+            "beyond/f3_top_k", "f3_top_k", "Which f3 transitions matter"
+        ),
+        top_k_pdf=pdf("beyond/f3_top_k"),
+        table=report(
+            out("tables/beyond_f3_importance.html"),
+            caption=caption("f3_importance_table"),
+            category=SECTION_BEYOND,
+            subcategory="Which f3 transitions matter",
+        ),
+    log:
+        log_path("figures/beyond_f3_importance"),
+    conda:
+        "../../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+    script:
+        "../../scripts/figures_beyond.py"
+
+
+rule figures_parts:
+    input:
+        **parts_analysis_files(),
+    output:
+        distributions=beyond_report(
+            "beyond/parts_kl", "parts_kl", "Is a part representative of the whole"
+        ),
+        distributions_pdf=pdf("beyond/parts_kl"),
+        by_size=beyond_report(
+            "beyond/parts_by_size",
+            "parts_by_size",
+            "Is a part representative of the whole",
+        ),
+        by_size_pdf=pdf("beyond/parts_by_size"),
+        table=report(
+            out("tables/beyond_parts.html"),
+            caption=caption("parts_table"),
+            category=SECTION_BEYOND,
+            subcategory="Is a part representative of the whole",
+        ),
+    log:
+        log_path("figures/beyond_parts"),
+    conda:
+        "../../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+    script:
+        "../../scripts/figures_beyond.py"
