@@ -1,7 +1,8 @@
 """Benchmark: peak memory of extraction on large texts (issue 14 item 1).
 
 Generates texts of ``--sizes`` MB (default 50 and 200) by concatenating shared-mirror books
-(seeded order, so the texts have a real book's mix of repeated and new chunks), then, in a
+(seeded order, so the texts have a real book's mix of repeated and new chunks; their
+Gutenberg start/end markers defused, so that cleaning keeps the whole text), then, in a
 fresh Python process per text and per code tree, does what ``punctstyle extract`` does:
 read the file, clean it (:func:`punctstyle.clean.clean_text`), extract it. It prints the
 peak resident memory (Linux ``VmHWM``) above the resident size once the modules are loaded
@@ -64,6 +65,8 @@ def generate_text(mirror: Path, megabytes: float, path: Path, seed: int) -> int:
             for book in books:
                 with zipfile.ZipFile(book) as archive:
                     data = archive.read(archive.namelist()[0]).decode("utf-8", "replace")
+                # no Gutenberg markers: one book's header stripping would cut the rest away
+                data = data.replace("*** START OF", "*** BEGIN OF").replace("*** END OF", "*** CLOSE OF")
                 data = data[: target - written]
                 out.write(data + "\n")
                 written += len(data.encode("utf-8")) + 1
@@ -76,7 +79,7 @@ def measure(tree: Path, text_path: Path) -> tuple[int, int, int]:
     """(base, peak, marks) of extracting ``text_path`` with the punctstyle of ``tree``."""
     env = dict(os.environ, PYTHONPATH=str(tree))
     result = subprocess.run(
-        [sys.executable, "-c", CHILD, str(text_path)], env=env, capture_output=True, text=True, check=False
+        [sys.executable, "-c", CHILD, str(text_path)], cwd=tree, env=env, capture_output=True, text=True, check=False
     )
     if result.returncode != 0:
         raise RuntimeError(f"{tree}: extraction failed: {result.stderr.strip().splitlines()[-1:]}")

@@ -54,21 +54,11 @@ def truncate_sequence(marks: np.ndarray, gaps: np.ndarray, n_marks: int) -> tupl
 
 
 def single_feature_function(feature: str) -> FeaturesFunction:
-    """A :data:`FeaturesFunction` that computes only ``feature`` (cheaper than all six)."""
-    from punctstyle import features as F
+    """A :data:`FeaturesFunction` that computes only ``feature`` (cheaper than all of them)."""
+    from punctstyle.features import compute_feature
 
-    functions: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
-        "f1": lambda m, g: F.mark_frequencies(m),
-        "f2": lambda m, g: F.transition_matrix(m).ravel(),
-        "f3": lambda m, g: F.joint_transition_matrix(m).ravel(),
-        "f4": F.sentence_length_distribution,
-        "f5": lambda m, g: F.gap_distribution(g),
-        "f6": lambda m, g: F.mean_gap_matrix(m, g).ravel(),
-    }
-    if feature not in functions:
-        raise ValueError(f"unknown feature {feature!r}: expected one of f1..f6")
-    compute = functions[feature]
-    return lambda marks, gaps: {feature: compute(marks, gaps)}
+    compute_feature(feature, [], [])  # an unknown feature fails here, in one line
+    return lambda marks, gaps: {feature: compute_feature(feature, marks, gaps)}
 
 
 def _feature_rows(

@@ -317,7 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     features = commands.add_parser(
         "features",
-        help="print the six punctuation features f1..f6 of a text as JSON",
+        help="print the punctuation features of a text as JSON (the paper's f1..f6, then f7)",
         description='Print {"f1": [...], ..., "f6": [...]}: mark frequencies (10), transition '
         "matrix (100), joint transition matrix (100), sentence lengths (200), word gaps (40) "
         "and mean gaps between mark pairs (100), as in section 2.2 of the paper.",

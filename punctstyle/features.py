@@ -1,4 +1,4 @@
-"""The six punctuation features f1..f6 of a document (section 2.2 of the paper).
+"""The punctuation features of a document: the paper's six, f1..f6 (section 2.2), and f7.
 
 Notation: ``theta_1..theta_n`` the mark codes of a document, ``w_0..w_{n-1}`` the word gaps
 (``w_0`` words before the first mark, ``w_l`` words between marks ``l`` and ``l+1``, 0-based
@@ -15,6 +15,11 @@ inconsistencies; this module implements it:
 * f5 (40):     ``f5_g = #{l : w_l = g} / n``, gaps >= 39 in the last bin
 * f6 (K*K):    ``W_ij = mean of w_{l+1} over l with theta_l = i, theta_{l+1} = j`` (the words
   between the two marks), 0 where the pair never occurs
+* f7 (K*K*K):  not in the paper (its "higher-order categorical Markov chains"): the
+  second-order analogue of f3, ``f7_ijk = f3_ij * Q_ijk`` with
+  ``Q_ijk = #{l : (theta_l, theta_{l+1}, theta_{l+2}) = (i, j, k)} / #{l < n-1 : (theta_l,
+  theta_{l+1}) = (i, j)}``, 0 where the pair has no successor; flattened row-major (i, j, k);
+  like f3 it sums to 1 only when nothing is lost at the end (see :func:`joint_triple_frequencies`)
 
 Every feature is defined (never NaN) for empty texts, texts without marks and texts with one
 mark: the vectors are then zero where nothing was observed.
@@ -70,6 +75,14 @@ def transition_counts(marks: np.ndarray) -> np.ndarray:
     return np.bincount(pairs, minlength=N_MARKS * N_MARKS).reshape(N_MARKS, N_MARKS).astype(np.float64)
 
 
+def triple_counts(marks: np.ndarray) -> np.ndarray:
+    """``T_ijk = #{l : (theta_l, theta_{l+1}, theta_{l+2}) = (i, j, k)}`` (K x K x K)."""
+    marks = np.asarray(marks, dtype=np.int64)
+    triples = (marks[:-2] * N_MARKS + marks[1:-1]) * N_MARKS + marks[2:]
+    counts = np.bincount(triples, minlength=N_MARKS**3)
+    return counts.reshape(N_MARKS, N_MARKS, N_MARKS).astype(np.float64)
+
+
 def mark_frequencies(marks: np.ndarray) -> np.ndarray:
     """f1: ``f1_i = #{l : theta_l = i} / n`` (zeros when n = 0)."""
     marks = np.asarray(marks, dtype=np.int64)
@@ -85,6 +98,27 @@ def transition_matrix(marks: np.ndarray) -> np.ndarray:
 def joint_transition_matrix(marks: np.ndarray) -> np.ndarray:
     """P~ (f3 before flattening): ``P~_ij = f1_i * P_ij``."""
     return mark_frequencies(marks)[:, None] * transition_matrix(marks)
+
+
+def second_order_transition_matrix(marks: np.ndarray) -> np.ndarray:
+    """Q (K x K x K): ``Q_ijk = T_ijk / sum_k T_ijk``, the probability that the pair (i, j)
+    is followed by k; 0 where the pair never has a successor (e.g. only as the last pair)."""
+    counts = triple_counts(marks)
+    return _safe_divide(counts, counts.sum(axis=2, keepdims=True))
+
+
+def joint_triple_frequencies(marks: np.ndarray) -> np.ndarray:
+    """f7 before flattening (K x K x K): ``f7_ijk = f3_ij * Q_ijk = f1_i * P_ij * Q_ijk``.
+
+    The second-order analogue of f3 (:func:`joint_transition_matrix`). Summing over k gives
+    back ``f3_ij`` for every pair that has a successor, so ``sum f7 = sum f3`` minus
+    ``f3_ij`` of the document's last pair (i, j) when that pair occurs nowhere earlier; like f3
+    (which loses ``f1_i`` when the last mark's type occurs only last), f7 therefore does not
+    sum to 1 in general, only when every pair that occurs has a successor. KL divergence on
+    f7 uses the same common-support rule as on f3 (:mod:`punctstyle.divergence` restricts both
+    vectors to their common support and renormalises, so the missing mass does not matter).
+    """
+    return joint_transition_matrix(marks)[:, :, None] * second_order_transition_matrix(marks)
 
 
 def sentence_lengths(marks: np.ndarray, gaps: np.ndarray) -> np.ndarray:
@@ -135,13 +169,14 @@ FEATURE_FUNCTIONS: dict[str, FeatureFunction] = {
     "f4": sentence_length_distribution,
     "f5": lambda marks, gaps: gap_distribution(gaps),
     "f6": lambda marks, gaps: mean_gap_matrix(marks, gaps).ravel(),
+    "f7": lambda marks, gaps: joint_triple_frequencies(marks).ravel(),
 }
 """Every feature's function, in the order of :data:`punctstyle.marks.FEATURES` (the one place
 that says how a feature is computed; a unit test checks the two agree)."""
 
 
 def compute_feature(feature: str, marks: np.ndarray, gaps: np.ndarray) -> np.ndarray:
-    """One feature (``f1`` .. ``f6``) of a document, flattened, float64."""
+    """One feature (a name in :data:`punctstyle.marks.FEATURES`) of a document, flattened, float64."""
     if feature not in FEATURE_FUNCTIONS:
         raise ValueError(f"unknown feature {feature!r}: expected one of {', '.join(FEATURE_FUNCTIONS)}")
     marks, gaps = _as_arrays(marks, gaps)
@@ -149,6 +184,6 @@ def compute_feature(feature: str, marks: np.ndarray, gaps: np.ndarray) -> np.nda
 
 
 def compute_features(marks: np.ndarray, gaps: np.ndarray) -> dict[str, np.ndarray]:
-    """All features of one document, keyed ``f1`` .. ``f6`` (flattened, float64)."""
+    """All features of one document, keyed by :data:`punctstyle.marks.FEATURES` (flattened, float64)."""
     marks, gaps = _as_arrays(marks, gaps)
     return {name: np.asarray(function(marks, gaps), dtype=np.float64) for name, function in FEATURE_FUNCTIONS.items()}

@@ -1,6 +1,7 @@
 """Feature sets of the recognition experiments (Tables 3 and 4 of the paper).
 
-A feature set is ``"all"`` (f1..f6), one feature (``"f3"``) or features joined by ``"+"``
+A feature set is ``"all"`` (the paper's f1..f6, :data:`punctstyle.marks.PAPER_FEATURES`; not f7,
+so that the column compares with the paper), one feature (``"f3"``) or features joined by ``"+"``
 (``"f1+f3+f4+f5"``); its matrix is the column-wise concatenation of the features' matrices.
 """
 
@@ -13,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.corpus import feature_matrix
-from punctstyle.marks import DISTRIBUTION_FEATURES, FEATURES
+from punctstyle.marks import DISTRIBUTION_FEATURES, FEATURES, PAPER_FEATURES
 
 FEATURE_SETS: dict[str, tuple[str, ...]] = {
     "f1": ("f1",),
@@ -21,7 +22,7 @@ FEATURE_SETS: dict[str, tuple[str, ...]] = {
     "f4": ("f4",),
     "f5": ("f5",),
     "f1+f3+f4+f5": ("f1", "f3", "f4", "f5"),
-    "all": FEATURES,
+    "all": PAPER_FEATURES,
 }
 """The paper's feature sets (Tables 3 and 4)."""
 
@@ -30,18 +31,18 @@ KL_FEATURE_SETS: tuple[str, ...] = tuple(f for f in FEATURE_SETS if f in DISTRIB
 
 
 def resolve_feature_set(name: str) -> tuple[str, ...]:
-    """Features of a set name: ``"all"`` -> f1..f6, ``"f1+f3"`` -> (f1, f3), ``"f3"`` -> (f3,)."""
+    """Features of a set name: ``"all"`` -> the paper's f1..f6, ``"f3+f7"`` -> (f3, f7), ``"f3"`` -> (f3,)."""
     if name == "all":
-        return FEATURES
+        return PAPER_FEATURES
     features = tuple(name.split("+"))
     unknown = [f for f in features if f not in FEATURES]
     if unknown or len(set(features)) != len(features):
-        raise ValueError(f"bad feature set {name!r}: expected 'all' or '+'-joined names of f1..f6")
+        raise ValueError(f"bad feature set {name!r}: expected 'all' or '+'-joined names of {', '.join(FEATURES)}")
     return features
 
 
 def is_distribution_set(name: str) -> bool:
-    """Whether a set is one distribution feature (f1, f3, f4 or f5), as KL divergence needs."""
+    """Whether a set is one distribution feature (:data:`punctstyle.marks.DISTRIBUTION_FEATURES`), as KL needs."""
     features = resolve_feature_set(name)
     return len(features) == 1 and features[0] in DISTRIBUTION_FEATURES
 
@@ -57,7 +58,7 @@ def feature_set_label(name: str) -> str:
 def stack_features(features: Mapping[str, Any], feature_set: str | Sequence[str]) -> np.ndarray:
     """Concatenate the features of a set column-wise: an (n_docs, total size) float64 array.
 
-    ``features`` maps f1..f6 to (n_docs, size) arrays, or to 1-d vectors of one document
+    ``features`` maps feature names to (n_docs, size) arrays, or to 1-d vectors of one document
     (then the result has one row).
     """
     names = resolve_feature_set(feature_set) if isinstance(feature_set, str) else tuple(feature_set)
@@ -73,7 +74,7 @@ def stack_features(features: Mapping[str, Any], feature_set: str | Sequence[str]
 def matrices_from_tables(
     tables: Mapping[str, pd.DataFrame], label_column: str
 ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
-    """Feature matrices, labels and book ids from the corpus tables (``f1`` .. ``f6``).
+    """Feature matrices, labels and book ids from the corpus tables (one per feature name).
 
     Rows whose label is null (e.g. books without a genre) are dropped. Every table must list
     the same books in the same order (``book_id``). Returns ``(features, labels, book_ids)``.

@@ -212,6 +212,47 @@ def importance_analysis(
     return rows, record
 
 
+def capped_class_size(n_classes: int, n_available: int) -> int | None:
+    """The class size a requested row runs at: ``min(n_classes, n_available)``; None when fewer
+    than two classes exist (nothing can run)."""
+    return None if n_available < 2 else min(int(n_classes), n_available)
+
+
+def write_importance_row(path: Any, row: ImportanceRow | None, reason: str = "") -> None:
+    """One row's file (JSON): test importances, training ranking and top-k accuracies; a row
+    that could not run is written with its ``reason`` and no values."""
+    from punctstyle.io import write_json_atomic
+
+    if row is None:
+        write_json_atomic(path, {"status": "skipped", "reason": reason})
+        return
+    write_json_atomic(path, {
+        "status": "done", "n_classes": row.n_classes, "seed": row.seed,
+        "test_importance": [float(v) for v in row.test_importance],
+        "ranking": None if row.ranking is None else [float(v) for v in row.ranking],
+        "top_k": row.top_k,
+    })
+
+
+def read_importance_rows(paths: Sequence[Any]) -> tuple[list[ImportanceRow], list[str]]:
+    """The rows written by :func:`write_importance_row` (one per (class size, seed)), each
+    (class size, seed) once, and the reasons of the rows that were skipped."""
+    import json
+
+    rows: dict[tuple[int, int], ImportanceRow] = {}
+    reasons: list[str] = []
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            record = json.load(handle)
+        if record["status"] != "done":
+            reasons.append(record["reason"])
+            continue
+        ranking = None if record["ranking"] is None else np.asarray(record["ranking"])
+        key = (int(record["n_classes"]), int(record["seed"]))
+        rows[key] = ImportanceRow(key[0], key[1], np.asarray(record["test_importance"]), ranking, record["top_k"])
+    return [rows[key] for key in sorted(rows)], sorted(set(reasons))
+
+
 def _fit_score(model: Classifier, X_train, y_train, X_test, y_test) -> float:
     return accuracy(y_test, model.fit(X_train, y_train).predict(X_test))
 

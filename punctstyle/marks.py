@@ -65,12 +65,18 @@ def pair_label(first: int, second: int) -> str:
     return f"{MARKS[first]} {MARKS[second]}"
 
 
+def triple_label(first: int, second: int, third: int) -> str:
+    """Readable label of the ordered triple (first, second, third): the three marks, spaced."""
+    return f"{MARKS[first]} {MARKS[second]} {MARKS[third]}"
+
+
 def feature_column_names(feature: str) -> list[str]:
-    """Readable column names of feature ``f1`` .. ``f6``.
+    """Readable column names of a feature of :data:`FEATURES`.
 
     f1 -> ``f1[!]`` ...; f2, f3, f6 (row-major pairs) -> ``f3[" ,]`` (first mark, a space,
     second mark; the space keeps ``. ...`` and ``... .`` apart); f4 -> ``f4[0]`` ..
-    ``f4[199+]``; f5 -> ``f5[0]`` .. ``f5[39+]`` (the last bin holds the overflow).
+    ``f4[199+]``; f5 -> ``f5[0]`` .. ``f5[39+]`` (the last bin holds the overflow); f7
+    (row-major triples) -> ``f7[" , .]`` (three marks separated by spaces).
     """
     if feature == "f1":
         return [f"f1[{m}]" for m in MARKS]
@@ -82,10 +88,20 @@ def feature_column_names(feature: str) -> list[str]:
     if feature == "f5":
         n = N_GAP_BINS
         return [f"f5[{k}]" for k in range(n - 1)] + [f"f5[{n - 1}+]"]
-    raise ValueError(f"unknown feature {feature!r}: expected one of f1..f6")
+    if feature == "f7":
+        marks = range(N_MARKS)
+        return [f"f7[{triple_label(i, j, k)}]" for i in marks for j in marks for k in marks]
+    raise ValueError(f"unknown feature {feature!r}: expected one of {', '.join(FEATURES)}")
 
 
-FEATURES: tuple[str, ...] = ("f1", "f2", "f3", "f4", "f5", "f6")
+PAPER_FEATURES: tuple[str, ...] = ("f1", "f2", "f3", "f4", "f5", "f6")
+"""The paper's six features (section 2.2): the feature set ``all`` of Tables 3-4 is these,
+whatever else :data:`FEATURES` holds, so that its column stays comparable with the paper."""
+
+FEATURES: tuple[str, ...] = (*PAPER_FEATURES, "f7")
+"""Every feature the workflow computes: the paper's six, then f7 (ordered mark triples, the
+second-order analogue of f3)."""
+
 FEATURE_SIZES: dict[str, int] = {
     "f1": N_MARKS,
     "f2": N_MARKS * N_MARKS,
@@ -93,6 +109,8 @@ FEATURE_SIZES: dict[str, int] = {
     "f4": N_SENTENCE_LENGTH_BINS,
     "f5": N_GAP_BINS,
     "f6": N_MARKS * N_MARKS,
+    "f7": N_MARKS * N_MARKS * N_MARKS,
 }
-DISTRIBUTION_FEATURES: tuple[str, ...] = ("f1", "f3", "f4", "f5")
-"""Features that are probability distributions (the ones KL divergence applies to)."""
+DISTRIBUTION_FEATURES: tuple[str, ...] = ("f1", "f3", "f4", "f5", "f7")
+"""Features that are probability distributions (the ones KL divergence applies to; f3 and f7 up
+to the mass a document's last mark or pair may lose, which KL's renormalisation ignores)."""

@@ -23,6 +23,7 @@ FEATURE_SET_COLOURS: dict[str, str] = {
     "f4": "#7570b3",
     "f5": "#e7298a",
     "f6": "#66a61e",
+    "f7": "#e6550d",
     "f1+f3+f4+f5": "#e6ab02",
     "all": "#333333",
 }

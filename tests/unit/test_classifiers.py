@@ -11,6 +11,7 @@ from punctstyle import metrics as me
 from punctstyle import splits as sp
 from punctstyle.classifiers import kl_nearest as kl
 from punctstyle.classifiers import mlp
+from punctstyle.marks import DISTRIBUTION_FEATURES
 from punctstyle.recognition import run_recognition_grid
 from punctstyle.settings import load_schema
 from tests.unit.recognition_data import dirichlet_classes, gaussian_classes, mlp_params
@@ -28,7 +29,7 @@ def test_schema_methods_are_the_registered_classifiers():
     for name, spec in classifiers.CLASSIFIERS.items():
         assert callable(spec.load_factory()), name
         if spec.distribution_features_only:
-            assert methods["properties"][name]["items"]["enum"] == ["f1", "f3", "f4", "f5"]
+            assert tuple(methods["properties"][name]["items"]["enum"]) == DISTRIBUTION_FEATURES
     assert classifiers.display_name("mlp") == "neural network"
     assert classifiers.display_name("unknown") == "unknown"
     with pytest.raises(ValueError, match="unknown classifier"):

@@ -14,7 +14,8 @@ from punctstyle import cli
 from punctstyle.attribution_length import threshold_record
 from punctstyle.classifiers.mlp import MLPParams, TrainedMLP
 from punctstyle.settings import schema_default, schema_defaults
-from punctstyle.vocabulary import FEATURES
+from punctstyle.marks import FEATURE_SIZES
+from punctstyle.vocabulary import FEATURES, PAPER_FEATURES
 from tests.conftest import LE_GUIN, REPO
 
 LE_GUIN_MARKS = [",", ".", ".", ".", ";", ";", '"', ",", '"', '"', ".", '"']
@@ -119,7 +120,7 @@ def test_features_le_guin(capsys, le_guin):
     assert code == 0 and err == ""
     features = json.loads(out)
     assert list(features) == list(FEATURES)
-    assert [len(features[f]) for f in FEATURES] == [10, 100, 100, 200, 40, 100]
+    assert [len(features[f]) for f in FEATURES] == [FEATURE_SIZES[f] for f in FEATURES]
     # 12 marks: 4 quotation marks, 2 commas, 4 periods, 2 semicolons
     expected_f1 = [0, 4 / 12, 0, 0, 2 / 12, 4 / 12, 0, 2 / 12, 0, 0]
     np.testing.assert_allclose(features["f1"], expected_f1, rtol=0, atol=1e-15)
@@ -345,7 +346,7 @@ def test_bundle_manifest(tiny_bundle):
     bundle, manifest, authors = tiny_bundle
     assert manifest["classes"] == sorted(authors)
     assert manifest["n_books"] == 15 and manifest["n_authors"] == 3
-    assert manifest["feature_set"] == list(FEATURES)
+    assert manifest["feature_set"] == list(PAPER_FEATURES)
     assert manifest["settings"]["mark_grid"] == [10, 20, 40, 80]
     assert manifest["settings"]["fraction"] == schema_default("attribution", "fraction")
     assert manifest["mlp"]["params"]["hidden"] == 16

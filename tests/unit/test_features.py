@@ -1,4 +1,5 @@
-"""f1..f6 on the paper's worked example (the Le Guin quote) as exact vectors, and edge cases."""
+"""f1..f6 on the paper's worked example (the Le Guin quote) as exact vectors, f7 (ordered mark
+triples) on the same example written out by hand, and edge cases."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import numpy as np
 import pytest
 
 from punctstyle.extract import extract_with_spacy
-from punctstyle.features import compute_features, sentence_lengths
-from punctstyle.marks import FEATURE_SIZES, MARK_CODE, N_MARKS
+from punctstyle.features import compute_feature, compute_features, sentence_lengths
+from punctstyle.marks import FEATURE_SIZES, MARK_CODE, N_MARKS, feature_column_names
 from tests.conftest import LE_GUIN
 
 Q, C, P, S = MARK_CODE['"'], MARK_CODE[","], MARK_CODE["."], MARK_CODE[";"]
@@ -76,6 +77,64 @@ def test_f6_mean_gaps_including_the_papers_missing_six(le_guin):
     np.testing.assert_allclose(f["f6"].reshape(10, 10), expected, atol=1e-15)
 
 
+def test_f7_ordered_triples_written_out_by_hand(le_guin):
+    # , . . . ; ; " , " " . "  (12 marks): the ten triples l = 1..10 are
+    # (, . .) (. . .) (. . ;) (. ; ;) (; ; ") (; " ,) (" , ") (, " ") (" " .) (" . ");
+    # every pair but (. .) has one successor, Q = 1; (. .) is followed once by . and once by ;,
+    # Q = 1/2 each; the last pair (. ") never has a successor, so f7 loses f3[. "] = 1/12.
+    f, _ = le_guin
+    expected = np.zeros((N_MARKS, N_MARKS, N_MARKS))
+    expected[C, P, P] = F(1, 12)  # f3[, .] = 1/12, Q = 1
+    expected[P, P, P] = F(1, 12)  # f3[. .] = 1/6, Q = 1/2
+    expected[P, P, S] = F(1, 12)  # f3[. .] = 1/6, Q = 1/2
+    expected[P, S, S] = F(1, 12)  # f3[. ;] = 1/12
+    expected[S, S, Q] = F(1, 12)  # f3[; ;] = 1/12
+    expected[S, Q, C] = F(1, 12)  # f3[; "] = 1/12
+    expected[Q, C, Q] = F(1, 9)  # f3[" ,] = 1/9
+    expected[C, Q, Q] = F(1, 12)  # f3[, "] = 1/12
+    expected[Q, Q, P] = F(1, 9)  # f3[" "] = 1/9
+    expected[Q, P, Q] = F(1, 9)  # f3[" .] = 1/9
+    np.testing.assert_allclose(f["f7"].reshape(N_MARKS, N_MARKS, N_MARKS), expected, atol=1e-15)
+    assert np.count_nonzero(f["f7"]) == 10
+    assert f["f7"].sum() == pytest.approx(11 / 12, abs=1e-15)  # 1 - f3[. "]
+
+
+def test_f7_column_names_are_row_major_triples():
+    names = feature_column_names("f7")
+    assert len(names) == FEATURE_SIZES["f7"] == 1000 == len(set(names))
+    assert names[0] == "f7[! ! !]" and names[-1] == "f7[... ... ...]"
+    assert names[(Q * N_MARKS + C) * N_MARKS + P] == 'f7[" , .]'
+    vector = compute_feature("f7", [Q, C, P], [0, 1, 2])
+    assert [names[i] for i in np.flatnonzero(vector)] == ['f7[" , .]']
+
+
+@pytest.mark.parametrize(
+    "marks, expected_sum",
+    [([], 0.0), ([P], 0.0), ([C, P], 0.0), ([C, P, S], 1 / 3), ([P, P, P], 1.0), ([C, P, C, P], 1.0)],
+    ids=["0 marks", "1 mark", "2 marks", "3 distinct marks", "3 equal marks", "last pair repeated"],
+)
+def test_f7_edge_cases_and_sum_rule(marks, expected_sum):
+    # sum f7 = sum f3 - f3[last pair] when the last pair occurs nowhere earlier (no successor)
+    f = compute_features(np.array(marks, dtype=np.uint8), np.zeros(len(marks), dtype=np.uint32))
+    assert f["f7"].shape == (1000,) and np.isfinite(f["f7"]).all()
+    assert f["f7"].sum() == pytest.approx(expected_sum, abs=1e-15)
+    if len(marks) == 3:
+        assert np.count_nonzero(f["f7"]) == 1
+        assert f["f7"][(marks[0] * N_MARKS + marks[1]) * N_MARKS + marks[2]] == pytest.approx(f["f3"].max())
+
+
+def test_f7_marginal_is_f3_for_pairs_with_a_successor():
+    rng = np.random.default_rng(7)
+    marks = rng.integers(0, 4, 60)
+    marks[-2:] = [8, 9]  # the last pair (? ...) occurs only last: it has no successor
+    f = compute_features(marks, np.zeros(marks.size, dtype=np.int64))
+    f3, f7 = f["f3"].reshape(N_MARKS, N_MARKS), f["f7"].reshape(N_MARKS, N_MARKS, N_MARKS)
+    expected = f3.copy()
+    expected[8, 9] = 0.0
+    np.testing.assert_allclose(f7.sum(axis=2), expected, atol=1e-15)
+    assert f7.sum() == pytest.approx(f3.sum() - f3[8, 9]) and f7.sum() < 1
+
+
 @pytest.mark.parametrize(
     "marks, gaps",
     [([], []), ([MARK_CODE["."]], [3]), ([MARK_CODE[","]], [0])],
@@ -103,10 +162,16 @@ def test_distribution_features_sum_to_one_on_random_sequences():
     marks = rng.integers(0, 10, 500).astype(np.uint8)
     gaps = rng.integers(0, 60, 500).astype(np.uint32)
     f = compute_features(marks, gaps)
-    for name in ("f1", "f3", "f4", "f5"):
+    for name in ("f1", "f3", "f4", "f5", "f7"):
         assert f[name].sum() == pytest.approx(1.0)
     # f3 = f1_i P_ij exactly
     np.testing.assert_allclose(f["f3"].reshape(10, 10), f["f1"][:, None] * f["f2"].reshape(10, 10))
+    # f7 = f3_ij Q_ijk, Q_ijk the empirical share of the pair (i, j) followed by k
+    triples = np.zeros((10, 10, 10))
+    np.add.at(triples, (marks[:-2], marks[1:-1], marks[2:]), 1.0)
+    followed = triples.sum(axis=2, keepdims=True)
+    Q = np.divide(triples, followed, out=np.zeros_like(triples), where=followed > 0)
+    np.testing.assert_allclose(f["f7"].reshape(10, 10, 10), f["f3"].reshape(10, 10)[:, :, None] * Q, atol=1e-15)
 
 
 def test_rejects_bad_codes():

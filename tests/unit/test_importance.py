@@ -141,3 +141,20 @@ def test_too_few_authors_give_empty_tables_and_the_reason():
     rows, record = importance_analysis(X, y, class_sizes=[2, 10], seeds=[0], make_for_seed=lambda seed: kl_only,
                                        task="author", test_fraction=0.2, top_k=[5], repeats=1, holdout_fraction=0.25)
     assert record["class_sizes"] == [2, 3] and [r.n_classes for r in rows] == [2, 3]  # 10 capped to 3
+
+
+def test_row_files_round_trip_and_skipped_rows(tmp_path):
+    import numpy as np
+
+    from punctstyle.importance import ImportanceRow, capped_class_size, read_importance_rows, write_importance_row
+
+    assert capped_class_size(50, 12) == 12 and capped_class_size(10, 57) == 10 and capped_class_size(10, 1) is None
+    row = ImportanceRow(3, 1, np.linspace(0, 1, 100), np.arange(100.0), [{"method": "kl", "k": 5, "accuracy": 0.5}])
+    write_importance_row(tmp_path / "a.json", row)
+    write_importance_row(tmp_path / "b.json", row)  # a requested size capped to the same row
+    write_importance_row(tmp_path / "c.json", None, "the corpus has 1 author(s)")
+    rows, reasons = read_importance_rows([tmp_path / "a.json", tmp_path / "b.json", tmp_path / "c.json"])
+    assert len(rows) == 1 and reasons == ["the corpus has 1 author(s)"]
+    np.testing.assert_array_equal(rows[0].test_importance, row.test_importance)
+    np.testing.assert_array_equal(rows[0].ranking, row.ranking)
+    assert (rows[0].n_classes, rows[0].seed, rows[0].top_k) == (3, 1, row.top_k)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from punctstyle.settings import load_schema
-from punctstyle.vocabulary import DISTRIBUTION_FEATURES, FEATURES, TASKS, wildcard_pattern
+from punctstyle.featuresets import resolve_feature_set
+from punctstyle.vocabulary import DISTRIBUTION_FEATURES, FEATURES, PAPER_FEATURES, TASKS, wildcard_pattern
 
 
 def _node(*keys: str) -> dict:
@@ -20,16 +21,43 @@ def test_task_enumerations_are_the_package_tasks():
 
 
 def test_distribution_feature_enumerations_are_the_package_list():
-    for keys in (("consistency", "features"), ("attribution", "kl_features"), ("attribution", "threshold_features")):
+    for keys in (
+        ("consistency", "features"),
+        ("recognition", "methods", "kl"),
+        ("attribution", "kl_features"),
+        ("attribution", "threshold_features"),
+    ):
         assert tuple(_node(*keys)["items"]["enum"]) == DISTRIBUTION_FEATURES, keys
 
 
 def test_feature_set_pattern_accepts_exactly_the_package_features():
-    pattern = re.compile(_node("attribution", "feature_set")["pattern"])
-    for feature in FEATURES:
-        assert pattern.match(feature)
-    assert pattern.match("+".join(FEATURES)) and pattern.match("all")
-    assert not pattern.match("f7") and not pattern.match("f0") and not pattern.match("f1+")
+    for pattern in (
+        _node("attribution", "feature_set")["pattern"],
+        _node("recognition", "methods", "mlp")["items"]["pattern"],
+    ):
+        regex = re.compile(pattern)
+        for feature in FEATURES:
+            assert regex.match(feature)
+        assert regex.match("+".join(FEATURES)) and regex.match("all") and regex.match("f3+f7")
+        assert not regex.match("f8") and not regex.match("f0") and not regex.match("f1+")
+
+
+def test_all_is_the_papers_six_features_and_f7_comes_after_them():
+    assert PAPER_FEATURES == ("f1", "f2", "f3", "f4", "f5", "f6")
+    assert resolve_feature_set("all") == PAPER_FEATURES
+    assert FEATURES[: len(PAPER_FEATURES)] == PAPER_FEATURES and FEATURES[len(PAPER_FEATURES) :] == ("f7",)
+    assert "f7" in DISTRIBUTION_FEATURES and resolve_feature_set("f3+f7") == ("f3", "f7")
+
+
+def test_default_config_lists_f7_after_the_papers_columns():
+    from punctstyle.settings import schema_default
+
+    assert schema_default("consistency", "features") == ["f1", "f3", "f4", "f5", "f7"]
+    methods = schema_default("recognition", "methods")
+    assert methods["kl"][-1] == "f7" and methods["mlp"][-1] == "f7"
+    assert methods["mlp"].index("all") < methods["mlp"].index("f7")
+    assert schema_default("attribution", "feature_set") == "all"
+    assert schema_default("attribution", "kl_features") == ["f3", "f1"]
 
 
 def test_wildcard_pattern_matches_whole_names_only():

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from tests.conftest import snakemake
+from tests.conftest import REPO, snakemake
 from tests.fixtures.mini_mirror import build_mini_mirror, serve
 
 pytestmark = pytest.mark.workflow
@@ -88,7 +88,9 @@ def test_every_declared_figure_is_a_png_with_its_pdf(run):
                 "temporal/f1_by_decade_panels.png", "temporal/rate_by_decade.png"}
     for i in range(1, 7):  # two books each of the three authors; six pairs
         expected |= {f"documents/{kind}_{i}.png" for kind in ("sequence", "f1_bars", "f5_bars", "scatter")}
-    for feature in ("f1", "f3", "f4", "f5"):
+    expected |= {f"beyond/{name}.png" for name in ("f3_importance", "f3_top_k", "parts_kl", "parts_by_size")}
+    default_config = yaml.safe_load((REPO / "config" / "config.yaml").read_text(encoding="utf-8"))
+    for feature in default_config["consistency"]["features"]:
         expected |= {f"kl/heatmap_{feature}_top{k}.png" for k in (2, 3)}
         expected |= {f"kl/{kind}_{task}_{feature}.png" for kind in ("consistency", "kl_distribution")
                      for task in ("author", "genre")}
@@ -99,7 +101,7 @@ def test_every_declared_figure_is_a_png_with_its_pdf(run):
     # few jobs: one per figure family (per feature or task where the caption needs it)
     figure_rules = declared.loc[declared["output_file"].str.contains("/figures/"), "rule"].unique()
     assert set(figure_rules) == {"figures_corpus", "figures_documents", "figures_kl", "figures_recognition",
-                                 "figures_temporal"}
+                                 "figures_temporal", "figures_f3_importance", "figures_parts"}
 
 
 def test_sequence_books_and_pairs(run):
@@ -150,7 +152,7 @@ def test_report_has_every_section_and_the_skip_reason(run):
                     "ordered by f3 consistency", "Tables 2 (KL nearest class) and 3", "punctuation rate"):
         assert caption in text, caption
     for category in ("1. Introduction", "2. Data and features", "3. Author analysis", "4. Genre analysis",
-                     "5. Temporal analysis", "Appendix: author and genre lists", "Configuration"):
+                     "5. Temporal analysis", "Appendix: author and genre lists", "Configuration", "Beyond the paper"):
         assert category in text, category
     assert "no CSV of publication years" in text  # the report says why the per-author figure is absent
     assert "authors_over_time.png" not in text

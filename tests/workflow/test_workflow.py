@@ -105,14 +105,19 @@ def planned_jobs(workflow_run, tmp_path: Path, overlay: dict | None = None, *cli
     return jobs
 
 
-RECOGNITION_DEPENDENTS = {"recognition", "recognition_tables", "figures_recognition", "appendix_table", "all"}
+# what a recognition row feeds: the tables, figures, appendix, the report's configuration page
+RECOGNITION_DEPENDENTS = {"recognition", "recognition_tables", "figures_recognition", "appendix_table", "config_used",
+                          "all"}
+# the f3 importance rows use the recognition seeds and splits
+SEED_DEPENDENTS = RECOGNITION_DEPENDENTS | {"f3_importance_row", "f3_importance", "figures_f3_importance"}
 
 
 def test_a_new_seed_plans_only_its_own_recognition_jobs(workflow_run, tmp_path):
     jobs = planned_jobs(workflow_run, tmp_path, {"recognition": {"seeds": [0, 1, 2]}})
     recognition = [wc for rule, wc in jobs if rule == "recognition"]
     assert recognition and {wc["seed"] for wc in recognition} == {"2"}, jobs
-    assert {rule for rule, _ in jobs} <= RECOGNITION_DEPENDENTS, jobs
+    assert {wc["seed"] for _, wc in jobs if "seed" in wc} == {"2"}, jobs  # never an existing seed
+    assert {rule for rule, _ in jobs} <= SEED_DEPENDENTS, jobs
 
 
 def test_a_new_class_size_plans_only_its_row(workflow_run, tmp_path):

@@ -3,15 +3,18 @@
 # targets (beyond_outputs()) are in beyond_common.smk; switches in config beyond.*.enabled.
 
 
-rule f3_importance:
+rule f3_importance_row:
     input:
         out("corpus/f3.parquet"),
     output:
-        **importance_analysis_files(),
+        out("analysis/beyond/f3_importance/{classes}_classes_seed{seed}.json"),
     log:
-        log_path("beyond/f3_importance"),
+        log_path("beyond/f3_importance_{classes}_classes_seed{seed}"),
     benchmark:
-        out("benchmarks/beyond/f3_importance.tsv")
+        out("benchmarks/beyond/f3_importance_{classes}_classes_seed{seed}.tsv")
+    wildcard_constraints:
+        classes=r"\d+",
+        seed=r"\d+",
     conda:
         "../../envs/analysis.yaml"
     threads: config["recognition"]["mlp"]["threads"]
@@ -20,13 +23,24 @@ rule f3_importance:
         runtime=240,
     params:
         # the splits and networks of Tables 2-3; not recognition.mlp.threads/device
-        class_sizes=config["beyond"]["importance"]["class_sizes"],
         repeats=config["beyond"]["importance"]["repeats"],
         top_k=config["beyond"]["importance"]["top_k"],
         holdout_fraction=config["beyond"]["importance"]["holdout_fraction"],
-        seeds=config["recognition"]["seeds"],
         test_fraction=config["recognition"]["test_fraction"],
         mlp=without_execution_keys(config)["recognition"]["mlp"],
+    script:
+        "../../scripts/importance_row.py"
+
+
+rule f3_importance:
+    input:
+        importance_row_files(),
+    output:
+        **importance_analysis_files(),
+    log:
+        log_path("beyond/f3_importance"),
+    conda:
+        "../../envs/analysis.yaml"
     script:
         "../../scripts/importance.py"
 
@@ -76,6 +90,8 @@ rule figures_f3_importance:
         ),
     log:
         log_path("figures/beyond_f3_importance"),
+    benchmark:
+        out("benchmarks/beyond/figures_f3_importance.tsv")
     conda:
         "../../envs/figures.yaml"
     threads: 1
@@ -107,6 +123,8 @@ rule figures_parts:
         ),
     log:
         log_path("figures/beyond_parts"),
+    benchmark:
+        out("benchmarks/beyond/figures_parts.tsv")
     conda:
         "../../envs/figures.yaml"
     threads: 1

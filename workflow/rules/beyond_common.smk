@@ -20,6 +20,15 @@ def importance_analysis_files():
     }
 
 
+def importance_row_files():
+    """One file per (class size, seed) row of the f3 importance analysis."""
+    return expand(
+        out("analysis/beyond/f3_importance/{classes}_classes_seed{seed}.json"),
+        classes=dict.fromkeys(config["beyond"]["importance"]["class_sizes"]),
+        seed=config["recognition"]["seeds"],
+    )
+
+
 def parts_analysis_files():
     return {
         "parts": out("analysis/beyond/parts.csv"),
