@@ -3,8 +3,9 @@
 Generates texts of ``--sizes`` MB (default 50 and 200) by concatenating shared-mirror books
 (seeded order, so the texts have a real book's mix of repeated and new chunks; their
 Gutenberg start/end markers defused, so that cleaning keeps the whole text), then, in a
-fresh Python process per text and per code tree, does what ``punctstyle extract`` does:
-read the file, clean it (:func:`punctstyle.clean.clean_text`), extract it. It prints the
+fresh Python process per text and per code tree, does what rule ``extract_book`` does:
+read the text, clean and extract it (:func:`punctstyle.book.clean_and_extract`: cleaned and
+extracted piece by piece; a tree without it: ``clean_text`` then the extractor). It prints the
 peak resident memory (Linux ``VmHWM``) above the resident size once the modules are loaded
 and the extractor warmed up (the fixed base, also printed), and its ratio to the text size.
 
@@ -35,6 +36,11 @@ import sys
 sys.modules.setdefault("torch", None)
 from punctstyle.clean import clean_text
 from punctstyle.extract import ChunkCachedExtractor
+try:
+    from punctstyle.book import clean_and_extract
+except ImportError:  # an older tree: cleaned whole
+    def clean_and_extract(text, extractor):
+        return extractor(clean_text(text)), None
 
 def status(key):
     with open("/proc/self/status") as handle:
@@ -49,18 +55,25 @@ with open("/proc/self/clear_refs", "w") as handle:  # reset VmHWM to the current
     handle.write("5")
 base = status("VmRSS")
 with open(sys.argv[1], encoding="utf-8") as handle:
-    sequence = extractor(clean_text(handle.read()))
+    sequence, _ = clean_and_extract(handle.read(), extractor)
 print(base, status("VmHWM"), len(sequence))
 """
 
 
-def generate_text(mirror: Path, megabytes: float, path: Path, seed: int) -> int:
-    """Concatenate mirror books (seeded order) into ``path`` up to ``megabytes``; its bytes."""
+HEADER = "*** START OF THE PROJECT GUTENBERG EBOOK BENCHMARK ***\n"
+FOOTER = "\n*** END OF THE PROJECT GUTENBERG EBOOK BENCHMARK ***\nlicence\n"
+
+
+def generate_text(mirror: Path, megabytes: float, path: Path, seed: int, markers: bool = False) -> int:
+    """Concatenate mirror books (seeded order) into ``path`` up to ``megabytes``; its bytes.
+    ``markers``: one Gutenberg header and footer around the whole (stripped whole)."""
     books = sorted((mirror / "files").glob("*/*-0.zip"))
     random.Random(seed).shuffle(books)
     target = int(megabytes * 2**20)
     written = 0
     with open(path, "w", encoding="utf-8") as out:
+        if markers:
+            written += out.write(HEADER)
         while written < target:
             for book in books:
                 with zipfile.ZipFile(book) as archive:
@@ -72,6 +85,8 @@ def generate_text(mirror: Path, megabytes: float, path: Path, seed: int) -> int:
                 written += len(data.encode("utf-8")) + 1
                 if written >= target:
                     break
+        if markers:
+            written += out.write(FOOTER)
     return written
 
 
@@ -93,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=float, nargs="+", default=[50.0, 200.0], help="text sizes in MB")
     parser.add_argument("--baseline", type=Path, help="another code tree, measured alike")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--markers", action="store_true", help="one Gutenberg header/footer around each text")
     args = parser.parse_args(argv)
     if not (args.mirror / "files").is_dir():
         print(f"{args.mirror}: no files/ folder (a Gutenberg mirror)", file=sys.stderr)
@@ -103,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         for size in args.sizes:
             text_path = Path(folder) / f"text-{size:g}MB.txt"
-            n_bytes = generate_text(args.mirror, size, text_path, args.seed)
+            n_bytes = generate_text(args.mirror, size, text_path, args.seed, args.markers)
             marks_seen = set()
             for label, tree in trees:
                 base, peak, marks = measure(tree, text_path)

@@ -18,7 +18,6 @@ Each file has its writer and its reader here; every reader raises
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -28,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.attribute import author_signatures, method_disagreement, rank_authors
-from punctstyle.io import InputError, write_json_atomic, write_parquet_atomic
+from punctstyle.io import InputError, read_json_object, write_json_atomic, write_parquet_atomic
 
 if TYPE_CHECKING:  # torch is imported only when a model is trained or loaded
     from punctstyle.attribute import Disagreement
@@ -101,17 +100,6 @@ def read_signatures(path: Any) -> pd.DataFrame:
     return table.set_index("author")
 
 
-def _read_json_object(path: Any) -> dict[str, Any]:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"{path}: not a readable JSON file ({_first_line(exc)})") from exc
-    if not isinstance(data, dict):
-        raise InputError(f"{path}: expected a JSON object")
-    return data
-
-
 def write_threshold(path: Any, record: Mapping[str, Any]) -> None:
     """``threshold.json`` (:func:`punctstyle.attribution_length.threshold_record` + ``mlp_curve``)."""
     write_json_atomic(path, dict(record))
@@ -119,7 +107,7 @@ def write_threshold(path: Any, record: Mapping[str, Any]) -> None:
 
 def read_threshold(path: Any) -> dict[str, Any]:
     """The record of :func:`write_threshold`."""
-    return _read_json_object(path)
+    return read_json_object(path)
 
 
 def write_manifest(path: Any, manifest: Mapping[str, Any]) -> None:
@@ -129,7 +117,7 @@ def write_manifest(path: Any, manifest: Mapping[str, Any]) -> None:
 
 def read_manifest(path: Any) -> dict[str, Any]:
     """The manifest of :func:`write_manifest`; another format raises :class:`InputError`."""
-    manifest = _read_json_object(path)
+    manifest = read_json_object(path)
     if manifest.get("format") != BUNDLE_FORMAT:
         raise InputError(f"{path}: not a {BUNDLE_FORMAT} manifest (format {manifest.get('format')!r})")
     return manifest

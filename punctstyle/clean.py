@@ -19,11 +19,18 @@ Steps, in order (:func:`clean_text`):
      become ``...``.
 
 Everything else is left to the tokenizer, which stays the definition of marks and words.
+
+Long texts are cleaned in pieces (:func:`clean_pieces`), each cut just after a line break
+between two characters that are neither whitespace nor dashes: no repair pattern spans such
+a line break or looks across it, so the cleaned pieces joined are :func:`clean_text`, and the
+cut (after a lone ``\\n``) is one where extraction may cut too
+(:func:`punctstyle.extract.text_pieces`). Memory then holds the text once, not its copies.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from gutenbergpy.textget import strip_headers
 
@@ -35,6 +42,10 @@ _SINGLE_QUOTES = re.compile("[‘’‚‛]")
 _DASHES = re.compile(r"\s*(?:—|–|-{2,})\s*")
 _GLUED_MARK = re.compile(r"(?<=[^\W\d_])([,;:?!])(?=[^\W\d_]|[\"'])")
 _SPACED_PERIODS = re.compile(r"\.(?: \.){2,}")
+_PIECE_CUT = re.compile(r"[^\s\-—–](?:\r\n?|\n)(?=[^\s\-—–])")
+"""A line break (``\\r\\n``, ``\\r`` or ``\\n``) between two characters that are neither
+whitespace nor dashes: no cleaning pattern (dashes with their surrounding whitespace, glued
+marks with their one-character look-arounds, quote pairs, spaced periods) spans it."""
 
 
 def has_gutenberg_markers(text: str) -> bool:
@@ -81,3 +92,30 @@ def clean_text(text: str) -> str:
     text = normalise_line_endings(text)
     text = normalise_quotes(text)
     return repair_missing_spaces(text)
+
+
+def raw_pieces(text: str, piece_chars: int) -> Iterator[str]:
+    """``text`` cut into pieces of at least ``piece_chars`` characters (the last may be
+    shorter), each cut just after the first line break of :data:`_PIECE_CUT` past the piece
+    length (a text with none after that point stays one piece)."""
+    start = 0
+    while len(text) - start > piece_chars:
+        cut = _PIECE_CUT.search(text, start + piece_chars)
+        if cut is None:
+            break
+        yield text[start : cut.end()]
+        start = cut.end()
+    yield text[start:] if start else text
+
+
+def clean_pieces(text: str, piece_chars: int) -> Iterator[str]:
+    """:func:`clean_text` in consecutive pieces of about ``piece_chars`` characters:
+    ``"".join(clean_pieces(text, n)) == clean_text(text)`` for every ``n``, and each piece
+    but the last ends with ``\\n`` followed by a character that is not whitespace.
+
+    A text with Project Gutenberg markers is stripped whole first (gutenbergpy works on
+    the whole text); the repairs, the costly copies, always run piece by piece."""
+    if has_gutenberg_markers(text):
+        text = strip_gutenberg_header(normalise_line_endings(text))
+    for piece in raw_pieces(text, piece_chars):
+        yield repair_missing_spaces(normalise_quotes(normalise_line_endings(piece)))

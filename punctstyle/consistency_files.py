@@ -16,7 +16,6 @@ Per (task, feature), under ``analysis/consistency/``:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from punctstyle.io import InputError, atomic_open, write_json_atomic
+from punctstyle.io import InputError, atomic_open, read_json_object, write_json_atomic
 
 
 def _load_npz(path: Any) -> Any:
@@ -66,14 +65,7 @@ def skipped_summary(task: str, feature: str, reason: str) -> dict[str, str]:
 
 def read_summary(path: Any) -> dict[str, Any]:
     """The summary of :func:`write_summary` (``"skipped" in summary`` when skipped)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            summary = json.load(handle)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"{path}: not a readable JSON file ({exc})") from exc
-    if not isinstance(summary, dict):
-        raise InputError(f"{path}: expected a JSON object")
-    return summary
+    return read_json_object(path)
 
 
 def write_summary_table(path: Any, summaries: Iterable[Mapping[str, Any]]) -> pd.DataFrame:

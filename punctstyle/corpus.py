@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -219,16 +218,9 @@ def write_corpus_summary(path: Any, summary: Mapping[str, Any]) -> None:
 
 def read_corpus_summary(path: Any) -> dict[str, Any]:
     """The summary of :func:`write_corpus_summary`."""
-    from punctstyle.io import InputError
+    from punctstyle.io import read_json_object
 
-    try:
-        with open(path, encoding="utf-8") as handle:
-            summary = json.load(handle)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"{path}: not a readable JSON file ({exc})") from exc
-    if not isinstance(summary, dict):
-        raise InputError(f"{path}: expected a JSON object")
-    return summary
+    return read_json_object(path)
 
 
 def write_exclusions(path: Any, exclusions: pd.DataFrame) -> None:

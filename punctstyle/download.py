@@ -44,15 +44,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
-import requests
-import urllib3
-
 from punctstyle import __version__
 from punctstyle.io import InputError, write_bytes_atomic, write_gzip_text_atomic, write_json_atomic
+
+if TYPE_CHECKING:  # requests and urllib3 are imported where used: a file:// mirror never needs them
+    import requests
 
 __all__ = [
     "DEFAULT_CATALOG_PATH",
@@ -263,6 +263,8 @@ def _bytes_read_before(exc: BaseException) -> int:
     urllib3 raises before handing over the bytes it buffered, so the caller's own count
     can be short; the IncompleteRead buried in the exception knows the real number.
     """
+    import urllib3
+
     pending: list[object] = [exc]
     for _ in range(20):  # a few levels of args/cause/context are enough
         if not pending:
@@ -282,6 +284,8 @@ def _read_body(
     """Read a 200 answer's body; each read returns what has arrived (``read1``), so the
     attempt's ``deadline`` (seconds after ``started``, a ``time.monotonic()``) is checked
     between reads even when a server trickles bytes slower than any read timeout."""
+    import urllib3
+
     raw = response.raw
     chunks: list[bytes] = []
     received = 0
@@ -320,6 +324,8 @@ def _get_http(
     user_agent: str,
     max_bytes: int,
 ) -> _Attempt:
+    import requests
+
     headers = {"User-Agent": user_agent, "Accept-Encoding": "identity"}
     started = time.monotonic()
     try:
@@ -583,6 +589,8 @@ def fetch_book(
 
     own_session = session is None and scheme != "file"
     if own_session:
+        import requests
+
         session = requests.Session()
     attempts: list[tuple[str, str]] = []
 
@@ -668,6 +676,8 @@ def fetch_catalog(
     attempts: list[tuple[str, str]] = []
     own_session = session is None and scheme != "file"
     if own_session:
+        import requests
+
         session = requests.Session()
     try:
         attempt = _get_with_retries(

@@ -57,6 +57,8 @@ path is checked against.
 Memory. A long text is extracted in pieces of about :data:`PIECE_CHARS` characters, cut
 inside whitespace that no token and no pattern spans (:func:`text_pieces`); the pieces'
 sequences are concatenated (:func:`concatenate_sequences`), identical to the whole text's.
+A raw text is cleaned in pieces too, cut where both cleaning and extraction may cut
+(:func:`punctstyle.clean.clean_pieces`, :func:`punctstyle.book.clean_and_extract`).
 """
 
 from __future__ import annotations
@@ -361,8 +363,11 @@ def _tokenizer_facts(rules: TokenizerRules) -> _TokenizerFacts:
     return replace(facts, simple_classes=agreed)
 
 
-PIECE_CHARS: int = 4_000_000
-"""Characters of text extracted at once (a piece's chunk list takes about 10 bytes a character)."""
+PIECE_CHARS: int = 1_000_000
+"""Characters of text cleaned and extracted at once (a piece's chunk list takes about 10 bytes
+a character, its cleaning copies 2 to 4 bytes a character each: about 50 MB a piece; 4 M
+characters made 50 MB texts peak at 5.4 times the text, 1 M at 4.9,
+``benchmarks/bench_extract_memory.py``)."""
 
 
 class ChunkCachedExtractor:

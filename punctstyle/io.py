@@ -131,3 +131,17 @@ def numpy_column(column: Any, dtype: Any) -> Any:
         return np.zeros(0, dtype)
     data = array.buffers()[1]
     return np.frombuffer(data, dtype, count=len(array), offset=array.offset).copy()
+
+
+def read_json_object(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A JSON file that must hold an object; anything else is an :class:`InputError` in one line
+    naming the file (unreadable, not JSON, or not an object)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(f"{path}: not a readable JSON file ({reason})") from exc
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: expected a JSON object")
+    return data

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from punctstyle.marks import FEATURE_SIZES, FEATURES, PAPER_FEATURES
 from tests.conftest import REPO, snakemake
 from tests.fixtures.mini_mirror import AUTHORS, build_mini_mirror, book_text, serve
 
@@ -74,14 +75,14 @@ def test_bundle_files(bundle):
     manifest = json.loads((bundle / "manifest.json").read_text())
     authors = sorted(a.corpus_name for a in AUTHORS)
     assert manifest["classes"] == authors
-    assert manifest["feature_set"] == ["f1", "f2", "f3", "f4", "f5", "f6"]
+    assert manifest["feature_set"] == list(PAPER_FEATURES)  # attribution.feature_set: all
     assert manifest["n_books"] == len(pd.read_parquet(bundle.parent.parent / "corpus/f1.parquet"))
     assert manifest["mlp"]["params"]["hidden"] == 64  # config/test.yaml's recognition.mlp
     assert (bundle.parent.parent / "benchmarks/attribution_model.tsv").stat().st_size > 0
     assert manifest["punctstyle_version"]
     signatures = pd.read_parquet(bundle / "signatures.parquet")
     assert signatures["author"].tolist() == authors
-    assert signatures.shape[1] == 2 + 10 + 100 + 100 + 200 + 40 + 100
+    assert signatures.shape[1] == 2 + sum(FEATURE_SIZES[f] for f in FEATURES)  # two label columns, then every feature
     assert abs(signatures.filter(like="f3[").sum(axis=1) - 1).max() < 1e-9
     threshold = json.loads((bundle / "threshold.json").read_text())
     assert threshold["grid"] == GRID and threshold["fraction"] == 0.5  # config.yaml default
