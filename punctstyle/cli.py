@@ -85,11 +85,13 @@ def read_text(path: str, max_bytes: int) -> str:
 
 
 def sequence_of_text(text: str) -> Any:
-    """Clean a text (Gutenberg header/footer, the paper's repairs) and extract its marks."""
-    from punctstyle.clean import clean_text
-    from punctstyle.extract import extract
+    """Clean a text (Gutenberg header/footer, the paper's repairs) and extract its marks, piece
+    by piece as the workflow's extraction does (bounded memory, same output as whole-text
+    cleaning and extraction)."""
+    from punctstyle.book import clean_and_extract
+    from punctstyle.extract import ChunkCachedExtractor
 
-    return extract(clean_text(text))
+    return clean_and_extract(text, ChunkCachedExtractor())[0]
 
 
 def sequence_of_file(path: str, max_bytes: int) -> Any:
