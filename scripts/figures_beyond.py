@@ -1,12 +1,10 @@
 """Rules figures_f3_importance and figures_parts: the figures and report tables beyond the paper."""
 
-import json
-
 import pandas as pd
 
 from punctstyle.classifiers import display_name
 from punctstyle.importance import importance_matrix, top_transitions
-from punctstyle.io import write_text_atomic
+from punctstyle.io import read_json_object, write_text_atomic
 from punctstyle.logs import configure_logging
 from punctstyle.parts import PART_FEATURES
 from punctstyle.plots.base import placeholder_figure, save_figure
@@ -22,13 +20,8 @@ log = configure_logging(snakemake.log[0])
 inputs, output = snakemake.input, snakemake.output
 
 
-def read_record(path):
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
-
-
 def importance_figures():
-    record = read_record(inputs.summary)
+    record = read_json_object(inputs.summary)
     importance, top_k = pd.read_csv(inputs.importance), pd.read_csv(inputs.top_k)
     empty = f"No f3 importance: {record['reason']}"
     if importance.empty:
@@ -52,7 +45,7 @@ def importance_figures():
 
 
 def parts_figures():
-    record = read_record(inputs.info)
+    record = read_json_object(inputs.info)
     rows, summary = pd.read_csv(inputs.parts), pd.read_csv(inputs.summary)
     empty = f"No parts: {record['reason'] or 'every book is shorter than p x beyond.parts.min_part_marks'}"
     if rows.empty:
