@@ -31,6 +31,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from punctstyle.vocabulary import FEATURES
 from tests.conftest import REPO
 from tests.fixtures.mini_mirror import build_mini_mirror, serve
 
@@ -39,9 +40,8 @@ pytestmark = pytest.mark.slurm
 PROFILE = REPO / "profiles" / "slurm"
 PARTITION = "debug"  # profiles/slurm: default-resources slurm_partition
 ACCOUNT = "root"  # profiles/slurm: default-resources slurm_account
-FEATURES = [f"f{k}" for k in range(1, 7)]
 PER_BOOK_RULES = ("download_book", "extract_book", "book_features")
-SINGLE_RULES = ("download_catalog", "select_books", "corpus_tables")
+SINGLE_RULES = ("download_catalog", "select_books", "tokenizer_rules", "corpus_tables")
 # Wall-clock bounds (seconds); the whole module takes about four minutes on an idle 2-core host.
 WORKFLOW_TIMEOUT_S = 600
 FAILURE_TIMEOUT_S = 300
@@ -328,7 +328,7 @@ def test_jobs_ran_through_slurm_in_batches(runs):
     per_book = [rule for rule in finished if rule in PER_BOOK_RULES]
     assert len(per_book) == books * len(PER_BOOK_RULES) == 36
     assert len(finished) == len(per_book) + len(SINGLE_RULES)
-    assert len(submitted) < len(finished)  # 4 cluster jobs for 39 rule jobs
+    assert len(submitted) < len(finished)  # 5 cluster jobs for 40 rule jobs
 
     # SLURM itself ran them, with the profile's account, partition and per-rule resources
     records = slurm_records([job_id for job_id, _ in submitted])

@@ -32,13 +32,13 @@ import yaml
 from punctstyle.book import read_sequence
 from punctstyle.download import SITE_URL_TEMPLATES, fetch_book, read_provenance, write_book
 from punctstyle.io import write_gzip_text_atomic
+from punctstyle.vocabulary import FEATURES
 from tests.conftest import REPO
 from tests.fixtures.faulty_server import FaultyServer, serve_faulty
 from tests.fixtures.mini_mirror import CATALOG_HEADER, HTML_BOOK, MISSING_BOOK, build_mini_mirror
 
 pytestmark = pytest.mark.workflow
 
-FEATURES = ("f1", "f2", "f3", "f4", "f5", "f6")
 CORPUS_FILES = [f"corpus/{f}.parquet" for f in FEATURES] + ["corpus/exclusions.csv", "corpus/summary.json"]
 N_SELECTED = 12  # books the mini mirror's catalog keeps (tests/fixtures/mini_mirror.py)
 LOCK_MESSAGE = "Directory cannot be locked"
