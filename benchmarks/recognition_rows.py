@@ -4,17 +4,23 @@ machine (a GPU box) or a quick what-if on the settings, with the same code as th
 same summary tables).
 
     python benchmarks/recognition_rows.py CORPUS_DIR OUT_DIR [--set recognition.mlp.stopping=validation ...]
-        [--tasks author genre] [--device auto] [--threads 2]
+        [--tasks author genre] [--sizes 10 50 all] [--seeds 0 1] [--device auto] [--threads 2] [--jobs 1]
 
 CORPUS_DIR holds the corpus tables (`f1.parquet` ...) of a run; the settings are the schema's
-defaults with the `--set KEY=VALUE` overrides (YAML values). Prints the seconds each row took
-and writes `OUT_DIR/{task}/{classes}_classes/seed{seed}_*` and `OUT_DIR/{task}_summary.csv`.
+defaults with the `--set KEY=VALUE` overrides (YAML values), validated against the schema when
+jsonschema is installed. `--jobs N` runs N rows at once in separate processes (each with
+`--threads` threads; a GPU is shared). Prints the seconds each row took and writes
+`OUT_DIR/{task}/{classes}_classes/seed{seed}_*` and `OUT_DIR/{task}_summary.csv` (over every
+row file found there, so that runs of separate rows add up).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import multiprocessing
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pandas as pd
@@ -28,6 +34,7 @@ from punctstyle.settings import coerce_config_types, config_error, schema_defaul
 
 
 def settings(overrides: list[str]) -> dict:
+    """The schema's defaults with ``KEY=VALUE`` overrides (YAML values), type-coerced."""
     config = schema_defaults()
     for item in overrides:
         key, value = item.split("=", 1)
@@ -37,10 +44,57 @@ def settings(overrides: list[str]) -> dict:
             node = node[part]
         node[last] = yaml.safe_load(value)
     config = coerce_config_types(config)
-    problem = config_error({**config, "outdir": "x"})
-    if problem:
-        raise SystemExit(problem)
+    if importlib.util.find_spec("jsonschema") is None:
+        print("jsonschema is not installed: the settings are not validated against the schema")
+    else:
+        problem = config_error({**config, "outdir": "x"})
+        if problem:
+            raise SystemExit(problem)
     return config
+
+
+def planned_rows(tables: dict[str, pd.DataFrame], tasks, sizes, seeds) -> list[tuple[str, str, int]]:
+    """The (task, class size, seed) rows the workflow would run, in its order."""
+    rows = []
+    for task in tasks:
+        n_available = labelled_rows(tables["f1"], task)[task_column(task)].nunique()
+        for size in sizes:
+            class_size = "all" if size == "all" else int(size)
+            if n_available < 2 or duplicates_full_corpus_row(class_size, n_available, "all" in sizes):
+                continue
+            rows.extend((task, size, int(seed)) for seed in seeds)
+    return rows
+
+
+def run_row(corpus: Path, out: Path, row: tuple[str, str, int], config: dict, device: str, threads: int) -> str:
+    """Compute and write one row's files; return a line saying how long it took."""
+    task, size, seed = row
+    start = time.perf_counter()
+    tables = {name: pd.read_parquet(corpus / f"{name}.parquet") for name in FEATURES}
+    recognition = config["recognition"]
+    methods = {name: sets for name, sets in recognition["methods"].items() if sets}
+    mlp = without_execution_keys(config)["recognition"]["mlp"]
+    options = {"mlp": {"params": mlp, "device": device, "num_threads": threads}}
+    run = recognition_run(
+        tables,
+        task,
+        "all" if size == "all" else int(size),
+        seed,
+        methods=methods,
+        test_fraction=recognition["test_fraction"],
+        classifier_options=options,
+    )
+    stem = out / task / f"{size}_classes" / f"seed{seed}"
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    write_row_files(
+        f"{stem}_results.csv",
+        f"{stem}_per_class.csv",
+        f"{stem}_confusion.parquet",
+        run.results,
+        run.per_class,
+        run.confusion,
+    )
+    return f"{task} {size} seed {seed}: {time.perf_counter() - start:.1f} s"
 
 
 def main() -> None:
@@ -49,33 +103,35 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--set", dest="overrides", action="append", default=[])
     parser.add_argument("--tasks", nargs="+", default=["author", "genre"])
+    parser.add_argument("--sizes", nargs="+", default=None, help="class sizes (default: recognition.class_sizes)")
+    parser.add_argument("--seeds", nargs="+", type=int, default=None, help="seeds (default: recognition.seeds)")
     parser.add_argument("--device", default="auto")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=1, help="rows computed at once, each in its own process")
     args = parser.parse_args()
     config = settings(args.overrides)
     recognition = config["recognition"]
-    methods = {name: sets for name, sets in recognition["methods"].items() if sets}
-    mlp = without_execution_keys(config)["recognition"]["mlp"]
-    options = {"mlp": {"params": mlp, "device": args.device, "num_threads": args.threads}}
-    tables = {name: pd.read_parquet(args.corpus / f"{name}.parquet") for name in FEATURES}
-    sizes = list(dict.fromkeys(str(size) for size in recognition["class_sizes"]))
+    if args.tasks == ["author", "genre"] and not recognition["genre_recognition"]:
+        args.tasks = ["author"]
+    sizes = list(dict.fromkeys(str(size) for size in (args.sizes or recognition["class_sizes"])))
+    seeds = args.seeds if args.seeds is not None else recognition["seeds"]
+    tables = {"f1": pd.read_parquet(args.corpus / "f1.parquet")}
+    rows = planned_rows(tables, args.tasks, sizes, seeds)
+    start = time.perf_counter()
+    if args.jobs <= 1:
+        for row in rows:
+            print(run_row(args.corpus, args.out, row, config, args.device, args.threads), flush=True)
+    else:
+        context = multiprocessing.get_context("spawn")  # CUDA cannot be used in forked children
+        with ProcessPoolExecutor(max_workers=args.jobs, mp_context=context) as pool:
+            futures = [
+                pool.submit(run_row, args.corpus, args.out, row, config, args.device, args.threads) for row in rows
+            ]
+            for future in futures:
+                print(future.result(), flush=True)
+    print(f"{len(rows)} rows in {time.perf_counter() - start:.1f} s wall", flush=True)
     for task in args.tasks:
-        n_available = labelled_rows(tables["f1"], task)[task_column(task)].nunique()
-        files = []
-        for size in sizes:
-            class_size = "all" if size == "all" else int(size)
-            if n_available < 2 or duplicates_full_corpus_row(class_size, n_available, "all" in sizes):
-                continue
-            for seed in recognition["seeds"]:
-                start = time.perf_counter()
-                run = recognition_run(tables, task, class_size, int(seed), methods=methods,
-                                      test_fraction=recognition["test_fraction"], classifier_options=options)
-                stem = args.out / task / f"{size}_classes" / f"seed{seed}"
-                stem.parent.mkdir(parents=True, exist_ok=True)
-                paths = [f"{stem}_results.csv", f"{stem}_per_class.csv", f"{stem}_confusion.parquet"]
-                write_row_files(*paths, run.results, run.per_class, run.confusion)
-                files.append(paths[0])
-                print(f"{task} {size} seed {seed}: {time.perf_counter() - start:.1f} s", flush=True)
+        files = sorted(str(path) for path in (args.out / task).glob("*_classes/seed*_results.csv"))
         if files:
             summarise(read_results(files)).to_csv(args.out / f"{task}_summary.csv", index=False)
 
