@@ -22,6 +22,9 @@ include: "workflow/rules/figures.smk"
 include: "workflow/rules/attribution.smk"
 include: "workflow/rules/beyond_common.smk"
 include: "workflow/rules/beyond.smk"
+include: "workflow/rules/sequence.smk"
+include: "workflow/rules/length_common.smk"
+include: "workflow/rules/length.smk"
 
 
 rule all:
@@ -32,3 +35,10 @@ rule all:
         figure_outputs(),
         attribution_outputs(),
         beyond_outputs(),
+        length_outputs(),
+
+
+onsuccess:
+    # the end of a run lists the skipped analyses with their cause, one line each
+    for line in skipped_analysis_lines():
+        print(line)

@@ -1,6 +1,6 @@
 """Benchmark: corpus-level steps at full-catalogue scale (15,000 books) on synthetic features.
 
-Synthetic books with the real feature sizes (f1 10, f2 100, f3 100, f4 200, f5 40, f6 100;
+Synthetic books with the real feature sizes (f1 10, f2 100, f3 100, f4 200, f5 40, f6 100, f7 1000;
 f3 about 60% zeros; f1, f3, f4, f5 distributions, f2 row-stochastic, f6 mean gaps), 650
 authors (at least 10 books each) and catalogue-like metadata. Each step runs in a fresh
 worker process, so that its peak resident set size (``ru_maxrss``) is its own:
@@ -18,7 +18,16 @@ worker process, so that its peak resident set size (``ru_maxrss``) is its own:
              default);
 ``mlp``      one ``train_mlp`` on the feature set ``all`` (550 inputs), hidden layer
              ``--hidden`` (2000), every author a class, trained on a stratified 80% split
-             for ``--epochs`` epochs on the CPU with ``--threads`` threads.
+             for ``--epochs`` epochs on the CPU with ``--threads`` threads;
+``words``    the word baselines' corpus matrix (issue 12): per book, Poisson word counts of
+             ``--book-words`` (70,000) tokens a book from a Zipf law (exponent 1.07, each
+             book's own log-normal tilt) over the 5,000 commonest words, plus 200 words of
+             its own (names: counts 1 to 60) from the rest of ``--vocabulary`` (200,000);
+             ``build_word_matrix`` keeps each book's
+             ``--pool`` (2,000) most frequent words, ``write_word_matrix`` /
+             ``read_word_matrix``, then what a recognition row does: relative frequencies,
+             ``select_vocabulary`` of the top 1,000 on an 80 % training share, and the dense
+             (books x 1,000) float64 matrix the classifiers get.
 
 Prints one row per step: seconds (wall, the step alone), CPU seconds of the whole worker
 (user + system, all threads, synthetic inputs included), peak RSS of the worker (MiB), its
@@ -48,8 +57,8 @@ import pandas as pd
 
 from punctstyle.marks import FEATURE_SIZES, FEATURES, N_MARKS, feature_column_names
 
-STEPS = ("prepare", "tables", "tables_unbatched", "kl", "mlp")
-DEFAULT_STEPS = ("prepare", "tables", "kl", "mlp")
+STEPS = ("prepare", "tables", "tables_unbatched", "kl", "mlp", "words")
+DEFAULT_STEPS = ("prepare", "tables", "kl", "mlp", "words")
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 SHELVES = (
     "Adventure",
@@ -86,10 +95,8 @@ def transition_weights(n_authors: int, rng: np.random.Generator) -> np.ndarray:
     return _normalise(corpus * style)
 
 
-def synthetic_features(
-    authors: np.ndarray, n_authors: int, rng: np.random.Generator
-) -> dict[str, np.ndarray]:
-    """f1..f6 arrays (n_books, size) for the given author indices."""
+def synthetic_features(authors: np.ndarray, n_authors: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """f1..f7 arrays (n_books, size) for the given author indices."""
     n = authors.size
     weights = transition_weights(n_authors, rng)[authors]  # (n, 100)
     # presence 1 - exp(-c w): about 60% zeros at c = 100; the most frequent pair always present
@@ -108,7 +115,17 @@ def synthetic_features(
     k5 = np.arange(1, FEATURE_SIZES["f5"] + 1)
     scale5 = rng.uniform(1.5, 6.0, size=(n, 1))
     f5 = k5 * np.exp(-k5 / scale5) * rng.gamma(20.0, size=(n, k5.size))
-    features = {"f1": f1, "f2": f2, "f3": f3, "f4": _normalise(f4), "f5": _normalise(f5), "f6": f6}
+    # f7 (ordered triples) as a second-order chain of the same book: f3[a, b] * P(c | b), P = f2
+    f7 = (matrix[:, :, :, None] * f2.reshape(n, N_MARKS, N_MARKS)[:, None, :, :]).reshape(n, -1)
+    features = {
+        "f1": f1,
+        "f2": f2,
+        "f3": f3,
+        "f4": _normalise(f4),
+        "f5": _normalise(f5),
+        "f6": f6,
+        "f7": _normalise(f7),
+    }
     assert all(features[f].shape == (n, FEATURE_SIZES[f]) for f in FEATURES)
     return features
 
@@ -232,19 +249,59 @@ def _step_mlp(args, workdir: Path) -> tuple[str, float, int]:
     X = stack_features(features, "all")
     del features
     train, _ = stratified_split(labels, 0.2, np.random.default_rng(args.seed))
-    settings = {**schema_default("recognition", "mlp"), "hidden_units": args.hidden, "max_epochs": args.epochs,
-                "patience": args.epochs + 1}
+    settings = {
+        **schema_default("recognition", "mlp"),
+        "hidden_units": args.hidden,
+        "max_epochs": args.epochs,
+        "patience": args.epochs + 1,
+    }
     params = MLPParams.from_config(settings)
     before = _rss_now()
     start = time.perf_counter()
-    model = train_mlp(
-        X[train], labels[train], params=params, seed=args.seed, device="cpu", num_threads=args.threads
-    )
+    model = train_mlp(X[train], labels[train], params=params, seed=args.seed, device="cpu", num_threads=args.threads)
     seconds = time.perf_counter() - start
     n_params = sum(p.numel() for p in model.network.parameters())
     note = (
         f"{train.size} x {X.shape[1]} inputs, {model.classes.size} classes, hidden {args.hidden}, "
         f"{model.epochs} epochs ({seconds / max(model.epochs, 1):.1f} s/epoch), {n_params / 1e6:.2f} M weights"
+    )
+    return note, seconds, before
+
+
+def _step_words(args, workdir: Path) -> tuple[str, float, int]:
+    from punctstyle.words import build_word_matrix, read_word_matrix, select_vocabulary, write_word_matrix
+
+    rng = np.random.default_rng(args.seed)
+    vocabulary = np.array([f"w{i:06d}" for i in range(args.vocabulary)])
+    head = 5000
+    zipf = 1.0 / np.arange(1, head + 1) ** 1.07
+    zipf /= zipf.sum()
+
+    def books():
+        for book_id in range(args.n):
+            # each book tilts the law a little (its favourite words) and has words of its own
+            counts = rng.poisson(args.book_words * zipf * rng.lognormal(0.0, 0.5, head))
+            own = rng.choice(np.arange(head, args.vocabulary), size=200, replace=False)
+            words = np.concatenate([vocabulary[:head], vocabulary[own]])
+            counts = np.concatenate([counts, rng.integers(1, 61, size=200)])
+            present = np.flatnonzero(counts)
+            yield book_id, words[present], counts[present], int(counts.sum())
+
+    before = _rss_now()
+    start = time.perf_counter()
+    matrix = build_word_matrix(books(), args.pool)
+    path = workdir / "words.npz"
+    write_word_matrix(path, matrix)
+    del matrix
+    matrix = read_word_matrix(path)
+    freqs = matrix.relative_frequencies(matrix.book_ids)
+    train = np.sort(rng.choice(args.n, size=int(0.8 * args.n), replace=False))
+    chosen = select_vocabulary(freqs[train], 1000, matrix.cutoff[train])
+    dense = freqs[:, chosen.columns].toarray()
+    seconds = time.perf_counter() - start
+    note = (
+        f"pool {matrix.vocabulary.size} words, {matrix.counts.nnz / 1e6:.1f} M counts, file {path.stat().st_size / 2**20:.0f} MiB; "
+        f"top 1000 proven {chosen.proven}; dense {dense.shape[0]} x {dense.shape[1]} float64 {dense.nbytes / 2**20:.0f} MiB"
     )
     return note, seconds, before
 
@@ -260,7 +317,8 @@ def worker(args) -> int:
             note = _step_tables(args, workdir, unbatched=args.worker == "tables_unbatched")
         seconds = time.perf_counter() - start
     else:
-        note, seconds, before = (_step_kl if args.worker == "kl" else _step_mlp)(args, workdir)
+        step = {"kl": _step_kl, "mlp": _step_mlp, "words": _step_words}[args.worker]
+        note, seconds, before = step(args, workdir)
     usage = resource.getrusage(resource.RUSAGE_SELF)
     peak = usage.ru_maxrss * 1024  # Linux: KiB
     cpu = usage.ru_utime + usage.ru_stime  # the whole worker (synthetic inputs included)
@@ -275,14 +333,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=15_000, help="books (default 15000)")
     parser.add_argument("--authors", type=int, default=650, help="authors = MLP classes (default 650)")
-    parser.add_argument(
-        "--steps", default=",".join(DEFAULT_STEPS), help=f"comma-separated, some of {','.join(STEPS)}"
-    )
+    parser.add_argument("--steps", default=",".join(DEFAULT_STEPS), help=f"comma-separated, some of {','.join(STEPS)}")
     parser.add_argument("--dtype", choices=("float32", "float64"), default="float32", help="KL output dtype")
     parser.add_argument("--hidden", type=int, default=2000, help="MLP hidden units (default 2000)")
     parser.add_argument("--epochs", type=int, default=3, help="MLP epochs (default 3)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--vocabulary", type=int, default=200_000, help="words step: distinct words (default 200000)")
+    parser.add_argument("--book-words", type=int, default=70_000, help="words step: tokens a book (default 70000)")
+    parser.add_argument("--pool", type=int, default=2000, help="words step: pool_per_book (default 2000)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument(
         "--workdir", help="use (and keep) this folder; 'tables' without 'prepare' reuses its per-book files"
@@ -297,9 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown step {unknown[0]!r}: expected some of {', '.join(STEPS)}")
     keep = args.keep or args.workdir is not None
-    workdir = (
-        Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="punctstyle-bench-corpus-"))
-    )
+    workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="punctstyle-bench-corpus-"))
     workdir.mkdir(parents=True, exist_ok=True)
     first_tables = next((s for s in steps if s.startswith("tables")), None)
     if first_tables and "prepare" not in steps and not (workdir / "selection.parquet").is_file():
@@ -315,6 +372,7 @@ def main(argv: list[str] | None = None) -> int:
         str(args.hidden),
     ]
     common += ["--epochs", str(args.epochs), "--threads", str(args.threads), "--seed", str(args.seed)]
+    common += ["--vocabulary", str(args.vocabulary), "--book-words", str(args.book_words), "--pool", str(args.pool)]
     print(f"{args.n} synthetic books, {args.authors} authors; {os.cpu_count()} cores; workdir {workdir}")
     results, failed = [], False
     try:
@@ -350,9 +408,7 @@ def main(argv: list[str] | None = None) -> int:
     widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(header)]
     print()
     for row in (header, *rows):
-        print(
-            "  ".join(c.ljust(w) if i in (0, 6) else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
-        )
+        print("  ".join(c.ljust(w) if i in (0, 6) else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
     by_step = {step: r for step, r, _ in results}
     if "tables" in by_step and "tables_unbatched" in by_step:
         plain, batched = by_step["tables"], by_step["tables_unbatched"]

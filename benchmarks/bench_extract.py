@@ -21,6 +21,12 @@ run less the resident size once spaCy is loaded and the text read; Linux ``VmHWM
 ``_reset_peak``): on the largest book (spaCy, cold) and over all books (shared: its cache
 included).
 
+Word counts (the word baselines, issue 12): a fourth timing, ``fast, cold, with words``
+(:meth:`~punctstyle.extract.ChunkCachedExtractor.extract_with_words` with a fresh extractor, what
+an ``extract_book`` job does), its extra time over ``fast, cold``, the counts compared with
+spaCy's word tokens (:func:`punctstyle.extract.words_with_spacy`, not timed), and the storage of
+the per-book files as the workflow writes them: ``sequences/`` vs ``words/`` (bytes on disk).
+
 Usage: ``python benchmarks/bench_extract.py [--mirror PATH] [--limit N] [--seed S]
 [--target 10] [--no-memory]``. Exit status 1 if any book differs or the shared-extractor
 speed-up is below ``--target``; 2 if the mirror cannot be read.
@@ -42,6 +48,7 @@ from typing import Callable
 
 import numpy as np
 
+from punctstyle.book import write_sequence, write_words
 from punctstyle.clean import clean_text
 from punctstyle.extract import (
     ChunkCachedExtractor,
@@ -49,6 +56,7 @@ from punctstyle.extract import (
     classify_token,
     english_tokenizer,
     extract_with_spacy,
+    words_with_spacy,
 )
 from punctstyle.marks import MARKS
 
@@ -83,6 +91,13 @@ class Run:
     clean_seconds: float = 0.0
     timings: dict[str, Timing] = field(default_factory=lambda: {p: Timing() for p in PATHS})
     differences: list[Difference] = field(default_factory=list)
+    words: Timing = field(default_factory=Timing)
+    """fast, cold, with word counts (what an extract_book job does)."""
+    word_differences: list[int] = field(default_factory=list)
+    """Books whose word counts differ from spaCy's word tokens."""
+    sequence_bytes: int = 0
+    words_bytes: int = 0
+    distinct_words: int = 0
 
 
 def book_ids(mirror: Path) -> list[int]:
@@ -90,9 +105,7 @@ def book_ids(mirror: Path) -> list[int]:
     files = mirror / "files"
     if not files.is_dir():
         raise FileNotFoundError(f"{files}: no such folder (pass --mirror)")
-    return sorted(
-        int(p.name) for p in files.iterdir() if p.name.isdigit() and (p / f"{p.name}-0.zip").exists()
-    )
+    return sorted(int(p.name) for p in files.iterdir() if p.name.isdigit() and (p / f"{p.name}-0.zip").exists())
 
 
 def read_book(mirror: Path, book_id: int) -> str:
@@ -133,9 +146,7 @@ def first_difference(ref: PunctuationSequence, got: PunctuationSequence) -> tupl
 
     def show(seq: PunctuationSequence) -> str:
         lo, hi = max(0, k - 3), min(len(seq), k + 4)
-        return " ".join(
-            f"{MARKS[m]}/{g}" for m, g in zip(seq.marks[lo:hi].tolist(), seq.gaps[lo:hi].tolist())
-        )
+        return " ".join(f"{MARKS[m]}/{g}" for m, g in zip(seq.marks[lo:hi].tolist(), seq.gaps[lo:hi].tolist()))
 
     return k, f"marks/gaps {k - 3 if k >= 3 else 0}..: spaCy [{show(ref)}] vs fast [{show(got)}]"
 
@@ -170,16 +181,22 @@ def run_benchmark(mirror: Path, ids: list[int], texts: list[bytes] | None) -> Ru
         cold = timed(lambda: ChunkCachedExtractor()(text), run.timings["cold"])
         fast = timed(lambda: shared(text), run.timings["shared"])
         ref = timed(lambda: extract_with_spacy(text), run.timings["spacy"])
+        with_words, counts = timed(lambda: ChunkCachedExtractor().extract_with_words(text), run.words)
+        if counts != words_with_spacy(text) or first_difference(ref, with_words) is not None:
+            run.word_differences.append(book_id)
+            print(f"  DIFFERS book {book_id}: word counts or sequence with words", flush=True)
+        with tempfile.TemporaryDirectory(prefix="bench_words_") as folder:
+            write_sequence(Path(folder, "s.parquet"), book_id, with_words)
+            write_words(Path(folder, "w.parquet"), book_id, counts)
+            run.sequence_bytes += Path(folder, "s.parquet").stat().st_size
+            run.words_bytes += Path(folder, "w.parquet").stat().st_size
+        run.distinct_words += len(counts)
         for path, got in (("shared", fast), ("cold", cold)):
             found = first_difference(ref, got)
             if found is not None:
                 k, detail = found
-                run.differences.append(
-                    Difference(book_id, path, k, f"{detail}; text: {text_at_mark(text, k)}")
-                )
-                print(
-                    f"  DIFFERS book {book_id} ({path}) at mark {k}: {run.differences[-1].detail}", flush=True
-                )
+                run.differences.append(Difference(book_id, path, k, f"{detail}; text: {text_at_mark(text, k)}"))
+                print(f"  DIFFERS book {book_id} ({path}) at mark {k}: {run.differences[-1].detail}", flush=True)
         if n % 50 == 0 or n == len(ids):
             t = run.timings
             print(
@@ -260,9 +277,7 @@ def report(run: Run, memory: dict[str, int] | None, target: float, largest_mb: f
         f"({os.cpu_count()} cores; cleaning, not timed: {run.clean_seconds:.0f} s)"
     )
     mem_header = f"  {'peak MB':>8}" if memory else ""
-    print(
-        f"{'path':<30} {'books':>6} {'MB':>8} {'wall s':>9} {'MB/s':>8} {'cpu s':>9} {'MB/s cpu':>9}{mem_header}"
-    )
+    print(f"{'path':<30} {'books':>6} {'MB':>8} {'wall s':>9} {'MB/s':>8} {'cpu s':>9} {'MB/s cpu':>9}{mem_header}")
     for path in PATHS:
         mem = f"  {memory[path] / 1e6:8.0f}" if memory else ""
         print(
@@ -283,6 +298,19 @@ def report(run: Run, memory: dict[str, int] | None, target: float, largest_mb: f
             ok &= met
             line += f"   (target >= {target:g}x: {'met' if met else 'NOT MET'})"
         print(line)
+    extra = run.words.wall / t["cold"].wall - 1
+    print(
+        f"word counts: fast, cold, with words {run.words.wall:.2f} s wall, {run.words.cpu:.2f} s cpu: "
+        f"{100 * extra:+.1f} % wall over fast, cold ({100 * (run.words.cpu / t['cold'].cpu - 1):+.1f} % cpu); "
+        f"books whose word counts differ from spaCy's word tokens: {len(run.word_differences)}"
+    )
+    print(
+        f"storage: sequences/ {run.sequence_bytes / 1e6:.2f} MB, words/ {run.words_bytes / 1e6:.2f} MB "
+        f"({run.words_bytes / max(run.sequence_bytes, 1):.2f} x the sequences, "
+        f"{100 * run.words_bytes / (run.megabytes * 1e6):.1f} % of the cleaned text); "
+        f"{run.distinct_words / max(run.books, 1):,.0f} distinct words a book"
+    )
+    ok &= not run.word_differences
     by_path = {p: sorted({d.book_id for d in run.differences if d.path == p}) for p in ("shared", "cold")}
     differing = sorted({d.book_id for d in run.differences})
     print(
@@ -299,9 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--mirror", type=Path, default=DEFAULT_MIRROR, help=f"Gutenberg mirror (default {DEFAULT_MIRROR})"
     )
-    parser.add_argument(
-        "--limit", type=int, default=None, help="number of books, a seeded random sample (default all)"
-    )
+    parser.add_argument("--limit", type=int, default=None, help="number of books, a seeded random sample (default all)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the --limit sample (default 0)")
     parser.add_argument("--target", type=float, default=10.0, help="required shared speed-up (default 10)")
     parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory measurement")

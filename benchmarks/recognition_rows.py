@@ -5,13 +5,16 @@ same summary tables).
 
     python benchmarks/recognition_rows.py CORPUS_DIR OUT_DIR [--set recognition.mlp.stopping=validation ...]
         [--tasks author genre] [--sizes 10 50 all] [--seeds 0 1] [--device auto] [--threads 2] [--jobs 1]
+        [--words CORPUS_DIR/words.npz]
 
 CORPUS_DIR holds the corpus tables (`f1.parquet` ...) of a run; the settings are the schema's
 defaults with the `--set KEY=VALUE` overrides (YAML values), validated against the schema when
 jsonschema is installed. `--jobs N` runs N rows at once in separate processes (each with
 `--threads` threads; a GPU is shared). Prints the seconds each row took and writes
 `OUT_DIR/{task}/{classes}_classes/seed{seed}_*` and `OUT_DIR/{task}_summary.csv` (over every
-row file found there, so that runs of separate rows add up).
+row file found there, so that runs of separate rows add up). With `--words` (the rule
+corpus_words's matrix), the rows of the tasks in `recognition.words.tasks` also run the word
+baselines on the same split (`seed{seed}_words.csv`, `OUT_DIR/{task}_words_summary.csv`).
 """
 
 from __future__ import annotations
@@ -27,8 +30,10 @@ import pandas as pd
 import yaml
 
 from punctstyle.analysis import duplicates_full_corpus_row, labelled_rows, recognition_run, task_column
+from punctstyle.featuresets import expand_word_sets, matrices_from_tables
 from punctstyle.marks import FEATURES
-from punctstyle.recognition_files import read_results, write_row_files
+from punctstyle.recognition import word_experiments, word_results_frame
+from punctstyle.recognition_files import read_results, read_word_results, write_row_files, write_word_results
 from punctstyle.recognition_tables import summarise
 from punctstyle.settings import coerce_config_types, config_error, schema_defaults, without_execution_keys
 
@@ -66,7 +71,24 @@ def planned_rows(tables: dict[str, pd.DataFrame], tasks, sizes, seeds) -> list[t
     return rows
 
 
-def run_row(corpus: Path, out: Path, row: tuple[str, str, int], config: dict, device: str, threads: int) -> str:
+def word_methods(config: dict, task: str) -> dict[str, list[str]]:
+    """Classifier -> word sets of a task's rows (as the workflow's recognition_word_methods)."""
+    words = config["recognition"]["words"]
+    if task not in words["tasks"] or not words["top_k"]:
+        return {}
+    return {name: expand_word_sets(sets, words["top_k"]) for name, sets in words["methods"].items() if sets}
+
+
+def run_row(
+    corpus: Path,
+    out: Path,
+    row: tuple[str, str, int],
+    config: dict,
+    device: str,
+    threads: int,
+    words: Path | None,
+    words_only: bool = False,
+) -> str:
     """Compute and write one row's files; return a line saying how long it took."""
     task, size, seed = row
     start = time.perf_counter()
@@ -75,25 +97,45 @@ def run_row(corpus: Path, out: Path, row: tuple[str, str, int], config: dict, de
     methods = {name: sets for name, sets in recognition["methods"].items() if sets}
     mlp = without_execution_keys(config)["recognition"]["mlp"]
     options = {"mlp": {"params": mlp, "device": device, "num_threads": threads}}
-    run = recognition_run(
-        tables,
-        task,
-        "all" if size == "all" else int(size),
-        seed,
-        methods=methods,
-        test_fraction=recognition["test_fraction"],
-        classifier_options=options,
-    )
     stem = out / task / f"{size}_classes" / f"seed{seed}"
     stem.parent.mkdir(parents=True, exist_ok=True)
-    write_row_files(
-        f"{stem}_results.csv",
-        f"{stem}_per_class.csv",
-        f"{stem}_confusion.parquet",
-        run.results,
-        run.per_class,
-        run.confusion,
-    )
+    if not words_only:
+        run = recognition_run(
+            tables,
+            task,
+            "all" if size == "all" else int(size),
+            seed,
+            methods=methods,
+            test_fraction=recognition["test_fraction"],
+            classifier_options=options,
+        )
+        write_row_files(
+            f"{stem}_results.csv",
+            f"{stem}_per_class.csv",
+            f"{stem}_confusion.parquet",
+            run.results,
+            run.per_class,
+            run.confusion,
+        )
+    methods_words = word_methods(config, task) if words else {}
+    if methods_words:
+        from punctstyle.words import read_word_matrix
+
+        matrix = read_word_matrix(words)
+        features, labels, book_ids = matrices_from_tables(tables, task_column(task))
+        experiments = word_experiments(
+            features,
+            labels,
+            matrix.relative_frequencies(book_ids),
+            task=task,
+            class_sizes=["all" if size == "all" else int(size)],
+            seeds=[seed],
+            methods=methods_words,
+            test_fraction=recognition["test_fraction"],
+            word_cutoff=matrix.cutoff[matrix.rows_of(book_ids)],
+            classifier_options={"mlp": {**options["mlp"], "params": mlp}},
+        )
+        write_word_results(Path(f"{stem}_words.csv"), word_results_frame(experiments))
     return f"{task} {size} seed {seed}: {time.perf_counter() - start:.1f} s"
 
 
@@ -108,6 +150,8 @@ def main() -> None:
     parser.add_argument("--device", default="auto")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=1, help="rows computed at once, each in its own process")
+    parser.add_argument("--words", type=Path, default=None, help="the corpus word matrix (words.npz)")
+    parser.add_argument("--words-only", action="store_true", help="with --words: only the word baselines")
     args = parser.parse_args()
     config = settings(args.overrides)
     recognition = config["recognition"]
@@ -120,7 +164,10 @@ def main() -> None:
     start = time.perf_counter()
     if args.jobs <= 1:
         for row in rows:
-            print(run_row(args.corpus, args.out, row, config, args.device, args.threads), flush=True)
+            print(
+                run_row(args.corpus, args.out, row, config, args.device, args.threads, args.words, args.words_only),
+                flush=True,
+            )
     else:
         context = multiprocessing.get_context("spawn")  # CUDA cannot be used in forked children
         with ProcessPoolExecutor(max_workers=args.jobs, mp_context=context) as pool:
@@ -134,6 +181,10 @@ def main() -> None:
         files = sorted(str(path) for path in (args.out / task).glob("*_classes/seed*_results.csv"))
         if files:
             summarise(read_results(files)).to_csv(args.out / f"{task}_summary.csv", index=False)
+        word_files = sorted(str(path) for path in (args.out / task).glob("*_classes/seed*_words.csv"))
+        words_results = read_word_results(word_files) if word_files else None
+        if words_results is not None and len(words_results):
+            summarise(words_results).to_csv(args.out / f"{task}_words_summary.csv", index=False)
 
 
 if __name__ == "__main__":

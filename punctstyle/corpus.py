@@ -48,9 +48,17 @@ def read_feature_rows(paths: list[str], batch: int = 512) -> pd.DataFrame:
 
     def read(path: str) -> pa.Table:
         try:
-            return pq.read_table(path)
+            table = pq.read_table(path)
         except (OSError, pa.ArrowException) as exc:
             raise InputError(f"{path}: not a readable feature Parquet file ({exc})") from exc
+        if "f1" not in table.column_names and "f1[!]" in table.column_names:  # wide, before packing
+            from punctstyle.book import packed_feature_table
+
+            from punctstyle.marks import FEATURES
+
+            missing = {c: float("nan") for name in FEATURES for c in feature_column_names(name)}
+            table = packed_feature_table({**missing, **table.to_pylist()[0]})
+        return table
 
     if not paths:
         return pd.DataFrame(columns=["book_id", "status", "stage", "reason", "n_marks", "n_words"])
@@ -58,7 +66,23 @@ def read_feature_rows(paths: list[str], batch: int = 512) -> pd.DataFrame:
     for start in range(0, len(paths), batch):
         tables = [read(path) for path in paths[start : start + batch]]
         combined.append(pa.concat_tables(tables, promote_options="default").combine_chunks())
-    return pa.concat_tables(combined, promote_options="default").to_pandas()
+    return unpack_features(pa.concat_tables(combined, promote_options="default"))
+
+
+def unpack_features(table: Any) -> pd.DataFrame:
+    """Packed feature rows (``features/{id}.parquet``: a fixed-size list column per feature) ->
+    a frame with the scalar columns and every feature's entries as columns named by
+    :func:`punctstyle.marks.feature_column_names`, features in :data:`punctstyle.marks.FEATURES` order."""
+    from punctstyle.marks import FEATURES
+
+    packed = [name for name in FEATURES if name in table.column_names]
+    scalars = table.drop_columns(packed).to_pandas()
+    blocks = [scalars]
+    for name in packed:
+        column = table.column(name).combine_chunks()
+        values = column.flatten().to_numpy(zero_copy_only=False).reshape(len(table), FEATURE_SIZES[name])
+        blocks.append(pd.DataFrame(values, columns=feature_column_names(name), index=scalars.index))
+    return pd.concat(blocks, axis=1)
 
 
 def build_corpus(

@@ -114,7 +114,9 @@ DEFAULT_MAX_CATALOG_BYTES = 256 * 1024 * 1024
 DEFAULT_MAX_BACKOFF = 60.0
 
 STATUSES: tuple[str, ...] = ("ok", "unavailable", "failed", "rejected")
-ENCODINGS: tuple[str, ...] = ("utf-8", "latin-1")
+ENCODINGS: tuple[str, ...] = ("utf-8", "latin-1", "utf-16")
+"""Source encodings a provenance may record (the stored text is always UTF-8): a mirror gives
+UTF-8 or Latin-1, a folder corpus (:mod:`punctstyle.folder_corpus`) also UTF-16 with its BOM."""
 
 PROVENANCE_KEYS: tuple[str, ...] = (
     "book_id",

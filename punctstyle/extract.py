@@ -54,6 +54,12 @@ spaCy version, rule ``tokenizer_rules``), so a job needs no ``import spacy`` (ab
 second). :func:`extract_with_spacy` still runs spaCy itself: it is the definition the fast
 path is checked against.
 
+Word counts. :meth:`ChunkCachedExtractor.extract_with_words` also counts the words (the
+tokens of class ``WORD``, the ones the gaps count) by :func:`word_key` (lower-cased): each
+cached chunk keeps its words (a simple chunk's from the regular expression, the others' from
+the tokenizer), so the counts cost one ``np.bincount`` of the chunk ids per piece;
+:func:`words_with_spacy` is the reference they are tested against.
+
 Memory. A long text is extracted in pieces of about :data:`PIECE_CHARS` characters, cut
 inside whitespace that no token and no pattern spans (:func:`text_pieces`); the pieces'
 sequences are concatenated (:func:`concatenate_sequences`), identical to the whole text's.
@@ -66,6 +72,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from itertools import chain, pairwise, repeat
 from typing import Any
@@ -122,6 +129,28 @@ def classify_token(token: str) -> int:
     if any(ch.isalnum() for ch in token):
         return WORD
     return OTHER
+
+
+def word_key(token: str) -> str:
+    """How a word token is counted: lower-cased (``str.lower``: ``The`` -> ``the``,
+    ``N'T`` -> ``n't``). A word token is a token of class :data:`WORD` (module docstring):
+    ``don't`` counts ``do`` and ``n't``, ``Mr.`` counts ``mr.``, ``1885`` counts ``1885``,
+    ``well-known`` counts ``well`` and ``known`` (the hyphen is a token of class ``OTHER``),
+    ``Alice's`` counts ``alice`` and ``'s``."""
+    return token.lower()
+
+
+def _simple_chunk_words(chunk: str) -> tuple[str, ...]:
+    """The words of a simple chunk (``_TokenizerFacts.simple_chunk`` accepted it): the core's
+    hyphen-separated words, then the possessive ``'s``, lower-cased."""
+    m = _SIMPLE_CHUNK.fullmatch(chunk)
+    words = m.group(2).lower().split("-")
+    return (*words, "'s") if m.group(3) else tuple(words)
+
+
+def words_with_spacy(text: str) -> Counter[str]:
+    """The reference word counts: spaCy's tokens of class ``WORD``, by :func:`word_key`."""
+    return Counter(word_key(t.text) for t in english_tokenizer()(text) if classify_token(t.text) == WORD)
 
 
 def sequence_from_classes(classes: np.ndarray) -> PunctuationSequence:
@@ -399,6 +428,7 @@ class ChunkCachedExtractor:
         """Forget every cached chunk."""
         self._ids: dict[str, int] = {}
         self._token_class: dict[str, int] = {}  # token text -> token class
+        self._words: list[tuple[str, ...]] = []  # chunk id -> its word tokens, lower-cased
         self._start = np.zeros(0, np.int64)
         self._count = np.zeros(0, np.int64)
         self._first_code = np.zeros(0, np.int16)
@@ -415,7 +445,31 @@ class ChunkCachedExtractor:
         """Marks and gaps of ``text``, extracted piece by piece (:func:`text_pieces`)."""
         return concatenate_sequences(map(self._extract_piece, text_pieces(text, self.piece_chars)))
 
+    def extract_with_words(self, text: str) -> tuple[PunctuationSequence, Counter[str]]:
+        """Marks and gaps of ``text`` and the counts of its words (:func:`word_key`).
+
+        The words are the tokens of class ``WORD`` (those the gaps count): their counts sum
+        to ``n_words``. Each cached chunk keeps its lower-cased words, so a piece costs one
+        ``np.bincount`` over its chunk ids and one update per distinct chunk.
+        """
+        counts: Counter[str] = Counter()
+        parts = []
+        for piece in text_pieces(text, self.piece_chars):
+            ids = self._piece_ids(piece)
+            parts.append(sequence_from_classes(self._gather(ids)))
+            occurrences = np.bincount(ids)
+            present = np.flatnonzero(occurrences)
+            words = self._words
+            for chunk_id, n in zip(present.tolist(), occurrences[present].tolist()):
+                for word in words[chunk_id]:
+                    counts[word] += n
+        return concatenate_sequences(parts), counts
+
     def _extract_piece(self, text: str) -> PunctuationSequence:
+        return sequence_from_classes(self._gather(self._piece_ids(text)))
+
+    def _piece_ids(self, text: str) -> np.ndarray:
+        """The chunk ids of one piece, neighbours a pattern could span merged into one."""
         chunks = text.split()
         ids = self._ids_of(chunks)
         if ids.size > 1:
@@ -423,7 +477,7 @@ class ChunkCachedExtractor:
             candidates = np.flatnonzero(joinable)
             if candidates.size:
                 ids = self._join_neighbours(text, chunks, ids, candidates)
-        return sequence_from_classes(self._gather(ids))
+        return ids
 
     # -- lookups ---------------------------------------------------------------------
 
@@ -452,9 +506,7 @@ class ChunkCachedExtractor:
         offsets = np.repeat(self._start[ids] - (ends - counts), counts)
         return self._classes[offsets + np.arange(total)]
 
-    def _join_neighbours(
-        self, text: str, chunks: list[str], ids: np.ndarray, candidates: np.ndarray
-    ) -> np.ndarray:
+    def _join_neighbours(self, text: str, chunks: list[str], ids: np.ndarray, candidates: np.ndarray) -> np.ndarray:
         """Merge neighbours a special-case pattern could span into one chunk (docstring)."""
         facts = self._facts
         joins = []
@@ -499,23 +551,27 @@ class ChunkCachedExtractor:
         right_get, left_get = facts.right_index.get, facts.left_index.get
         unknown_right, unknown_left = len(facts.right_index) + 1, len(facts.left_index) + 1
         classes: list[tuple[int, ...]] = []
+        words: list[tuple[str, ...]] = []
         first_codes: list[int] = []
         last_codes: list[int] = []
         hard: list[int] = []
         for k, chunk in enumerate(chunks):
             if word is not None and chunk.isalpha() and chunk.isascii() and chunk not in rules:
                 classes.append(word)  # the commonest chunk: a plain word
+                words.append((word_key(chunk),))
                 first_codes.append(right_get(chunk, 0))
                 last_codes.append(left_get(chunk, 0))
                 continue
             simple = simple_chunk(chunk)
             if simple is not None:
                 classes.append(simple[0])
+                words.append(_simple_chunk_words(chunk))
                 first_codes.append(right_get(simple[1], 0))
                 last_codes.append(left_get(simple[2], 0))
                 continue
             hard.append(k)
             classes.append(())
+            words.append(())
             if len(chunk) == 1:  # one character is one token
                 first_codes.append(right_get(chunk, 0))
                 last_codes.append(left_get(chunk, 0))
@@ -523,25 +579,31 @@ class ChunkCachedExtractor:
                 first_codes.append(unknown_right if chunk.startswith(facts.right_tokens) else 0)
                 last_codes.append(unknown_left if chunk.endswith(facts.left_tokens) else 0)
         if hard:
-            for k, hard_classes in zip(hard, self._tokenize([chunks[k] for k in hard])):
+            for k, (hard_classes, hard_words) in zip(hard, self._tokenize([chunks[k] for k in hard])):
                 classes[k] = hard_classes
+                words[k] = hard_words
+        self._words.extend(words)
         self._store(chunks, classes, first_codes, last_codes)
 
-    def _tokenize(self, chunks: list[str]) -> list[tuple[int, ...]]:
-        """The classes of each chunk (``OTHER`` dropped), by the tokenizer, chunk by chunk
+    def _tokenize(self, chunks: list[str]) -> list[tuple[tuple[int, ...], tuple[str, ...]]]:
+        """The classes (``OTHER`` dropped) and the words (:func:`word_key`) of each chunk, by
+        the tokenizer, chunk by chunk
         (as if the chunks were joined by newlines: a newline is a token of its own, so no
         special-case pattern spans two chunks)."""
         memo, tokenizer = self._token_class, self._facts.tokenizer
         out = []
         for chunk in chunks:
             classes = []
+            words = []
             for token in tokenizer(chunk):
                 code = memo.get(token)
                 if code is None:
                     code = memo[token] = classify_token(token)
                 if code != OTHER:
                     classes.append(code)
-            out.append(tuple(classes))
+                if code == WORD:
+                    words.append(word_key(token))
+            out.append((tuple(classes), tuple(words)))
         return out
 
     def _store(

@@ -3,11 +3,18 @@
 A feature set is ``"all"`` (the paper's f1..f6, :data:`punctstyle.marks.PAPER_FEATURES`; not f7,
 so that the column compares with the paper), one feature (``"f3"``) or features joined by ``"+"``
 (``"f1+f3+f4+f5"``); its matrix is the column-wise concatenation of the features' matrices.
+
+Word sets (the word baselines, :mod:`punctstyle.words`): ``"words100"`` is the relative
+frequencies of the row's 100 most frequent training words, ``"all+words100"`` the paper's
+f1..f6 followed by them (any punctuation set may precede ``+words<k>``). The configuration
+names them without ``k`` (``words``, ``all+words``): :func:`expand_word_sets` adds each
+``recognition.words.top_k``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,6 +48,39 @@ def resolve_feature_set(name: str) -> tuple[str, ...]:
     return features
 
 
+_WORD_SET = re.compile(r"(?:(?P<punctuation>.+)\+)?words(?P<k>[1-9][0-9]*)")
+
+
+def word_set_parts(name: str) -> tuple[str | None, int] | None:
+    """``"all+words100"`` -> ``("all", 100)``, ``"words500"`` -> ``(None, 500)``; None for a
+    punctuation-only set; ``ValueError`` for a bad punctuation part."""
+    match = _WORD_SET.fullmatch(name)
+    if match is None:
+        return None
+    punctuation = match.group("punctuation")
+    if punctuation is not None:
+        resolve_feature_set(punctuation)
+    return punctuation, int(match.group("k"))
+
+
+def is_word_set(name: str) -> bool:
+    """Whether a feature set has words (``words<k>`` or ``<set>+words<k>``)."""
+    return word_set_parts(name) is not None
+
+
+def expand_word_sets(sets: Iterable[str], top_k: Iterable[int]) -> list[str]:
+    """Configured word sets (``words``, ``all+words``) for each ``k``: ``words100``, ..., in
+    the order set by set, ``k`` by ``k``."""
+    out = []
+    for name in sets:
+        if name != "words" and not name.endswith("+words"):
+            raise ValueError(f"bad word feature set {name!r}: expected 'words' or '<feature set>+words'")
+        if name != "words":
+            resolve_feature_set(name[: -len("+words")])
+        out.extend(f"{name}{int(k)}" for k in top_k)
+    return out
+
+
 def is_distribution_set(name: str) -> bool:
     """Whether a set is one distribution feature (:data:`punctstyle.marks.DISTRIBUTION_FEATURES`), as KL needs."""
     features = resolve_feature_set(name)
@@ -48,7 +88,12 @@ def is_distribution_set(name: str) -> bool:
 
 
 def feature_set_label(name: str) -> str:
-    """Table header of a feature set: ``f3``, ``{f1, f3, f4, f5}``, ``all``."""
+    """Table header of a feature set: ``f3``, ``{f1, f3, f4, f5}``, ``all``, ``100 words``,
+    ``all + 100 words``."""
+    parts = word_set_parts(name)
+    if parts is not None:
+        punctuation, k = parts
+        return f"{k} words" if punctuation is None else f"{feature_set_label(punctuation)} + {k} words"
     features = resolve_feature_set(name)
     if name == "all" or len(features) == 1:
         return name

@@ -6,6 +6,10 @@ the testing set is also in the training set (closed-set attribution; see
 :mod:`punctstyle.splits`). The sample and split of a row are computed once and shared by
 every configured classifier (:mod:`punctstyle.classifiers`) and feature set
 (:mod:`punctstyle.featuresets`); accuracy and baseline are :mod:`punctstyle.metrics`.
+
+The word baselines (:func:`word_experiments`) run on the same rows: same sample, same split
+(:func:`punctstyle.splits.row_split` of the same labels, seed and task), with the vocabulary
+chosen on each row's training documents only (:func:`punctstyle.words.select_vocabulary`).
 """
 
 from __future__ import annotations
@@ -18,15 +22,36 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.classifiers import Classifier, build_classifier, classifier_spec
-from punctstyle.featuresets import is_distribution_set, matrices_from_tables, resolve_feature_set, stack_features
+from punctstyle.featuresets import (
+    is_distribution_set,
+    matrices_from_tables,
+    resolve_feature_set,
+    stack_features,
+    word_set_parts,
+)
 from punctstyle.metrics import accuracy, baseline_accuracy, confusion_matrix, per_class_accuracy
 from punctstyle.splits import effective_class_sizes, row_split
 
 RESULT_COLUMNS: list[str] = [
-    "task", "n_classes", "seed", "method", "feature_set", "n_train", "n_test",
-    "accuracy", "baseline", "n_fallback", "epochs",
+    "task",
+    "n_classes",
+    "seed",
+    "method",
+    "feature_set",
+    "n_train",
+    "n_test",
+    "accuracy",
+    "baseline",
+    "n_fallback",
+    "epochs",
 ]
 """Columns of the results table, one row per experiment."""
+
+WORD_RESULT_COLUMNS: list[str] = RESULT_COLUMNS + ["top_k", "n_vocabulary", "vocabulary_proven"]
+"""Columns of the word baselines' results table: ``top_k`` (the ``k`` of the set),
+``n_vocabulary`` (words chosen: fewer than ``k`` when the training documents have fewer
+words), ``vocabulary_proven`` (1 when the pool bound proves the choice equals the choice over
+the full vocabulary, :func:`punctstyle.words.select_vocabulary`)."""
 
 
 @dataclass
@@ -123,8 +148,13 @@ def recognition_experiments(
             split = row_split(y, n_classes, seed, task, test_fraction)
             y_train, y_test = y[split.train_index], y[split.test_index]
             common = dict(
-                task=task, n_classes=n_classes, seed=seed, train_index=split.train_index,
-                test_index=split.test_index, y_true=y_test, classes=split.classes,
+                task=task,
+                n_classes=n_classes,
+                seed=seed,
+                train_index=split.train_index,
+                test_index=split.test_index,
+                y_true=y_test,
+                classes=split.classes,
                 baseline=baseline_accuracy(y_train, y_test),
             )
             for method, feature_sets in methods.items():
@@ -137,9 +167,111 @@ def recognition_experiments(
                     y_pred = np.asarray(model.predict(X[split.test_index]), dtype=object)
                     diagnostics = model.diagnostics() if hasattr(model, "diagnostics") else {}
                     yield Experiment(
-                        method=method, feature_set=name, y_pred=y_pred, diagnostics=diagnostics,
-                        model=model if keep_models else None, **common,
+                        method=method,
+                        feature_set=name,
+                        y_pred=y_pred,
+                        diagnostics=diagnostics,
+                        model=model if keep_models else None,
+                        **common,
                     )
+
+
+def word_experiments(
+    features: Mapping[str, np.ndarray],
+    labels: Sequence[Any],
+    word_frequencies: Any,
+    *,
+    task: str,
+    class_sizes: Iterable[int | str],
+    seeds: Iterable[int],
+    methods: Mapping[str, Sequence[str]],
+    test_fraction: float,
+    word_cutoff: np.ndarray | None = None,
+    classifier_options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Iterator[Experiment]:
+    """The word baselines of the grid: one :class:`Experiment` per (n_classes, seed, method, word set).
+
+    ``word_frequencies``: (n_docs, n_pool) relative frequencies (a scipy sparse matrix or an
+    array; columns in alphabetical word order) aligned with ``labels``; ``word_cutoff``: the
+    documents' pool cutoffs (:class:`punctstyle.words.WordMatrix`; None: the pool is the whole
+    vocabulary). ``methods`` maps a classifier to word sets (``words100``, ``all+words100``,
+    :func:`punctstyle.featuresets.word_set_parts`). Per row, the split is the one of
+    :func:`recognition_experiments`; the vocabulary is the ``k`` most frequent words of the
+    training documents (:func:`punctstyle.words.select_vocabulary` with the largest ``k``,
+    whose first ``k`` columns are the top ``k`` of every smaller ``k``); the word block of a
+    set is the documents' relative frequencies of those words, best first. Each experiment's
+    ``diagnostics`` adds ``top_k``, ``n_vocabulary`` and ``vocabulary_proven``.
+    """
+    import scipy.sparse as sp
+
+    from punctstyle.words import select_vocabulary
+
+    y = _check_inputs(features, labels)
+    freqs = sp.csr_matrix(word_frequencies, dtype=np.float64)
+    if freqs.shape[0] != y.size:
+        raise ValueError(f"word frequencies have {freqs.shape[0]} rows for {y.size} labels")
+    options = classifier_options or {}
+    parsed = {name: word_set_parts(name) for sets in methods.values() for name in sets}
+    bad = [name for name, parts in parsed.items() if parts is None]
+    if bad:
+        raise ValueError(f"not a word feature set: {bad[0]!r} (expected words<k> or <feature set>+words<k>)")
+    for method in methods:
+        classifier_spec(method)
+    if not parsed:
+        return
+    k_max = max(k for _, k in parsed.values())
+    punctuation = {p: stack_features(features, p) for p, _ in parsed.values() if p is not None}
+    cutoff = None if word_cutoff is None else np.asarray(word_cutoff, dtype=np.float64)
+    for n_classes in effective_class_sizes(class_sizes, np.unique(y).size):
+        for seed in seeds:
+            split = row_split(y, n_classes, seed, task, test_fraction)
+            train, test = split.train_index, split.test_index
+            y_train, y_test = y[train], y[test]
+            vocabulary = select_vocabulary(freqs[train], k_max, None if cutoff is None else cutoff[train])
+            words = freqs[:, vocabulary.columns]
+            W_train, W_test = words[train].toarray(), words[test].toarray()
+            common = dict(
+                task=task,
+                n_classes=n_classes,
+                seed=seed,
+                train_index=train,
+                test_index=test,
+                y_true=y_test,
+                classes=split.classes,
+                baseline=baseline_accuracy(y_train, y_test),
+            )
+            for method, word_sets in methods.items():
+                for name in word_sets:
+                    punctuation_set, k = parsed[name]
+                    n_vocabulary = min(k, vocabulary.columns.size)
+                    blocks_train, blocks_test = [W_train[:, :n_vocabulary]], [W_test[:, :n_vocabulary]]
+                    if punctuation_set is not None:
+                        X = punctuation[punctuation_set]
+                        blocks_train.insert(0, X[train])
+                        blocks_test.insert(0, X[test])
+                    feature_set = (
+                        (*resolve_feature_set(punctuation_set), f"words{k}") if punctuation_set else (f"words{k}",)
+                    )
+                    model = build_classifier(method, seed=seed, feature_set=feature_set, **options.get(method, {}))
+                    model.fit(np.concatenate(blocks_train, axis=1), y_train)
+                    y_pred = np.asarray(model.predict(np.concatenate(blocks_test, axis=1)), dtype=object)
+                    diagnostics = dict(model.diagnostics()) if hasattr(model, "diagnostics") else {}
+                    # k words: the k-th must beat any word outside the pool; fewer: none may lie outside
+                    if n_vocabulary == k:
+                        proven = bool(vocabulary.scores[k - 1] > vocabulary.bound)
+                    else:
+                        proven = vocabulary.bound == 0.0
+                    diagnostics.update(top_k=k, n_vocabulary=n_vocabulary, vocabulary_proven=int(proven))
+                    yield Experiment(method=method, feature_set=name, y_pred=y_pred, diagnostics=diagnostics, **common)
+
+
+def word_results_frame(experiments: Iterable[Experiment]) -> pd.DataFrame:
+    """The word baselines' results table (:data:`WORD_RESULT_COLUMNS`)."""
+    rows = [
+        {**e.row(), **{c: int(e.diagnostics.get(c, 0)) for c in ("top_k", "n_vocabulary", "vocabulary_proven")}}
+        for e in experiments
+    ]
+    return pd.DataFrame(rows, columns=WORD_RESULT_COLUMNS)
 
 
 def results_frame(experiments: Iterable[Experiment]) -> pd.DataFrame:
@@ -184,4 +316,3 @@ def predictions_frame(experiments: Iterable[Experiment], doc_ids: Sequence[Any] 
         for e in experiments
     ]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
-

@@ -7,7 +7,9 @@ Per (task, class size, seed) row, under ``analysis/recognition/{task}/{classes}_
 * ``seed{seed}_per_class.csv``: per test class: ``class``, ``n_test``, ``accuracy`` keyed by the
   experiment (:data:`punctstyle.recognition_tables.PER_CLASS_COLUMNS`);
 * ``seed{seed}_confusion.parquet``: long confusion counts ``true``, ``predicted``, ``count``
-  keyed by the experiment.
+  keyed by the experiment;
+* ``seed{seed}_words.csv``: the word baselines of the row, one row per experiment
+  (:data:`punctstyle.recognition.WORD_RESULT_COLUMNS`); empty when they are off for the task.
 
 A row that could not run (fewer than two classes, or a size that caps to the "all" row)
 writes the same files empty, with their columns.
@@ -21,7 +23,7 @@ from collections.abc import Iterable
 import pandas as pd
 
 from punctstyle.io import atomic_open, write_parquet_atomic
-from punctstyle.recognition import RESULT_COLUMNS
+from punctstyle.recognition import RESULT_COLUMNS, WORD_RESULT_COLUMNS
 
 PER_CLASS_FILE_COLUMNS: tuple[str, ...] = ("class", "n_test", "accuracy")
 CONFUSION_COLUMNS: tuple[str, ...] = ("true", "predicted", "count")
@@ -57,6 +59,16 @@ def _read_rows(paths: Iterable[Path], columns: Iterable[str]) -> pd.DataFrame:
 def read_results(paths: Iterable[Path]) -> pd.DataFrame:
     """The experiments of several rows' ``_results.csv`` files, concatenated (empty rows skipped)."""
     return _read_rows(paths, RESULT_COLUMNS)
+
+
+def write_word_results(path: Path, results: pd.DataFrame | None) -> None:
+    """The word baselines of one row (``None``: none ran; an empty file with the columns)."""
+    _write_csv(path, results if results is not None else pd.DataFrame(columns=WORD_RESULT_COLUMNS))
+
+
+def read_word_results(paths: Iterable[Path]) -> pd.DataFrame:
+    """The word baselines of several rows' ``_words.csv`` files, concatenated (empty rows skipped)."""
+    return _read_rows(paths, WORD_RESULT_COLUMNS)
 
 
 def read_per_class(paths: Iterable[Path]) -> pd.DataFrame:

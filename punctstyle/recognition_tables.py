@@ -15,7 +15,7 @@ import pandas as pd
 
 from punctstyle.classifiers import display_name
 from punctstyle.featuresets import feature_set_label
-from punctstyle.render import html_table, markdown_table
+from punctstyle.render import html_paragraph, html_table, markdown_table
 
 EXPERIMENT_KEYS: list[str] = ["task", "n_classes", "seed", "method", "feature_set"]
 PER_CLASS_COLUMNS: tuple[str, ...] = ("n_classes", "seed", "method", "feature_set", "class", "n_test", "accuracy")
@@ -100,6 +100,39 @@ def to_html(summary: pd.DataFrame) -> str:
     return "\n".join(html_table(frame, caption=title) for title, frame in paper_tables(summary))
 
 
+def vocabulary_note(results: pd.DataFrame) -> str:
+    """How many word experiments have a vocabulary the pool bound proves exact
+    (``vocabulary_proven``, :func:`punctstyle.words.select_vocabulary`)."""
+    if results.empty or "vocabulary_proven" not in results.columns:
+        return ""
+    proven = int(pd.to_numeric(results["vocabulary_proven"], errors="coerce").fillna(0).astype(bool).sum())
+    return (
+        f"Vocabulary: the k most frequent words of each row's training documents; the pool bound proves "
+        f"it equal to the choice over every word in {proven} of {len(results)} experiments."
+    )
+
+
+def word_tables_markdown(summary: pd.DataFrame | None, results: pd.DataFrame, task: str) -> str:
+    """The word baselines as markdown: one table per method (:func:`paper_tables`: columns
+    ``k words`` and ``<set> + k words``), then :func:`vocabulary_note`."""
+    if summary is None or summary.empty:
+        return f"No {task} word baselines: the corpus has fewer than 2 classes, or they are switched off.\n"
+    tables = "\n".join(
+        f"**{title}, word baselines**\n\n" + markdown_table(frame) for title, frame in paper_tables(summary)
+    )
+    return tables + "\n" + vocabulary_note(results) + "\n"
+
+
+def word_tables_html(summary: pd.DataFrame | None, results: pd.DataFrame, task: str) -> str:
+    """The word baselines as HTML tables (as :func:`word_tables_markdown`)."""
+    if summary is None or summary.empty:
+        return html_paragraph(
+            f"No {task} word baselines: the corpus has fewer than 2 classes, or they are switched off."
+        )
+    tables = [html_table(frame, caption=f"{title}, word baselines") for title, frame in paper_tables(summary)]
+    return "\n".join(tables + [html_paragraph(vocabulary_note(results), note=True)])
+
+
 def accuracy_long(summary: pd.DataFrame) -> pd.DataFrame:
     """Long accuracy table from a recognition summary (:func:`summarise`).
 
@@ -143,8 +176,14 @@ def full_corpus_per_class(
     Columns ``class``, ``test_size``, ``accuracy``, ``n_seeds_tested``.
     """
     missing = [c for c in PER_CLASS_COLUMNS if c not in per_class.columns]
-    empty = pd.DataFrame({"class": pd.Series(dtype=object), "test_size": pd.Series(dtype=float),
-                          "accuracy": pd.Series(dtype=float), "n_seeds_tested": pd.Series(dtype=np.int64)})
+    empty = pd.DataFrame(
+        {
+            "class": pd.Series(dtype=object),
+            "test_size": pd.Series(dtype=float),
+            "accuracy": pd.Series(dtype=float),
+            "n_seeds_tested": pd.Series(dtype=np.int64),
+        }
+    )
     if missing or per_class.empty:
         return empty
     per_class = per_class.drop_duplicates(["n_classes", "seed", "method", "feature_set", "class"])

@@ -85,6 +85,30 @@ def stratified_split(
     return np.flatnonzero(~is_test), np.flatnonzero(is_test)
 
 
+def grouped_split(
+    labels: Sequence[Any], groups: Sequence[Any], test_fraction: float, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """Closed-set split of documents that come in groups (excerpts of one text): (train
+    indices, test indices), both sorted; a group is never split.
+
+    The groups are split by :func:`stratified_split` on their labels (a class with ``g``
+    groups puts ``min(round(test_fraction * g), g - 1)`` of them in the test set), then each
+    document follows its group. Every document of a group must have the group's label.
+    """
+    y = np.asarray(labels, dtype=object)
+    g = np.asarray(groups, dtype=object)
+    if y.shape != g.shape:
+        raise ValueError(f"labels and groups differ in length: {y.size} != {g.size}")
+    group_ids, first, inverse = np.unique(g, return_index=True, return_inverse=True)
+    group_labels = y[first]
+    if np.any(group_labels[inverse] != y):
+        bad = group_ids[inverse[np.flatnonzero(group_labels[inverse] != y)[0]]]
+        raise ValueError(f"group {bad!r} holds documents of more than one class")
+    _, test_groups = stratified_split(group_labels, test_fraction, rng)
+    is_test = np.isin(inverse, test_groups)
+    return np.flatnonzero(~is_test), np.flatnonzero(is_test)
+
+
 @dataclass(frozen=True)
 class RowSplit:
     """The class sample and the split of one experiment row (indices into the corpus)."""
@@ -94,11 +118,24 @@ class RowSplit:
     test_index: np.ndarray
 
 
-def row_split(labels: Sequence[Any], n_classes: int, seed: int, task: str, test_fraction: float) -> RowSplit:
-    """Sample ``n_classes`` classes and split their documents (closed set), for one row."""
+def row_split(
+    labels: Sequence[Any],
+    n_classes: int,
+    seed: int,
+    task: str,
+    test_fraction: float,
+    groups: Sequence[Any] | None = None,
+) -> RowSplit:
+    """Sample ``n_classes`` classes and split their documents (closed set), for one row.
+
+    With ``groups`` (one per document: the text an excerpt comes from), whole groups are
+    split (:func:`grouped_split`); without, documents are (:func:`stratified_split`)."""
     y = np.asarray(labels, dtype=object)
     rng = row_rng(seed, n_classes, task)
     classes = sample_classes(y, n_classes, rng)
     members = np.flatnonzero(np.isin(y, classes))
-    train, test = stratified_split(y[members], test_fraction, rng)
+    if groups is None:
+        train, test = stratified_split(y[members], test_fraction, rng)
+    else:
+        train, test = grouped_split(y[members], np.asarray(groups, dtype=object)[members], test_fraction, rng)
     return RowSplit(classes, members[train], members[test])

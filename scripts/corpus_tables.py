@@ -8,6 +8,7 @@ from punctstyle.corpus import (
     build_corpus,
     corpus_summary,
     feature_table,
+    read_exclusions,
     read_feature_rows,
     write_corpus_summary,
     write_exclusions,
@@ -30,6 +31,9 @@ corpus, exclusions = build_corpus(
 )
 for feature, path in zip(FEATURES, snakemake.output.tables, strict=True):
     write_parquet_atomic(feature_table(corpus, feature), path)
+if hasattr(snakemake.input, "metadata_exclusions"):  # a folder corpus' left-out rows first
+    left_out = read_exclusions(snakemake.input.metadata_exclusions).astype({"book_id": "Int64"})
+    exclusions = pd.concat([left_out, exclusions.astype({"book_id": "Int64"})], ignore_index=True)
 write_exclusions(snakemake.output.exclusions, exclusions)
 summary = corpus_summary(selection, corpus, exclusions)
 write_corpus_summary(snakemake.output.summary, summary)

@@ -1,4 +1,4 @@
-"""Rule extract_book: clean one book and extract its marks and word gaps.
+"""Rule extract_book: clean one book and extract its marks, word gaps and word counts.
 
 The tokenizer's rules come from the run's rules file (rule tokenizer_rules): this job does
 not import spaCy (nor torch, nor pandas).
@@ -15,8 +15,9 @@ extractor = ChunkCachedExtractor(rules=TokenizerRules.load(snakemake.input.rules
 sequence = extract_book(
     snakemake.input.text,
     snakemake.input.provenance,
-    snakemake.output[0],
+    snakemake.output.sequence,
     book_id,
     extractor=extractor,
+    words_path=snakemake.output.words,
 )
 log.info("book %d: %d marks, %d words", book_id, len(sequence), sequence.n_words)

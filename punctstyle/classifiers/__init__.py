@@ -15,6 +15,12 @@ results table) and ``save(path)`` (a model file the workflow keeps for full-corp
 needs a single distribution feature (f1, f3, f4 or f5: KL divergence does), and the factory
 as ``"module:attribute"``, imported only when a classifier is built, so that torch is
 imported only when an MLP is built, trained or loaded. See docs/CONVENTIONS.md.
+
+Classifiers whose input is a document's raw punctuation sequence rather than a feature matrix
+(``input_kind="sequence"``: ``fit(documents, y)`` and ``predict(documents)`` on lists of
+``(marks, gaps)`` arrays) are registered apart, in :data:`SEQUENCE_CLASSIFIERS` (built with
+:func:`build_sequence_classifier`): the recognition grid (``recognition.methods``) takes feature
+classifiers only.
 """
 
 from __future__ import annotations
@@ -35,6 +41,9 @@ class Classifier(Protocol):
     def predict(self, X: np.ndarray) -> np.ndarray: ...
 
 
+INPUT_KINDS: tuple[str, ...] = ("features", "sequence")
+
+
 @dataclass(frozen=True)
 class ClassifierSpec:
     """A registered classifier: display name, feature restriction, lazily imported factory."""
@@ -42,6 +51,12 @@ class ClassifierSpec:
     display_name: str
     factory: str
     distribution_features_only: bool = False
+    input_kind: str = "features"
+    """``"features"`` (fit/predict on feature matrices) or ``"sequence"`` (on (marks, gaps) lists)."""
+
+    def __post_init__(self) -> None:
+        if self.input_kind not in INPUT_KINDS:
+            raise ValueError(f"bad classifier input kind {self.input_kind!r}: expected one of {INPUT_KINDS}")
 
     def load_factory(self) -> Callable[..., Classifier]:
         """Import ``module:attribute`` and return the factory."""
@@ -56,8 +71,16 @@ CLASSIFIERS: dict[str, ClassifierSpec] = {
         "KL nearest class", "punctstyle.classifiers.kl_nearest:KLNearestClass", distribution_features_only=True
     ),
     "mlp": ClassifierSpec("neural network", "punctstyle.classifiers.mlp:MLPClassifier"),
+    "delta": ClassifierSpec("Burrows' Delta", "punctstyle.classifiers.delta:BurrowsDelta"),
 }
 """Every recognition classifier, by config name (``recognition.methods``)."""
+
+SEQUENCE_CLASSIFIERS: dict[str, ClassifierSpec] = {
+    "sequence_cnn": ClassifierSpec(
+        "sequence CNN", "punctstyle.classifiers.sequence_cnn:SequenceCNNClassifier", input_kind="sequence"
+    ),
+}
+"""Every classifier on raw punctuation sequences (``input_kind="sequence"``), by name."""
 
 
 def classifier_spec(name: str) -> ClassifierSpec:
@@ -70,7 +93,7 @@ def classifier_spec(name: str) -> ClassifierSpec:
 
 def display_name(name: str) -> str:
     """The name tables and figures show (``"kl"`` -> ``"KL nearest class"``); unknown names as given."""
-    spec = CLASSIFIERS.get(name)
+    spec = CLASSIFIERS.get(name) or SEQUENCE_CLASSIFIERS.get(name)
     return spec.display_name if spec else name
 
 
@@ -79,4 +102,25 @@ def build_classifier(name: str, *, seed: int, feature_set: tuple[str, ...], **op
     return classifier_spec(name).load_factory()(seed=seed, feature_set=feature_set, **options)
 
 
-__all__ = ["CLASSIFIERS", "Classifier", "ClassifierSpec", "build_classifier", "classifier_spec", "display_name"]
+def build_sequence_classifier(name: str, *, seed: int, **options: Any) -> Any:
+    """A fresh sequence classifier ``name`` (:data:`SEQUENCE_CLASSIFIERS`) from its factory."""
+    try:
+        spec = SEQUENCE_CLASSIFIERS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown sequence classifier {name!r}: expected one of {sorted(SEQUENCE_CLASSIFIERS)}"
+        ) from None
+    return spec.load_factory()(seed=seed, **options)
+
+
+__all__ = [
+    "CLASSIFIERS",
+    "INPUT_KINDS",
+    "SEQUENCE_CLASSIFIERS",
+    "Classifier",
+    "ClassifierSpec",
+    "build_classifier",
+    "build_sequence_classifier",
+    "classifier_spec",
+    "display_name",
+]

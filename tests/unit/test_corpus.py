@@ -130,3 +130,31 @@ def test_missing_feature_row_is_an_error(books):
     with pytest.raises(ValueError, match="no feature row"):
         build_corpus(selection, rows[rows["book_id"] != 2], min_docs_per_author=1, genre_shelves="paper",
                      genre_min_docs=2, genre_multi_shelf_rule="drop")
+
+
+def test_feature_files_are_packed_and_read_back_as_the_wide_rows(books, tmp_path):
+    """features/{id}.parquet: a list column per feature (a few kB, not one Parquet column per
+    entry); read_feature_rows gives the same frame as the rows themselves, also for files
+    written wide by earlier versions, and for a mix of both."""
+    import pyarrow.parquet as pq
+
+    from punctstyle.book import write_feature_row
+    from punctstyle.corpus import read_feature_rows
+    from punctstyle.io import arrow_row
+    from punctstyle.marks import FEATURE_SIZES, FEATURES
+
+    _, rows = books
+    records = rows.to_dict("records")
+    packed, wide = [], []
+    for record in records:
+        packed.append(str(tmp_path / f"p{record['book_id']}.parquet"))
+        write_feature_row(packed[-1], record)
+        wide.append(str(tmp_path / f"w{record['book_id']}.parquet"))
+        pq.write_table(arrow_row(record), wide[-1])
+    schema = pq.read_schema(packed[0])
+    assert schema.names == ["book_id", "status", "stage", "reason", "n_marks", "n_words", *FEATURES]
+    assert [schema.field(name).type.list_size for name in FEATURES] == [FEATURE_SIZES[name] for name in FEATURES]
+    expected = pd.DataFrame(records)
+    for paths in (packed, wide, packed[:2] + wide[2:]):
+        pd.testing.assert_frame_equal(read_feature_rows(paths, batch=2), expected, check_dtype=False)
+    assert read_feature_rows(packed)["f3[\" ,]"].tolist() == expected["f3[\" ,]"].tolist()

@@ -107,7 +107,7 @@ def planned_jobs(workflow_run, tmp_path: Path, overlay: dict | None = None, *cli
 
 # what a recognition row feeds: the tables, figures, appendix, the report's configuration page
 RECOGNITION_DEPENDENTS = {"recognition", "recognition_tables", "figures_recognition", "appendix_table", "config_used",
-                          "all"}
+                          "recognition_word_tables", "all"}
 # the f3 importance rows use the recognition seeds and splits
 SEED_DEPENDENTS = RECOGNITION_DEPENDENTS | {"f3_importance_row", "f3_importance", "figures_f3_importance"}
 
@@ -157,3 +157,20 @@ def test_the_readmes_command_line_config_forms_keep_their_types(workflow_run, tm
         "extraction={min_marks: 20}",
     )
     assert jobs == []
+
+
+def test_word_baselines_table_appears_beside_tables_2_3(workflow_run):
+    out = workflow_run["outdir"]
+    words = pd.read_csv(out / "analysis/recognition/author_words_results.csv")
+    results = pd.read_csv(out / "analysis/recognition/author_results.csv")
+    # the same rows (class sizes, seeds) and splits (training and test sizes) as Tables 2-3
+    keys = ["n_classes", "seed", "n_train", "n_test"]
+    assert set(map(tuple, words[keys].values)) == set(map(tuple, results[keys].values))
+    assert set(zip(words["method"], words["feature_set"])) == {
+        (method, f"{name}{k}") for k in (100, 500, 1000)
+        for method, name in (("delta", "words"), ("mlp", "words"), ("mlp", "all+words"))
+    }  # fmt: skip
+    markdown = (out / "analysis/recognition/author_words.md").read_text()
+    assert "author recognition, Burrows' Delta, word baselines" in markdown and "all + 100 words" in markdown
+    assert "Burrows&#x27; Delta" in (out / "tables/recognition_words_author.html").read_text()
+    assert (out / "corpus/words.npz").is_file() and list((out / "words").glob("*.parquet"))

@@ -47,7 +47,8 @@ rule consistency_summary:
 
 rule recognition:
     input:
-        expand(out("corpus/{feature}.parquet"), feature=FEATURES),
+        # the feature tables, and the word matrix when the task runs the word baselines
+        unpack(lambda wildcards: recognition_inputs(wildcards)),
     output:
         results=out(
             "analysis/recognition/{task}/{classes}_classes/seed{seed}_results.csv"
@@ -58,6 +59,7 @@ rule recognition:
         per_class=out(
             "analysis/recognition/{task}/{classes}_classes/seed{seed}_per_class.csv"
         ),
+        words=out("analysis/recognition/{task}/{classes}_classes/seed{seed}_words.csv"),
         models=directory(out("models/{task}/{classes}_classes/seed{seed}")),
     log:
         log_path("recognition/{task}_{classes}_classes_seed{seed}"),
@@ -78,8 +80,56 @@ rule recognition:
         mlp=recognition_mlp_params(),
         # a size capped to every class is the "all" row: computed there, once
         all_configured="all" in recognition_class_sizes(),
+        # the word baselines of the row: classifier -> word sets, {} when off for the task
+        word_methods=lambda wildcards: recognition_word_methods(wildcards.task),
+        word_mlp=lambda wildcards: recognition_word_mlp_params(wildcards.task),
     script:
         "../../scripts/recognition.py"
+
+
+# Word baselines beside Tables 2-3 (issue 12): the corpus books' word counts (a pool of words
+# per book, punctstyle.words), then per task the tables of the word rows.
+rule corpus_words:
+    input:
+        corpus=out("corpus/f1.parquet"),
+        words=lambda wildcards: expand(
+            out("words/{book_id}.parquet"), book_id=selected_book_ids(wildcards)
+        ),
+    output:
+        out("corpus/words.npz"),
+    log:
+        log_path("corpus_words"),
+    benchmark:
+        out("benchmarks/corpus_words.tsv")
+    conda:
+        "../../envs/analysis.yaml"
+    resources:
+        mem_mb=4000,
+    params:
+        pool_per_book=config["recognition"]["words"]["pool_per_book"],
+    script:
+        "../../scripts/recognition_words_matrix.py"
+
+
+rule recognition_word_tables:
+    input:
+        lambda wildcards: recognition_row_files(wildcards.task, "words.csv"),
+    output:
+        results=out("analysis/recognition/{task}_words_results.csv"),
+        summary=out("analysis/recognition/{task}_words_summary.csv"),
+        markdown=out("analysis/recognition/{task}_words.md"),
+        html=report(
+            out("tables/recognition_words_{task}.html"),
+            caption="../report/recognition_words.rst",
+            category="Beyond the paper",
+            subcategory="Word baselines",
+        ),
+    log:
+        log_path("recognition/{task}_word_tables"),
+    conda:
+        "../../envs/analysis.yaml"
+    script:
+        "../../scripts/recognition_word_tables.py"
 
 
 rule recognition_tables:
@@ -95,3 +145,28 @@ rule recognition_tables:
         "../../envs/analysis.yaml"
     script:
         "../../scripts/recognition_tables.py"
+
+
+# Analyses the corpus cannot feed (no genre column, no dates, fewer than two genres), with
+# their cause: shown in the report and printed at the end of the run (Snakefile onsuccess).
+rule skipped_analyses:
+    input:
+        summary=out("corpus/summary.json"),
+    output:
+        csv=out("analysis/skipped_analyses.csv"),
+        html=report(
+            out("tables/skipped_analyses.html"),
+            caption="../report/skipped_analyses.rst",
+            category="Configuration",
+            subcategory="Skipped analyses",
+        ),
+    log:
+        log_path("skipped_analyses"),
+    conda:
+        "../../envs/analysis.yaml"
+    params:
+        planned=skipped_analyses(),
+        genre_configured=genre_analysis_configured(),
+        genre_min_docs=config["genres"]["min_docs"],
+    script:
+        "../../scripts/skipped_analyses.py"

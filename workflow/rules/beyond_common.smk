@@ -7,7 +7,7 @@ SECTION_BEYOND = "Beyond the paper"
 
 
 def beyond_enabled(name):
-    """Whether the analysis beyond.<name> (importance, parts) is switched on."""
+    """Whether the analysis beyond.<name> (importance, parts, sequence) is switched on."""
     return bool(config["beyond"][name]["enabled"])
 
 
@@ -37,6 +37,43 @@ def parts_analysis_files():
     }
 
 
+def sequence_model_params():
+    """The beyond.sequence settings that decide the results (not enabled, class sizes, device, threads)."""
+    skip = {"enabled", "class_sizes", "device", "threads"}
+    return {k: v for k, v in config["beyond"]["sequence"].items() if k not in skip}
+
+
+def sequence_class_sizes():
+    return [
+        str(size) for size in dict.fromkeys(config["beyond"]["sequence"]["class_sizes"])
+    ]
+
+
+def sequence_row_files():
+    """One file per (class size, seed) row of the sequence classifier (the seeds of recognition)."""
+    return expand(
+        out("analysis/beyond/sequence/author_{classes}_classes_seed{seed}.csv"),
+        classes=sequence_class_sizes(),
+        seed=config["recognition"]["seeds"],
+    )
+
+
+def sequence_recognition_files():
+    """The recognition results of the same rows (and of the "all" row, where a size caps to it)."""
+    sizes = sequence_class_sizes()
+    if "all" in recognition_class_sizes():
+        sizes.append("all")
+    return recognition_row_files("author", "results.csv", class_sizes=sizes)
+
+
+def sequence_analysis_files():
+    return {
+        "csv": out("analysis/beyond/sequence_model.csv"),
+        "markdown": out("analysis/beyond/sequence_model.md"),
+        "table": out("tables/beyond_sequence_model.html"),
+    }
+
+
 IMPORTANCE_FIGURES = ["beyond/f3_importance", "beyond/f3_top_k"]
 PARTS_FIGURES = ["beyond/parts_kl", "beyond/parts_by_size"]
 
@@ -61,4 +98,6 @@ def beyond_outputs():
         outputs += list(parts_analysis_files().values())
         outputs += [f(name) for name in PARTS_FIGURES for f in (png, pdf)]
         outputs.append(out("tables/beyond_parts.html"))
+    if beyond_enabled("sequence"):
+        outputs += list(sequence_analysis_files().values())
     return outputs

@@ -9,30 +9,58 @@ from punctstyle.book import extraction_mem_mb
 SPACY_VERSION = _installed_version("spacy")
 
 
-rule download_book:
-    output:
-        text=out("books/{book_id}.txt.gz"),
-        provenance=out("books/{book_id}.json"),
-    log:
-        log_path("books/{book_id}.download"),
-    group:
-        "books"
-    conda:
-        "../../envs/corpus.yaml"
-    resources:
-        mirror_connections=1,
-        mem_mb=300,
-        disk_mb=2 * config["mirror"]["max_text_mb"],
-        runtime=10,
-    params:
-        # Only what decides the book's bytes: changing timeouts, the attempt deadline or
-        # retries reruns nothing (the script reads the retry policy from the config).
-        base_url=config["mirror"]["base_url"],
-        # a function, so that Snakemake leaves the templates' {id} alone
-        url_templates=lambda wildcards: config["mirror"]["url_templates"],
-        max_text_mb=config["mirror"]["max_text_mb"],
-    script:
-        "../../scripts/download_book.py"
+if SOURCE == "folder":
+
+    # A folder corpus: read one file of the folder in place of the download (same outputs).
+    rule ingest_document:
+        input:
+            document=folder_document_path,
+        output:
+            text=out("books/{book_id}.txt.gz"),
+            provenance=out("books/{book_id}.json"),
+        log:
+            log_path("books/{book_id}.ingest"),
+        group:
+            "books"
+        conda:
+            "../../envs/corpus.yaml"
+        resources:
+            mem_mb=300,
+            disk_mb=2 * config["mirror"]["max_text_mb"],
+            runtime=5,
+        params:
+            doc_id=lambda wildcards: folder_document(wildcards)[0],
+            file=lambda wildcards: folder_document(wildcards)[1],
+            max_text_mb=config["mirror"]["max_text_mb"],
+        script:
+            "../../scripts/ingest_document.py"
+
+else:
+
+    rule download_book:
+        output:
+            text=out("books/{book_id}.txt.gz"),
+            provenance=out("books/{book_id}.json"),
+        log:
+            log_path("books/{book_id}.download"),
+        group:
+            "books"
+        conda:
+            "../../envs/corpus.yaml"
+        resources:
+            mirror_connections=1,
+            mem_mb=300,
+            disk_mb=2 * config["mirror"]["max_text_mb"],
+            runtime=10,
+        params:
+            # Only what decides the book's bytes: changing timeouts, the attempt deadline or
+            # retries reruns nothing (the script reads the retry policy from the config).
+            base_url=config["mirror"]["base_url"],
+            # a function, so that Snakemake leaves the templates' {id} alone
+            url_templates=lambda wildcards: config["mirror"]["url_templates"],
+            max_text_mb=config["mirror"]["max_text_mb"],
+        script:
+            "../../scripts/download_book.py"
 
 
 # spaCy's tokenizer rules, exported once per spaCy version (the version is in the file name,
@@ -55,7 +83,9 @@ rule extract_book:
         provenance=out("books/{book_id}.json"),
         rules=rules.tokenizer_rules.output[0],
     output:
-        out("sequences/{book_id}.parquet"),
+        sequence=out("sequences/{book_id}.parquet"),
+        # word counts for the word baselines (punctstyle.book.write_words)
+        words=out("words/{book_id}.parquet"),
     log:
         log_path("books/{book_id}.extract"),
     group:

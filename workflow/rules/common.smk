@@ -1,12 +1,18 @@
+import os
+from functools import lru_cache
+
 import pandas as pd
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
+from punctstyle.folder_corpus import metadata_columns
+from punctstyle.io import InputError
 from punctstyle.settings import (
     coerce_config_types,
     config_error,
     without_execution_keys,
 )
+from punctstyle.skipped import skip_lines
 from punctstyle.vocabulary import (
     DISTRIBUTION_FEATURES,
     FEATURES,
@@ -40,6 +46,95 @@ def log_path(name):
     return f"{OUT}/logs/{name}.log"
 
 
+# ------------------------------------------------------------------ source: gutenberg | folder
+SOURCE = config["source"]
+
+
+def folder_metadata_path():
+    """The folder corpus' metadata CSV (folder.metadata, else metadata.csv in folder.path)."""
+    folder = config["folder"]
+    if not folder["path"]:
+        raise WorkflowError(
+            "config folder.path: needed with source: folder (the folder of texts)"
+        )
+    if not os.path.isdir(folder["path"]):
+        raise WorkflowError(f"config folder.path: {folder['path']} is not a folder")
+    path = folder["metadata"] or os.path.join(folder["path"], "metadata.csv")
+    if not os.path.isfile(path):
+        raise WorkflowError(
+            f"config folder.metadata: {path} is not a file (a CSV with columns file, author)"
+        )
+    return path
+
+
+def folder_columns():
+    """The metadata CSV's columns with a value (a bad CSV stops the run in one line)."""
+    try:
+        return metadata_columns(folder_metadata_path())
+    except InputError as exc:
+        raise WorkflowError(str(exc)) from None
+
+
+FOLDER_COLUMNS = folder_columns() if SOURCE == "folder" else []
+
+
+def skipped_analyses():
+    """(analysis, cause) of each analysis the metadata cannot feed (known before the run)."""
+    if SOURCE != "folder":
+        return []
+    skipped = []
+    if "genre" not in FOLDER_COLUMNS:
+        skipped.append(
+            ("genre analysis", "the metadata CSV has no genre column (or it is empty)")
+        )
+    if not {"year", "author_birth", "author_death"} & set(FOLDER_COLUMNS):
+        skipped.append(
+            (
+                "temporal analysis",
+                "the metadata CSV has no year, author_birth or author_death values",
+            )
+        )
+    return skipped
+
+
+def genre_analysis_configured():
+    """True when a genre analysis (consistency or recognition) is planned."""
+    return "genre" in consistency_tasks() or "genre" in recognition_tasks()
+
+
+def analysis_skipped(name):
+    return any(analysis == name for analysis, _ in skipped_analyses())
+
+
+def corpus_genre_shelves():
+    """genres.shelves for Gutenberg bookshelves; every genre of the CSV for a folder corpus."""
+    return None if SOURCE == "folder" else config["genres"]["shelves"]
+
+
+def corpus_table_extra_inputs(wildcards):
+    """A folder corpus' left-out metadata rows, added to exclusions.csv."""
+    if SOURCE != "folder":
+        return {}
+    return {"metadata_exclusions": out("corpus/metadata_exclusions.csv")}
+
+
+@lru_cache(maxsize=4)
+def _folder_documents(selection, mtime):
+    frame = pd.read_parquet(selection, columns=["book_id", "doc_id", "file"])
+    return {int(row.book_id): (row.doc_id, row.file) for row in frame.itertuples()}
+
+
+def folder_document(wildcards):
+    """(doc_id, file) of a folder corpus document, from the selection checkpoint."""
+    selection = checkpoints.select_books.get().output.selection
+    documents = _folder_documents(selection, os.path.getmtime(selection))
+    return documents[int(wildcards.book_id)]
+
+
+def folder_document_path(wildcards):
+    return os.path.join(config["folder"]["path"], folder_document(wildcards)[1])
+
+
 def selected_book_ids(wildcards=None):
     """Book ids chosen by the select_books checkpoint (re-evaluated once it has run)."""
     selection = checkpoints.select_books.get().output.selection
@@ -62,12 +157,16 @@ def corpus_outputs():
 
 
 def consistency_tasks():
-    return config["consistency"]["tasks"]
+    tasks = config["consistency"]["tasks"]
+    if analysis_skipped("genre analysis"):
+        return [task for task in tasks if task != "genre"]
+    return tasks
 
 
 def recognition_tasks():
     tasks = ["author"]
-    if config["recognition"]["genre_recognition"]:
+    genre = config["recognition"]["genre_recognition"]
+    if genre and not analysis_skipped("genre analysis"):
         tasks.append("genre")
     return tasks
 
@@ -111,6 +210,7 @@ def analysis_outputs():
             out("analysis/recognition/{task}_summary.csv"), task=recognition_tasks()
         ),
         *expand(out("analysis/recognition/{task}_tables.md"), task=recognition_tasks()),
+        out("analysis/skipped_analyses.csv"),
     ]
 
 
@@ -126,3 +226,11 @@ def attribution_sequences(wildcards):
     return expand(
         out("sequences/{book_id}.parquet"), book_id=selected_book_ids(wildcards)
     )
+
+
+def skipped_analysis_lines():
+    """Lines of analysis/skipped_analyses.csv (for the end of a run), if it exists."""
+    path = out("analysis/skipped_analyses.csv")
+    if not os.path.isfile(path):
+        return [f"skipped {a}: {c}" for a, c in skipped_analyses()]
+    return skip_lines(pd.read_csv(path, dtype=str, keep_default_na=False))

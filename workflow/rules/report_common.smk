@@ -21,8 +21,11 @@ flag_for_report = report
 
 
 def publication_years_csv():
-    """The configured publication-year CSV (temporal.publication_years_csv), or None."""
+    """The configured publication-year CSV (temporal.publication_years_csv), else a folder
+    corpus' years from its metadata CSV (written by select_books), or None."""
     path = config["temporal"]["publication_years_csv"]
+    if not path and SOURCE == "folder" and "year" in FOLDER_COLUMNS:
+        return out("corpus/publication_years.csv")
     if path and not os.path.isfile(path):
         raise WorkflowError(
             f"config temporal.publication_years_csv: {path} is not a file "
@@ -42,6 +45,8 @@ def temporal_inputs(wildcards):
 
 
 def temporal_outputs():
+    if analysis_skipped("temporal analysis"):
+        return []
     return [
         out("analysis/temporal/summary.json"),
         out("analysis/temporal/f1_by_decade.csv"),
@@ -154,7 +159,8 @@ def figure_rule_wildcards():
         "figures_documents": {},
         "figures_kl": {"feature": config["consistency"]["features"]},
         "figures_recognition": {"task": recognition_tasks()},
-        "figures_temporal": {},
+        "recognition_word_tables": {"task": word_tasks()},
+        **({} if analysis_skipped("temporal analysis") else {"figures_temporal": {}}),
         "appendix_table": {"task": consistency_tasks()},
         "config_used": {},
     }
@@ -272,4 +278,44 @@ def appendix_inputs(wildcards):
         inputs["per_class"] = recognition_row_files(
             wildcards.task, "per_class.csv", sizes
         )
+    return inputs
+
+
+# --------------------------- word baselines beside Tables 2-3 (issue 12, rules in analysis.smk)
+
+
+def word_tasks():
+    """Recognition tasks whose rows also run the word baselines (recognition.words)."""
+    words = config["recognition"]["words"]
+    if not words["top_k"] or not any(words["methods"].values()):
+        return []
+    return [task for task in recognition_tasks() if task in words["tasks"]]
+
+
+def recognition_word_methods(task):
+    """Classifier -> word sets, one per k (featuresets.expand_word_sets); {} when off."""
+    from punctstyle.featuresets import expand_word_sets
+
+    if task not in word_tasks():
+        return {}
+    words = config["recognition"]["words"]
+    return {
+        name: expand_word_sets(sets, words["top_k"])
+        for name, sets in words["methods"].items()
+        if sets
+    }
+
+
+def recognition_word_mlp_params(task):
+    """The MLP settings of the word baselines (those of Tables 2-3); none without an MLP."""
+    if "mlp" not in recognition_word_methods(task):
+        return {}
+    return without_execution_keys(config)["recognition"]["mlp"]
+
+
+def recognition_inputs(wildcards):
+    """The recognition rule's inputs: the feature tables, and the word matrix when needed."""
+    inputs = {"tables": expand(out("corpus/{feature}.parquet"), feature=FEATURES)}
+    if wildcards.task in word_tasks():
+        inputs["words"] = out("corpus/words.npz")
     return inputs

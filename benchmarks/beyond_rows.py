@@ -1,0 +1,157 @@
+"""The per-row analyses beyond the paper on a finished corpus, without Snakemake (like
+recognition_rows.py for Tables 2-4): the accuracy-vs-length curve (rule length_curve_row) and
+the raw-sequence network (rule sequence_row), with the same functions and the schema's
+defaults, for a GPU box or a quick what-if.
+
+    python benchmarks/beyond_rows.py CORPUS_DIR SEQUENCES_DIR OUT_DIR --analyses length sequence
+        [--sizes 10 50] [--seeds 0 1 2 3 4] [--device auto] [--threads 1] [--jobs 1]
+
+CORPUS_DIR holds the corpus tables of a run, SEQUENCES_DIR its per-book `sequences/{id}.parquet`.
+Writes `OUT_DIR/length/{classes}_classes/seed{seed}_{results,excerpts}.csv` and
+`OUT_DIR/length_summary.csv` (the rule length_curve's summary over the rows found there), and
+the sequence model's rows and summary likewise. Prints the seconds each row took.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from punctstyle.attribution_bundle import SequenceFiles, sequence_paths_for_books
+from punctstyle.featuresets import matrices_from_tables
+from punctstyle.settings import schema_defaults, without_execution_keys
+
+
+def corpus_documents(corpus: Path, sequences: Path):
+    """(labels, book ids, reader of document i's (marks, gaps)) of the author task, in the
+    corpus tables' order (as the rules read them)."""
+    _, labels, book_ids = matrices_from_tables({"f1": pd.read_parquet(corpus / "f1.parquet")}, "author")
+    paths = [str(path) for path in sorted(sequences.glob("*.parquet"))]
+    return labels, book_ids, SequenceFiles(sequence_paths_for_books(paths, book_ids.tolist()))
+
+
+def length_row(corpus: Path, sequences: Path, out: Path, size: int, seed: int, device: str, threads: int) -> str:
+    """One (class size, seed) row of the length curve (scripts/length_curve_row.py)."""
+    from punctstyle.io import atomic_open
+    from punctstyle.length_curve import Document, length_curve_row
+
+    start = time.perf_counter()
+    config = schema_defaults()
+    curve = config["length_curve"]
+    labels, book_ids, files = corpus_documents(corpus, sequences)
+
+    def document(i):
+        marks, gaps = files[i]
+        return Document(int(book_ids[i]), marks, gaps)
+
+    mlp = without_execution_keys(config)["recognition"]["mlp"]
+    row = length_curve_row(
+        document,
+        labels,
+        task="author",
+        n_classes=min(size, int(np.unique(labels).size)),
+        seed=seed,
+        test_fraction=config["recognition"]["test_fraction"],
+        lengths=curve["lengths"],
+        methods={name: sets for name, sets in curve["methods"].items() if sets},
+        training=curve["training"],
+        short_documents=curve["short_documents"],
+        classifier_options={"mlp": {"params": mlp, "device": device, "num_threads": threads}},
+    )
+    stem = out / "length" / f"{size}_classes" / f"seed{seed}"
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    for frame, name in ((row.results, "results"), (row.excerpts, "excerpts")):
+        with atomic_open(f"{stem}_{name}.csv", "w", newline="") as handle:
+            frame.to_csv(handle, index=False)
+    return f"length {size} seed {seed}: {time.perf_counter() - start:.1f} s"
+
+
+def length_summary(out: Path) -> None:
+    """The rule length_curve's summary over the row files in ``out/length``."""
+    from punctstyle.length_curve import EXCERPT_COLUMNS, RESULT_COLUMNS, summarise
+
+    keep = {"keep_default_na": True, "dtype": {"length": str}}
+    results = [pd.read_csv(p, **keep) for p in sorted((out / "length").glob("*_classes/seed*_results.csv"))]
+    excerpts = [pd.read_csv(p, **keep) for p in sorted((out / "length").glob("*_classes/seed*_excerpts.csv"))]
+    if results:
+        results_frame = pd.concat(results, ignore_index=True).reindex(columns=RESULT_COLUMNS)
+        excerpts_frame = pd.concat(excerpts, ignore_index=True).reindex(columns=EXCERPT_COLUMNS)
+        summarise(results_frame, excerpts_frame).to_csv(out / "length_summary.csv", index=False)
+
+
+def sequence_row(corpus: Path, sequences: Path, out: Path, size: int, seed: int, device: str, threads: int) -> str:
+    """One (class size, seed) row of the raw-sequence network (scripts/sequence_row.py)."""
+    from punctstyle.classifiers import build_sequence_classifier
+    from punctstyle.classifiers.mlp import resolve_device
+    from punctstyle.sequence_recognition import sequence_row as run_sequence_row
+    from punctstyle.sequence_recognition import sequence_row_split, write_sequence_row
+
+    start = time.perf_counter()
+    config = schema_defaults()
+    skip = {"enabled", "class_sizes", "device", "threads"}  # as the workflow's sequence_model_params
+    params = {key: value for key, value in config["beyond"]["sequence"].items() if key not in skip}
+    table = pd.read_parquet(corpus / "f1.parquet", columns=["book_id", "author"])
+    data = sequence_row_split(table, "author", size, seed, config["recognition"]["test_fraction"])
+    paths = [str(path) for path in sorted(sequences.glob("*.parquet"))]
+    documents = SequenceFiles(sequence_paths_for_books(paths, data.book_ids.tolist()))
+    resolved = resolve_device(device)
+
+    def make():
+        return build_sequence_classifier("sequence_cnn", seed=seed, params=params, device=resolved, num_threads=threads)
+
+    row = run_sequence_row(data, documents, task="author", seed=seed, method="sequence_cnn", make=make, device=resolved)
+    path = out / "sequence" / f"{size}_classes" / f"seed{seed}.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_sequence_row(path, row)
+    return f"sequence {size} seed {seed}: {time.perf_counter() - start:.1f} s"
+
+
+def sequence_summary(out: Path) -> None:
+    """The sequence model's rows (mean and sd over seeds; the comparison with the feature MLP
+    needs the recognition rows: punctstyle.sequence_recognition.comparison_table)."""
+    from punctstyle.sequence_recognition import read_sequence_rows
+
+    paths = sorted(str(p) for p in (out / "sequence").glob("*_classes/seed*.csv"))
+    if paths:
+        read_sequence_rows(paths).to_csv(out / "sequence_rows.csv", index=False)
+
+
+ROWS = {"length": length_row, "sequence": sequence_row}
+SUMMARIES = {"length": length_summary, "sequence": sequence_summary}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", type=Path)
+    parser.add_argument("sequences", type=Path)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--analyses", nargs="+", choices=sorted(ROWS), default=sorted(ROWS))
+    parser.add_argument("--sizes", nargs="+", type=int, default=[10, 50])
+    parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2, 3, 4])
+    parser.add_argument("--device", default="auto")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args()
+    start = time.perf_counter()
+    rows = [(name, size, seed) for name in args.analyses for size in args.sizes for seed in args.seeds]
+    context = multiprocessing.get_context("spawn")  # CUDA cannot be used in forked children
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs), mp_context=context) as pool:
+        futures = [
+            pool.submit(ROWS[name], args.corpus, args.sequences, args.out, size, seed, args.device, args.threads)
+            for name, size, seed in rows
+        ]
+        for future in futures:
+            print(future.result(), flush=True)
+    for name in args.analyses:
+        SUMMARIES[name](args.out)
+    print(f"{len(rows)} rows in {time.perf_counter() - start:.1f} s wall", flush=True)
+
+
+if __name__ == "__main__":
+    main()

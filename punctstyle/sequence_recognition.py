@@ -1,0 +1,211 @@
+"""Author recognition from raw punctuation sequences, on the rows of Tables 2-3.
+
+One *row* is (task, number of classes, seed): the class sample and the 80/20 split are those
+of the recognition grid for that row (:func:`sequence_row_split` calls
+:func:`punctstyle.splits.row_split` on the labels of the corpus table, in its order, exactly as
+:func:`punctstyle.analysis.recognition_run` does), the classifier a sequence classifier
+(:data:`punctstyle.classifiers.SEQUENCE_CLASSIFIERS`) trained on the training books' (marks,
+gaps) sequences. :func:`comparison_table` puts its accuracy next to the feature MLP's on the same
+rows (mean and sample standard deviation over seeds).
+
+The row file (``analysis/beyond/sequence/{task}_{classes}_classes_seed{seed}.csv``) is written
+and read here: the columns of the recognition results (:data:`RESULT_COLUMNS`) plus
+``train_seconds``, ``predict_seconds`` and ``device``; a row that could not run is an empty file
+with these columns.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from punctstyle.analysis import labelled_rows, task_column
+from punctstyle.classifiers import display_name
+from punctstyle.featuresets import feature_set_label
+from punctstyle.io import atomic_open
+from punctstyle.metrics import accuracy, baseline_accuracy
+from punctstyle.recognition import RESULT_COLUMNS
+from punctstyle.recognition_tables import mean_std
+from punctstyle.splits import RowSplit, effective_class_size, row_split
+
+SEQUENCE_FEATURE_SET: str = "sequence"
+"""The ``feature_set`` value of the sequence classifier's rows (its input is the raw sequence)."""
+ROW_COLUMNS: list[str] = [*RESULT_COLUMNS, "train_seconds", "predict_seconds", "device"]
+"""Columns of a row file."""
+COMPARISON_COLUMNS: list[str] = [
+    "task",
+    "n_classes",
+    "method",
+    "feature_set",
+    "n_seeds",
+    "n_train",
+    "n_test",
+    "accuracy",
+    "accuracy_std",
+    "baseline",
+    "train_seconds",
+]
+"""Columns of the comparison table's CSV (one row per class size, method and feature set)."""
+
+
+@dataclass(frozen=True)
+class SequenceRowData:
+    """The labelled books of a task (corpus order), the row's class count and its split."""
+
+    book_ids: np.ndarray
+    labels: np.ndarray
+    n_classes: int
+    split: RowSplit
+
+
+def sequence_row_split(
+    table: pd.DataFrame, task: str, class_size: int | str, seed: int, test_fraction: float
+) -> SequenceRowData:
+    """The row's books, labels and split: :func:`punctstyle.splits.row_split` on the labelled rows of
+    the corpus table ``table`` (``book_id`` and the task's label column), in the table's order, with
+    ``n_classes = min(class_size, number of classes)``: the sample and split of Tables 2-3."""
+    rows = labelled_rows(table, task)
+    labels = rows[task_column(task)].to_numpy(dtype=object)
+    n_available = np.unique(labels).size
+    if n_available < 2:
+        raise ValueError(f"the corpus has {n_available} {task} class(es) with a label, at least 2 are needed")
+    n_classes = effective_class_size(class_size, n_available)
+    split = row_split(labels, n_classes, seed, task, test_fraction)
+    return SequenceRowData(rows["book_id"].to_numpy(dtype=np.int64), labels, n_classes, split)
+
+
+def sequence_row(
+    data: SequenceRowData,
+    documents: Sequence[tuple[np.ndarray, np.ndarray]],
+    *,
+    task: str,
+    seed: int,
+    method: str,
+    make: Callable[[], Any],
+    device: str = "cpu",
+) -> pd.DataFrame:
+    """Train ``make()`` on the row's training documents, predict its test documents: one row of
+    :data:`ROW_COLUMNS` (wall seconds of ``fit`` and of ``predict``). ``documents[i]`` is the
+    (marks, gaps) of book ``data.book_ids[i]``; only the row's books are read."""
+    split, y = data.split, data.labels
+    model = make()
+    t0 = time.perf_counter()
+    model.fit([documents[i] for i in split.train_index], y[split.train_index])
+    t1 = time.perf_counter()
+    y_pred = np.asarray(model.predict([documents[i] for i in split.test_index]), dtype=object)
+    t2 = time.perf_counter()
+    diagnostics = model.diagnostics() if hasattr(model, "diagnostics") else {}
+    row = {
+        "task": task,
+        "n_classes": data.n_classes,
+        "seed": seed,
+        "method": method,
+        "feature_set": SEQUENCE_FEATURE_SET,
+        "n_train": int(split.train_index.size),
+        "n_test": int(split.test_index.size),
+        "accuracy": accuracy(y[split.test_index], y_pred),
+        "baseline": baseline_accuracy(y[split.train_index], y[split.test_index]),
+        "n_fallback": int(diagnostics.get("n_fallback", 0)),
+        "epochs": int(diagnostics.get("epochs", 0)),
+        "train_seconds": t1 - t0,
+        "predict_seconds": t2 - t1,
+        "device": device,
+    }
+    return pd.DataFrame([row], columns=ROW_COLUMNS)
+
+
+def write_sequence_row(path: str | os.PathLike[str], row: pd.DataFrame | None) -> None:
+    """Write a row file (``None``: the row did not run; an empty file with the columns)."""
+    frame = row if row is not None else pd.DataFrame(columns=ROW_COLUMNS)
+    with atomic_open(path, "w", newline="") as handle:
+        frame[ROW_COLUMNS].to_csv(handle, index=False)
+
+
+def read_sequence_rows(paths: Iterable[str | os.PathLike[str]]) -> pd.DataFrame:
+    """The rows of several row files, concatenated (empty files skipped)."""
+    frames = []
+    for path in paths:
+        frame = pd.read_csv(path)
+        if list(frame.columns) != ROW_COLUMNS:
+            raise ValueError(f"{path}: not a sequence row file (expected columns {ROW_COLUMNS})")
+        if len(frame):
+            frames.append(frame)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=ROW_COLUMNS)
+
+
+def comparison_table(
+    sequence_rows: pd.DataFrame, recognition_results: pd.DataFrame, compare_method: str = "mlp"
+) -> pd.DataFrame:
+    """Mean and sample standard deviation over seeds of the sequence classifier's accuracy and of
+    ``compare_method``'s (per feature set) on the same (task, n_classes, seed) rows.
+
+    Recognition rows whose (task, n_classes, seed) has no sequence row are left out, so both
+    sides average over the same splits (``n_seeds`` says over how many). Columns:
+    :data:`COMPARISON_COLUMNS`; ``train_seconds`` is the mean training time (sequence rows only).
+    """
+    keys = ["task", "n_classes", "seed"]
+    seq = sequence_rows.drop_duplicates(keys + ["method"])
+    other = recognition_results[recognition_results["method"] == compare_method]
+    other = other.drop_duplicates(keys + ["method", "feature_set"]).merge(seq[keys].drop_duplicates(), on=keys)
+    both = pd.concat(
+        [seq.assign(train_seconds=seq["train_seconds"].astype(float)), other.assign(train_seconds=np.nan)],
+        ignore_index=True,
+    )
+    if both.empty:
+        return pd.DataFrame(columns=COMPARISON_COLUMNS)
+    both["n_classes"] = both["n_classes"].astype(np.int64)
+    grouped = both.groupby(["task", "n_classes", "method", "feature_set"], sort=False)
+    table = grouped.agg(
+        n_seeds=("seed", "nunique"),
+        n_train=("n_train", "mean"),
+        n_test=("n_test", "mean"),
+        accuracy=("accuracy", "mean"),
+        accuracy_std=("accuracy", "std"),
+        baseline=("baseline", "mean"),
+        train_seconds=("train_seconds", "mean"),
+    ).reset_index()
+    order = {name: i for i, name in enumerate(dict.fromkeys(both["method"]))}
+    table = table.sort_values(
+        ["task", "n_classes", "method"], key=lambda s: s.map(order) if s.name == "method" else s, kind="stable"
+    )
+    return table[COMPARISON_COLUMNS].reset_index(drop=True)
+
+
+def _column_label(method: str, feature_set: str) -> str:
+    if feature_set == SEQUENCE_FEATURE_SET:
+        return display_name(method)
+    try:
+        label = feature_set_label(feature_set)
+    except ValueError:  # a set the feature registry does not know (e.g. word features): its name
+        label = feature_set
+    return f"{display_name(method)} {label}"
+
+
+def comparison_display(table: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
+    """The comparison as the report shows it: one row per (task, n_classes); training and testing
+    sizes, one ``mean ± sd`` accuracy column per classifier and feature set, the baseline, the
+    number of seeds and the sequence classifier's mean training time in seconds."""
+    rows = []
+    for (task, n_classes), group in table.groupby(["task", "n_classes"], sort=False):
+        first = group.iloc[0]
+        row: dict[str, Any] = {
+            "task": task,
+            "classes": int(n_classes),
+            "seeds": int(first["n_seeds"]),
+            "training size": f"{first['n_train']:.0f}",
+            "testing size": f"{first['n_test']:.0f}",
+        }
+        for item in group.itertuples(index=False):
+            row[_column_label(item.method, item.feature_set)] = mean_std(
+                item.accuracy, item.accuracy_std, f".{digits}f"
+            )
+        row["baseline"] = f"{first['baseline']:#.2g}"
+        row["training s (sequence)"] = f"{group['train_seconds'].dropna().mean():.0f}"
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -1,0 +1,36 @@
+"""Rule sequence_row: the classifier on raw punctuation sequences for one (class size, seed) row of
+the author task, on the class sample and split of Tables 2-3."""
+
+import pandas as pd
+
+from punctstyle.attribution_bundle import SequenceFiles, sequence_paths_for_books
+from punctstyle.classifiers import build_sequence_classifier
+from punctstyle.classifiers.mlp import resolve_device
+from punctstyle.logs import configure_logging
+from punctstyle.sequence_recognition import sequence_row, sequence_row_split, write_sequence_row
+
+METHOD = "sequence_cnn"
+
+log = configure_logging(snakemake.log[0])
+params, wildcards = snakemake.params, snakemake.wildcards
+seed, task = int(wildcards.seed), "author"
+# the device decides where the network runs, not what it computes: read at run time, not a param
+device = resolve_device(snakemake.config["beyond"]["sequence"]["device"])
+
+table = pd.read_parquet(snakemake.input.table, columns=["book_id", "author"])
+try:
+    data = sequence_row_split(table, task, int(wildcards.classes), seed, params.test_fraction)
+except ValueError as exc:
+    log.warning("sequence classifier skipped: %s", exc)
+    write_sequence_row(snakemake.output[0], None)
+else:
+    documents = SequenceFiles(sequence_paths_for_books(snakemake.input.sequences, data.book_ids.tolist()))
+
+    def make():
+        return build_sequence_classifier(
+            METHOD, seed=seed, params=params.model, device=device, num_threads=snakemake.threads
+        )
+
+    row = sequence_row(data, documents, task=task, seed=seed, method=METHOD, make=make, device=device)
+    write_sequence_row(snakemake.output[0], row)
+    log.info("\n%s", row.T.to_string())

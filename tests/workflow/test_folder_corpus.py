@@ -1,0 +1,237 @@
+"""A folder corpus of our own (source: folder) through the whole DAG, then `punctstyle attribute`.
+
+The test writes the folder: three invented authors with distinct punctuation habits (the
+mini mirror's writers), four texts each in different encodings (UTF-8, UTF-8 with BOM,
+UTF-16, Latin-1, one with Gutenberg markers), dates for two authors and genres for one,
+and bad rows: a missing file, a row without author, a repeated id, a bad year, an empty and
+a binary file. A held-out text of each author must then be attributed to its author.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import hashlib
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from punctstyle.folder_corpus import book_number
+from tests.conftest import REPO, snakemake
+from tests.fixtures.mini_mirror import AUTHORS, book_text
+
+pytestmark = pytest.mark.workflow
+
+N_TEXTS = 4
+
+
+def own_text(author, seed: int, n_paragraphs: int = 20) -> str:
+    """A text of our own sentences in the author's style, without Gutenberg markers."""
+    rng = random.Random(seed)
+    return "\n\n".join(" ".join(author.writer(rng) for _ in range(8)) for _ in range(n_paragraphs))
+
+
+def encoded(text: str, k: int) -> bytes:
+    """Text k of an author: UTF-8, UTF-8 with BOM, UTF-16 with BOM, Latin-1 (in turn)."""
+    return [
+        text.encode("utf-8"),
+        codecs.BOM_UTF8 + text.encode("utf-8"),
+        codecs.BOM_UTF16_LE + text.encode("utf-16-le"),
+        text.replace("the lamp", "the café lamp").encode("latin-1"),
+    ][k % 4]
+
+
+def build_folder(root: Path) -> dict:
+    """Write texts/ and metadata.csv under root; return what a run must find."""
+    rows = ["file,author,id,title,year,author_birth,author_death,genre"]
+    expected: dict[str, str] = {}
+    for a, author in enumerate(AUTHORS):
+        surname = author.corpus_name.split(",")[0]
+        for k in range(N_TEXTS):
+            file = f"texts/{surname}/Text {k + 1}.txt"
+            path = root / file
+            path.parent.mkdir(parents=True, exist_ok=True)
+            text = book_text(author, 1000 + 10 * a + k) if k == 3 else own_text(author, 100 * a + k)
+            path.write_bytes(encoded(text, k + a))
+            doc_id = f"{surname.lower()}-{k + 1}" if a == 0 else f"texts-{surname.lower()}-text-{k + 1}"
+            year = f"{1850 + 10 * k}" if a < 2 else ""
+            birth = str(author.birth) if a < 2 and author.birth else ""
+            genre = "Humor" if a == 0 else ""
+            rows.append(
+                f'{file},"{author.corpus_name}",{doc_id if a == 0 else ""},Text {k + 1},{year},{birth},,{genre}'
+            )
+            expected[doc_id] = author.corpus_name
+    (root / "texts/empty.txt").write_text("   \n")
+    (root / "texts/binary.txt").write_bytes(b"\x00\x01\x02PK\x00binary")
+    bad = [
+        'texts/missing.txt,"Quill, Ada",,,,,,',  # no such file
+        "texts/Quill/Text 1.txt,,no-author,,,,,",  # no author
+        'texts/Quill/Text 2.txt,"Quill, Ada",quill-1,,,,,',  # the id of the first row again
+        'texts/Comma/Text 1.txt,"Comma, Barnaby",bad-year,,18x0,,,',  # a year that is not one
+        'texts/empty.txt,"Dash, Cora",,,,,,',  # empty: excluded at ingest
+        'texts/binary.txt,"Dash, Cora",,,,,,',  # binary: excluded at ingest
+    ]
+    (root / "metadata.csv").write_text("\n".join(rows + bad) + "\n", encoding="utf-8")
+    return {
+        "corpus": expected,
+        "ingest_rejected": {book_number("texts-empty"): "empty text", book_number("texts-binary"): "binary content"},
+        "left_out": [
+            "row 14 (texts/missing.txt): file not found",
+            "row 15 (texts/Quill/Text 1.txt): no author",
+            "row 16 (texts/Quill/Text 2.txt): duplicate id 'quill-1'",
+            "row 17 (texts/Comma/Text 1.txt): year '18x0' is not a whole number",
+        ],
+    }
+
+
+def punctstyle(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "punctstyle", *args], cwd=REPO, capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.fixture(scope="module")
+def folder_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("my-corpus")
+    expected = build_folder(root)
+    outdir = tmp_path_factory.mktemp("results")
+    config = tmp_path_factory.mktemp("config") / "run.yaml"
+    config.write_text(yaml.safe_dump({"outdir": str(outdir), "source": "folder", "folder": {"path": str(root)}}))
+    run = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(config))
+    report = outdir / "report.html"
+    snakemake("--configfile", "config/test.yaml", str(config), "--report", str(report))
+    held_out = tmp_path_factory.mktemp("held-out")
+    texts = {}
+    for a, author in enumerate(AUTHORS):
+        path = held_out / f"held_out_{a}.txt"
+        path.write_text(own_text(author, 9000 + a, n_paragraphs=30), encoding="utf-8")
+        texts[author.corpus_name] = path
+    return {"root": root, "outdir": outdir, "expected": expected, "run": run, "report": report, "held_out": texts}
+
+
+def test_selection_is_the_metadata_rows(folder_run):
+    out, expected = folder_run["outdir"], folder_run["expected"]
+    selection = pd.read_parquet(out / "corpus/selection.parquet")
+    good = dict(expected["corpus"])
+    good.update({"texts-empty": "Dash, Cora", "texts-binary": "Dash, Cora"})
+    assert dict(zip(selection["doc_id"], selection["author"])) == good
+    assert selection["book_id"].tolist() == sorted(book_number(d) for d in good)
+    filters = pd.read_csv(out / "corpus/selection_filters.csv")
+    assert filters["filter"].tolist() == ["metadata_rows", "duplicate_ids", "min_docs_per_author"]
+    assert filters["removed"].tolist() == [3, 1, 0]
+
+
+def test_corpus_tables_hold_the_good_documents(folder_run):
+    out, expected = folder_run["outdir"], folder_run["expected"]
+    f1 = pd.read_parquet(out / "corpus/f1.parquet")
+    assert dict(zip(f1["book_id"], f1["author"])) == {book_number(d): a for d, a in expected["corpus"].items()}
+    by_author = f1.set_index("author")
+    assert by_author.loc["Quill, Ada", "f1[;]"].min() > by_author.loc["Comma, Barnaby", "f1[;]"].max()
+    assert by_author.loc["Dash, Cora", "f1[!]"].min() > by_author.loc["Quill, Ada", "f1[!]"].max()
+    assert set(f1["genre"].dropna()) == {"Humor"} and f1["genre"].notna().sum() == N_TEXTS
+    assert by_author.loc["Quill, Ada", "birth"].tolist() == [1820] * N_TEXTS
+    assert by_author.loc["Dash, Cora", "birth"].isna().all()
+
+
+def test_ingest_decodes_and_records_provenance(folder_run):
+    out, root = folder_run["outdir"], folder_run["root"]
+    selection = pd.read_parquet(out / "corpus/selection.parquet").set_index("doc_id")
+    encodings = {}
+    for doc_id, row in selection.iterrows():
+        record = json.loads((out / f"books/{row['book_id']}.json").read_text())
+        assert (record["doc_id"], record["file"], record["book_id"]) == (doc_id, row["file"], row["book_id"])
+        data = (root / row["file"]).read_bytes()
+        assert record["sha256"] == hashlib.sha256(data).hexdigest()
+        encodings[doc_id] = record["encoding"]
+        if record["status"] == "ok":
+            text = gzip.decompress((out / f"books/{row['book_id']}.txt.gz").read_bytes()).decode("utf-8")
+            assert "\ufeff" not in text and text.count(".") > 50
+    assert encodings["quill-1"] == "utf-8" and encodings["quill-2"] == "utf-8"  # BOM dropped
+    assert encodings["quill-3"] == "utf-16" and encodings["texts-comma-text-2"] == "utf-16"
+    assert encodings["quill-4"] == "latin-1"
+    latin = gzip.decompress((out / f"books/{book_number('quill-4')}.txt.gz").read_bytes()).decode()
+    assert "café" in latin
+
+
+def test_bad_rows_are_named_and_recorded(folder_run):
+    out, expected = folder_run["outdir"], folder_run["expected"]
+    console = folder_run["run"].stderr
+    exclusions = pd.read_csv(out / "corpus/exclusions.csv", dtype={"reason": str})
+    metadata = exclusions[exclusions["stage"] == "metadata"]["reason"].tolist()
+    assert len(metadata) == len(expected["left_out"])
+    for reason, part in zip(metadata, expected["left_out"]):
+        assert part in reason and str(folder_run["root"] / "metadata.csv") in reason
+        assert part in console  # one line each on the console too
+    ingest = exclusions[exclusions["stage"] == "download"].set_index("book_id")["reason"]
+    assert set(ingest.index) == set(expected["ingest_rejected"])
+    for book_id, phrase in expected["ingest_rejected"].items():
+        assert phrase in ingest[book_id] and "texts/" in ingest[book_id]
+    summary = json.loads((out / "corpus/summary.json").read_text())
+    assert summary["books_in_corpus"] == len(expected["corpus"]) and summary["authors_in_corpus"] == 3
+
+
+def test_the_run_ends_with_the_skipped_analyses(folder_run):
+    out = folder_run["outdir"]
+    skipped = pd.read_csv(out / "analysis/skipped_analyses.csv")
+    assert skipped["analysis"].tolist() == ["genre analysis"]
+    assert "the corpus has 1 genre(s)" in skipped["cause"].iloc[0]
+    assert f"skipped genre analysis: {skipped['cause'].iloc[0]}" in folder_run["run"].stdout
+    # dates exist: the temporal analysis ran, with the publication years of the CSV
+    temporal = json.loads((out / "analysis/temporal/summary.json").read_text())
+    assert temporal["over_time"]["publication_years_csv"] == str(out / "corpus/publication_years.csv")
+    years = pd.read_csv(out / "corpus/publication_years.csv")
+    assert len(years) == 2 * N_TEXTS  # Quill's and Comma's (the row with a bad year is left out)
+    assert (out / "figures/temporal/authors_over_time.png").stat().st_size > 0
+    report = folder_run["report"].read_text(encoding="utf-8")
+    assert "The documents are a folder corpus" in report and "Skipped analyses" in report
+    assert "no CSV of publication years" not in report  # the CSV's years fed the per-author figure
+
+
+@pytest.mark.parametrize("author", [a.corpus_name for a in AUTHORS])
+def test_held_out_text_is_attributed_to_its_author(folder_run, author):
+    bundle = folder_run["outdir"] / "models/attribution"
+    proc = punctstyle("attribute", str(folder_run["held_out"][author]), "--model", str(bundle), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["authors"][0]["author"] == author
+
+
+def test_a_folder_without_genres_or_dates_plans_neither(tmp_path):
+    root = tmp_path / "plain"
+    (root / "t").mkdir(parents=True)
+    rows = ["file,author"]
+    for a, author in enumerate(AUTHORS):
+        for k in range(3):
+            (root / f"t/{a}{k}.txt").write_text(own_text(author, 50 * a + k, 4))
+            rows.append(f't/{a}{k}.txt,"{author.corpus_name}"')
+    (root / "metadata.csv").write_text("\n".join(rows) + "\n")
+    config = tmp_path / "run.yaml"
+    config.write_text(
+        yaml.safe_dump({"outdir": str(tmp_path / "out"), "source": "folder", "folder": {"path": str(root)}})
+    )
+    proc = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(config), "--dry-run")
+    text = proc.stdout + proc.stderr
+    stats = text[text.index("Job stats:") :]
+    jobs = [line.split()[0] for line in stats[: stats.index("total")].splitlines()[3:]]
+    assert {"select_books", "corpus_tables", "consistency", "recognition", "skipped_analyses"} <= set(jobs), jobs
+    assert not {"temporal", "figures_temporal"} & set(jobs), jobs
+    assert "task=genre" not in text and "analysis/recognition/genre" not in text
+    bad = tmp_path / "bad.yaml"
+    (tmp_path / "nocol.csv").write_text("file,writer\na.txt,Ann\n")
+    bad.write_text(
+        yaml.safe_dump(
+            {
+                "outdir": str(tmp_path / "out"),
+                "source": "folder",
+                "folder": {"path": str(root), "metadata": str(tmp_path / "nocol.csv")},
+            }
+        )
+    )
+    failed = snakemake("--cores", "1", "--configfile", "config/test.yaml", str(bad), "--dry-run", check=False)
+    assert failed.returncode != 0
+    assert "nocol.csv: the metadata CSV lacks column 'author'" in failed.stdout + failed.stderr

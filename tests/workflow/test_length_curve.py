@@ -1,0 +1,112 @@
+"""The length curve (beyond the paper) on the fixture mirror: rows, table, figure and report flag.
+
+Runs only the length curve's targets (and what they need: selection, books, corpus tables),
+with a small grid; config/test.yaml keeps the curve off for the other workflow tests.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from tests.conftest import snakemake
+from tests.fixtures.mini_mirror import build_mini_mirror, serve
+
+pytestmark = pytest.mark.workflow
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+LENGTHS = [20, 40, 100000]  # 100000: longer than every fixture book (used whole, counted)
+TARGETS = [
+    "analysis/length/author_results.csv",
+    "analysis/length/author_summary.csv",
+    "analysis/length/author_summary.md",
+    "figures/beyond/length_curve.png",
+    "figures/beyond/length_curve.pdf",
+    "tables/beyond_length_curve.html",
+]
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("mirror")
+    build_mini_mirror(root)
+    outdir = tmp_path_factory.mktemp("results")
+    config = tmp_path_factory.mktemp("config") / "run.yaml"
+    length = {
+        "enabled": True,
+        "lengths": LENGTHS,
+        "class_sizes": [2, 10],
+        "methods": {"kl": ["f3"], "mlp": ["f1"]},
+        "training": ["whole", "excerpt"],
+    }
+    with serve(root) as base_url:
+        config.write_text(
+            yaml.safe_dump(
+                {
+                    "outdir": str(outdir),
+                    "mirror": {"base_url": base_url},
+                    "recognition": {"mlp": {"max_epochs": 5}},
+                    "length_curve": length,
+                }
+            )
+        )
+        targets = [str(outdir / target) for target in TARGETS]
+        snakemake(*targets, "--cores", "2", "--configfile", "config/test.yaml", str(config))
+        summary = snakemake("--configfile", "config/test.yaml", str(config), "--summary").stdout
+        report = outdir.parent / f"{outdir.name}_report.zip"
+        snakemake(*targets[3:], "--configfile", "config/test.yaml", str(config), "--report", str(report))
+    return {"outdir": outdir, "summary": summary, "report": report}
+
+
+def test_rows_table_and_markdown(run):
+    outdir = run["outdir"]
+    results = pd.read_csv(outdir / "analysis/length/author_results.csv", dtype={"length": str})
+    corpus = pd.read_parquet(outdir / "corpus/f1.parquet")
+    n_authors = corpus["author"].nunique()
+    assert n_authors == 3
+    # class sizes 2 and 10 (capped to 3), seeds 0 and 1 of config/test.yaml
+    rows = results[["n_classes", "seed"]].drop_duplicates()
+    assert sorted(map(tuple, rows.to_numpy().tolist())) == [(2, 0), (2, 1), (3, 0), (3, 1)]
+    assert set(results["length"]) == {"20", "40", "100000", "whole"}
+    assert set(zip(results["method"], results["feature_set"], strict=True)) == {("kl", "f3"), ("mlp", "f1")}
+    assert results["accuracy"].between(0, 1).all()
+    longest = results[results["length"] == "100000"]
+    assert (longest["n_short_test"] == longest["n_test"]).all()  # every book used whole, counted
+    summary = pd.read_csv(outdir / "analysis/length/author_summary.csv", dtype={"length": str})
+    assert set(summary["n_classes"]) == {2, 3} and (summary["n_seeds"] == 2).all()
+    words = summary.groupby("length")["median_words"].first()
+    assert words["20"] < words["40"] < words["whole"]
+    excerpts = pd.read_csv(outdir / "analysis/length/author/2_classes/seed0_excerpts.csv", dtype={"length": str})
+    test = excerpts[(excerpts["role"] == "test") & (excerpts["length"] == "20")]
+    assert (test["n_marks"] == 20).all()
+    markdown = (outdir / "analysis/length/author_summary.md").read_text()
+    assert "### 2 authors" in markdown and "| chance level |" in markdown and "| median words |" in markdown
+
+
+def test_figure_and_report_table(run):
+    outdir = run["outdir"]
+    png = outdir / "figures/beyond/length_curve.png"
+    assert png.read_bytes()[:8] == PNG_SIGNATURE and png.stat().st_size > 5000
+    assert (outdir / "figures/beyond/length_curve.pdf").read_bytes()[:5] == b"%PDF-"
+    html = (outdir / "tables/beyond_length_curve.html").read_text()
+    assert "<table" in html and "KL nearest class" in html
+
+
+def test_the_report_shows_it_beyond_the_paper(run):
+    with zipfile.ZipFile(run["report"]) as archive:
+        names = archive.namelist()
+        html = archive.read(next(n for n in names if n.endswith("report.html"))).decode("utf-8")
+    assert any(n.endswith("/length_curve.png") for n in names)
+    assert any(n.endswith("/beyond_length_curve.html") for n in names)
+    assert "Beyond the paper" in html and "Accuracy against text length" in html
+    assert "consecutive marks, n = [20, 40, 100000]" in html  # the caption, filled in from the config
+
+
+def test_rule_all_asks_for_the_curve(run):
+    declared = {Path(line.split("\t")[0]) for line in run["summary"].splitlines() if "\t" in line}
+    for target in TARGETS:
+        assert run["outdir"] / target in declared

@@ -1,0 +1,74 @@
+# Beyond the paper (its first open question, section 5): author recognition accuracy against
+# the length of the punctuation sequence, on the splits of Tables 2-3. Functions and targets
+# (length_outputs()) are in length_common.smk; switch and settings in config length_curve.
+
+
+rule length_curve_row:
+    input:
+        table=out("corpus/f1.parquet"),
+        sequences=attribution_sequences,
+    output:
+        results=out("analysis/length/author/{classes}_classes/seed{seed}_results.csv"),
+        excerpts=out("analysis/length/author/{classes}_classes/seed{seed}_excerpts.csv"),
+    log:
+        log_path("length/author_{classes}_classes_seed{seed}"),
+    benchmark:
+        out("benchmarks/length/author_{classes}_classes_seed{seed}.tsv")
+    wildcard_constraints:
+        classes=r"\d+",
+        seed=r"\d+",
+    conda:
+        "../../envs/analysis.yaml"
+    threads: config["recognition"]["mlp"]["threads"]
+    resources:
+        mem_mb=4000,
+        runtime=240,
+    params:
+        # the splits and networks of Tables 2-3; not recognition.mlp.threads/device
+        lengths=config["length_curve"]["lengths"],
+        methods=length_methods(),
+        training=config["length_curve"]["training"],
+        short_documents=config["length_curve"]["short_documents"],
+        test_fraction=config["recognition"]["test_fraction"],
+        mlp=length_mlp_params(),
+    script:
+        "../../scripts/length_curve_row.py"
+
+
+rule length_curve:
+    input:
+        results=length_row_files("results.csv"),
+        excerpts=length_row_files("excerpts.csv"),
+    output:
+        **length_analysis_files(),
+    log:
+        log_path("length/author_summary"),
+    conda:
+        "../../envs/analysis.yaml"
+    script:
+        "../../scripts/length_curve.py"
+
+
+rule figures_length_curve:
+    input:
+        summary=length_analysis_files()["summary"],
+    output:
+        figure=beyond_report(
+            "beyond/length_curve", "length_curve", "Accuracy against text length"
+        ),
+        figure_pdf=pdf("beyond/length_curve"),
+        table=report(
+            out("tables/beyond_length_curve.html"),
+            caption=caption("length_curve_table"),
+            category=SECTION_BEYOND,
+            subcategory="Accuracy against text length",
+        ),
+    log:
+        log_path("figures/beyond_length_curve"),
+    conda:
+        "../../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+    script:
+        "../../scripts/figures_length.py"

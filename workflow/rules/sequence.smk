@@ -1,0 +1,55 @@
+# Beyond the paper: a classifier on raw punctuation sequences (a 1-D convolutional network over
+# windows of marks and word gaps), on the author samples, splits and seeds of Tables 2-3, against
+# the feature MLP of the same rows. Functions and targets are in beyond_common.smk; switch in
+# config beyond.sequence.enabled.
+
+
+rule sequence_row:
+    input:
+        table=out("corpus/f1.parquet"),
+        sequences=attribution_sequences,
+    output:
+        out("analysis/beyond/sequence/author_{classes}_classes_seed{seed}.csv"),
+    log:
+        log_path("beyond/sequence_author_{classes}_classes_seed{seed}"),
+    benchmark:
+        out("benchmarks/beyond/sequence_author_{classes}_classes_seed{seed}.tsv")
+    wildcard_constraints:
+        classes=r"\d+",
+        seed=r"\d+",
+    conda:
+        "../../envs/analysis.yaml"
+    threads: config["beyond"]["sequence"]["threads"]
+    resources:
+        mem_mb=4000,
+        runtime=120,
+    params:
+        # what decides the results; not beyond.sequence.threads/device
+        model=sequence_model_params(),
+        test_fraction=config["recognition"]["test_fraction"],
+    script:
+        "../../scripts/sequence_row.py"
+
+
+rule sequence_table:
+    input:
+        rows=sequence_row_files(),
+        recognition=sequence_recognition_files(),
+    output:
+        csv=out("analysis/beyond/sequence_model.csv"),
+        markdown=out("analysis/beyond/sequence_model.md"),
+        table=report(
+            out("tables/beyond_sequence_model.html"),
+            caption=caption("sequence_model"),
+            category=SECTION_BEYOND,
+            subcategory="A classifier on raw sequences",
+        ),
+    log:
+        log_path("beyond/sequence_table"),
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+    script:
+        "../../scripts/sequence_table.py"
