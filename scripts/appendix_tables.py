@@ -19,7 +19,11 @@ feature = params.feature
 consistency = read_consistency_table(snakemake.input.consistency)
 n_classes = len(consistency)
 notes = []
-if params.recognised:
+if n_classes < 2:
+    per_class = full_corpus_per_class(pd.DataFrame(), n_classes, method=params.method, feature_set=params.feature_set)
+    notes.append(f"The corpus has {n_classes} {task}(s) with enough documents, and recognition needs at least 2: "
+                 "test size and accuracy are NA (see analysis/skipped_analyses.csv).")
+elif params.recognised:
     per_class_rows = read_per_class(snakemake.input.per_class)
     per_class = full_corpus_per_class(per_class_rows, n_classes, method=params.method, feature_set=params.feature_set,
                                       n_seeds=len(params.seeds))
