@@ -89,8 +89,13 @@ def sequence_row(corpus: Path, sequences: Path, out: Path, size: int, seed: int,
     """One (class size, seed) row of the raw-sequence network (scripts/sequence_row.py)."""
     from punctstyle.classifiers import build_sequence_classifier
     from punctstyle.classifiers.mlp import resolve_device
-    from punctstyle.sequence_recognition import sequence_row as run_sequence_row
-    from punctstyle.sequence_recognition import sequence_row_split, write_sequence_row
+    from punctstyle.sequence_recognition import (
+        excerpt_accuracies,
+        fit_and_score,
+        sequence_row_split,
+        write_length_rows,
+        write_sequence_row,
+    )
 
     start = time.perf_counter()
     config = schema_defaults()
@@ -105,21 +110,38 @@ def sequence_row(corpus: Path, sequences: Path, out: Path, size: int, seed: int,
     def make():
         return build_sequence_classifier("sequence_cnn", seed=seed, params=params, device=resolved, num_threads=threads)
 
-    row = run_sequence_row(data, documents, task="author", seed=seed, method="sequence_cnn", make=make, device=resolved)
+    model, row = fit_and_score(
+        data, documents, task="author", seed=seed, method="sequence_cnn", make=make, device=resolved
+    )
+    curve = config["length_curve"]
+    lengths = excerpt_accuracies(
+        model,
+        data,
+        documents,
+        task="author",
+        seed=seed,
+        method="sequence_cnn",
+        lengths=curve["lengths"] if curve["enabled"] else [],
+        short_documents=curve["short_documents"],
+    )
     path = out / "sequence" / f"{size}_classes" / f"seed{seed}.csv"
     path.parent.mkdir(parents=True, exist_ok=True)
     write_sequence_row(path, row)
+    write_length_rows(path.with_name(f"seed{seed}_lengths.csv"), lengths)
     return f"sequence {size} seed {seed}: {time.perf_counter() - start:.1f} s"
 
 
 def sequence_summary(out: Path) -> None:
     """The sequence model's rows (mean and sd over seeds; the comparison with the feature MLP
     needs the recognition rows: punctstyle.sequence_recognition.comparison_table)."""
-    from punctstyle.sequence_recognition import read_sequence_rows
+    from punctstyle.sequence_recognition import length_summary, read_length_rows, read_sequence_rows
 
-    paths = sorted(str(p) for p in (out / "sequence").glob("*_classes/seed*.csv"))
+    paths = sorted(str(p) for p in (out / "sequence").glob("*_classes/seed*.csv") if not p.stem.endswith("_lengths"))
     if paths:
         read_sequence_rows(paths).to_csv(out / "sequence_rows.csv", index=False)
+    lengths = sorted(str(p) for p in (out / "sequence").glob("*_classes/seed*_lengths.csv"))
+    if lengths:
+        length_summary(read_length_rows(lengths)).to_csv(out / "sequence_lengths.csv", index=False)
 
 
 ROWS = {"length": length_row, "sequence": sequence_row}

@@ -80,7 +80,7 @@ def sequence_row_split(
     return SequenceRowData(rows["book_id"].to_numpy(dtype=np.int64), labels, n_classes, split)
 
 
-def sequence_row(
+def fit_and_score(
     data: SequenceRowData,
     documents: Sequence[tuple[np.ndarray, np.ndarray]],
     *,
@@ -89,10 +89,10 @@ def sequence_row(
     method: str,
     make: Callable[[], Any],
     device: str = "cpu",
-) -> pd.DataFrame:
-    """Train ``make()`` on the row's training documents, predict its test documents: one row of
-    :data:`ROW_COLUMNS` (wall seconds of ``fit`` and of ``predict``). ``documents[i]`` is the
-    (marks, gaps) of book ``data.book_ids[i]``; only the row's books are read."""
+) -> tuple[Any, pd.DataFrame]:
+    """Train ``make()`` on the row's training documents, predict its test documents: the fitted
+    model and one row of :data:`ROW_COLUMNS` (wall seconds of ``fit`` and of ``predict``).
+    ``documents[i]`` is the (marks, gaps) of book ``data.book_ids[i]``; only the row's books are read."""
     split, y = data.split, data.labels
     model = make()
     t0 = time.perf_counter()
@@ -117,7 +117,161 @@ def sequence_row(
         "predict_seconds": t2 - t1,
         "device": device,
     }
-    return pd.DataFrame([row], columns=ROW_COLUMNS)
+    return model, pd.DataFrame([row], columns=ROW_COLUMNS)
+
+
+def sequence_row(
+    data: SequenceRowData,
+    documents: Sequence[tuple[np.ndarray, np.ndarray]],
+    *,
+    task: str,
+    seed: int,
+    method: str,
+    make: Callable[[], Any],
+    device: str = "cpu",
+) -> pd.DataFrame:
+    """:func:`fit_and_score` without the model: the row of :data:`ROW_COLUMNS`."""
+    return fit_and_score(data, documents, task=task, seed=seed, method=method, make=make, device=device)[1]
+
+
+LENGTH_COLUMNS: list[str] = [
+    "task",
+    "n_classes",
+    "seed",
+    "method",
+    "feature_set",
+    "length",
+    "n_test",
+    "n_short_test",
+    "accuracy",
+    "baseline",
+]
+"""Columns of a row's length file (the sequence classifier on test excerpts of n marks)."""
+
+
+def excerpt_accuracies(
+    model: Any,
+    data: SequenceRowData,
+    documents: Sequence[tuple[np.ndarray, np.ndarray]],
+    *,
+    task: str,
+    seed: int,
+    method: str,
+    lengths: Sequence[int],
+    short_documents: str = "whole",
+) -> pd.DataFrame:
+    """Accuracy of a fitted sequence classifier on the row's test books cut to ``n`` marks, for
+    each ``n`` of ``lengths``: the excerpts of the length curve
+    (:func:`punctstyle.length_curve.cut_excerpt` with the row's seed and the book id), so the
+    sequence classifier is scored on the same test excerpts as the feature classifiers there.
+
+    A book shorter than ``n`` is used whole and counted in ``n_short_test``
+    (``short_documents="whole"``) or left out (``"exclude"``). One row of
+    :data:`LENGTH_COLUMNS` per length (``length`` is ``str(n)``)."""
+    from punctstyle.length_curve import SHORT_RULES, cut_excerpt
+
+    if short_documents not in SHORT_RULES:
+        raise ValueError(f"unknown short-document rule {short_documents!r}: expected one of {SHORT_RULES}")
+    split, y = data.split, data.labels
+    baseline = baseline_accuracy(y[split.train_index], y[split.test_index])
+    rows = []
+    for n in lengths:
+        excerpts, labels, n_short = [], [], 0
+        for i in split.test_index:
+            marks, gaps = documents[i]
+            excerpt = cut_excerpt(marks, gaps, int(n), seed=seed, doc_id=int(data.book_ids[i]))
+            if not excerpt.complete:
+                n_short += 1
+                if short_documents == "exclude":
+                    continue
+            excerpts.append((excerpt.marks, excerpt.gaps))
+            labels.append(y[i])
+        predicted = np.asarray(model.predict(excerpts), dtype=object) if excerpts else np.array([], dtype=object)
+        rows.append(
+            {
+                "task": task,
+                "n_classes": data.n_classes,
+                "seed": seed,
+                "method": method,
+                "feature_set": SEQUENCE_FEATURE_SET,
+                "length": str(int(n)),
+                "n_test": len(excerpts),
+                "n_short_test": n_short,
+                "accuracy": accuracy(np.asarray(labels, dtype=object), predicted) if excerpts else float("nan"),
+                "baseline": baseline,
+            }
+        )
+    return pd.DataFrame(rows, columns=LENGTH_COLUMNS)
+
+
+def write_length_rows(path: str | os.PathLike[str], rows: pd.DataFrame | None) -> None:
+    """Write a row's length file (``None``: none ran; an empty file with the columns)."""
+    frame = rows if rows is not None else pd.DataFrame(columns=LENGTH_COLUMNS)
+    with atomic_open(path, "w", newline="") as handle:
+        frame[LENGTH_COLUMNS].to_csv(handle, index=False)
+
+
+def read_length_rows(paths: Iterable[str | os.PathLike[str]]) -> pd.DataFrame:
+    """The rows of several length files, concatenated (empty files skipped)."""
+    frames = []
+    for path in paths:
+        frame = pd.read_csv(path, dtype={"length": str})
+        if list(frame.columns) != LENGTH_COLUMNS:
+            raise ValueError(f"{path}: not a sequence length file (expected columns {LENGTH_COLUMNS})")
+        if len(frame):
+            frames.append(frame)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=LENGTH_COLUMNS)
+
+
+def length_summary(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per (task, n_classes, method, length): mean and sample sd of the accuracy over seeds, the
+    number of seeds, the mean test size, short test books and baseline; lengths in increasing order."""
+    columns = [
+        "task",
+        "n_classes",
+        "method",
+        "length",
+        "n_seeds",
+        "n_test",
+        "n_short_test",
+        "accuracy",
+        "accuracy_std",
+        "baseline",
+    ]
+    if rows.empty:
+        return pd.DataFrame(columns=columns)
+    keys = ["task", "n_classes", "method", "length"]
+    summary = (
+        rows.groupby(keys, sort=False)
+        .agg(
+            n_seeds=("seed", "nunique"),
+            n_test=("n_test", "mean"),
+            n_short_test=("n_short_test", "mean"),
+            accuracy=("accuracy", "mean"),
+            accuracy_std=("accuracy", "std"),
+            baseline=("baseline", "mean"),
+        )
+        .reset_index()
+    )
+    summary["order"] = summary["length"].astype(int)
+    return (
+        summary.sort_values(["task", "n_classes", "method", "order"])
+        .drop(columns="order")[columns]
+        .reset_index(drop=True)
+    )
+
+
+def length_display(summary: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
+    """The length summary as the report shows it: one row per (task, n_classes, method), one
+    ``mean ± sd`` column per length."""
+    rows = []
+    for (task, n_classes, method), group in summary.groupby(["task", "n_classes", "method"], sort=False):
+        row: dict[str, Any] = {"task": task, "classes": int(n_classes), "method": display_name(method)}
+        for item in group.itertuples(index=False):
+            row[f"{item.length} marks"] = mean_std(item.accuracy, item.accuracy_std, f".{digits}f")
+        row["baseline"] = f"{group['baseline'].iloc[0]:#.2g}"
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def write_sequence_row(path: str | os.PathLike[str], row: pd.DataFrame | None) -> None:

@@ -7,7 +7,13 @@ from punctstyle.attribution_bundle import SequenceFiles, sequence_paths_for_book
 from punctstyle.classifiers import build_sequence_classifier
 from punctstyle.classifiers.mlp import resolve_device
 from punctstyle.logs import configure_logging
-from punctstyle.sequence_recognition import sequence_row, sequence_row_split, write_sequence_row
+from punctstyle.sequence_recognition import (
+    excerpt_accuracies,
+    fit_and_score,
+    sequence_row_split,
+    write_length_rows,
+    write_sequence_row,
+)
 
 METHOD = "sequence_cnn"
 
@@ -22,7 +28,8 @@ try:
     data = sequence_row_split(table, task, int(wildcards.classes), seed, params.test_fraction)
 except ValueError as exc:
     log.warning("sequence classifier skipped: %s", exc)
-    write_sequence_row(snakemake.output[0], None)
+    write_sequence_row(snakemake.output.row, None)
+    write_length_rows(snakemake.output.lengths, None)
 else:
     documents = SequenceFiles(sequence_paths_for_books(snakemake.input.sequences, data.book_ids.tolist()))
 
@@ -31,6 +38,10 @@ else:
             METHOD, seed=seed, params=params.model, device=device, num_threads=snakemake.threads
         )
 
-    row = sequence_row(data, documents, task=task, seed=seed, method=METHOD, make=make, device=device)
-    write_sequence_row(snakemake.output[0], row)
-    log.info("\n%s", row.T.to_string())
+    model, row = fit_and_score(data, documents, task=task, seed=seed, method=METHOD, make=make, device=device)
+    # the test books cut to the length curve's excerpts (none when length_curve is off)
+    lengths = excerpt_accuracies(model, data, documents, task=task, seed=seed, method=METHOD,
+                                 lengths=params.lengths, short_documents=params.short_documents)
+    write_sequence_row(snakemake.output.row, row)
+    write_length_rows(snakemake.output.lengths, lengths)
+    log.info("\n%s\n%s", row.T.to_string(), lengths.to_string())

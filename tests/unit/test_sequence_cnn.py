@@ -391,3 +391,57 @@ def test_comparison_table_averages_both_classifiers_over_the_same_seeds():
     shown = comparison_display(table)
     assert shown.loc[0, "sequence CNN"] == "0.60 ± 0.14" and shown.loc[0, "neural network f3"] == "0.70 ± 0.14"
     assert shown.loc[0, "training s (sequence)"] == "15"
+
+
+def test_excerpt_accuracies_score_the_length_curves_excerpts():
+    """The sequence classifier on test books cut to n marks: the same excerpts as the length
+    curve (cut_excerpt with the row's seed and the book id), books shorter than n used whole and
+    counted, or left out."""
+    import pandas as pd
+
+    from punctstyle.length_curve import cut_excerpt
+    from punctstyle.sequence_recognition import excerpt_accuracies, length_summary, sequence_row_split
+
+    table = pd.DataFrame({"book_id": [11, 12, 13, 14, 15, 16, 17, 18, 19, 20], "author": list("aaaaabbbbb")})
+    data = sequence_row_split(table, "author", 2, 0, 0.2)
+    rng = np.random.default_rng(3)
+    lengths_of = {11: 300, 12: 40, 13: 300, 14: 300, 15: 300, 16: 300, 17: 40, 18: 300, 19: 300, 20: 300}
+    documents = [
+        (
+            rng.integers(0, 10, lengths_of[int(b)]).astype(np.uint8),
+            rng.integers(0, 9, lengths_of[int(b)]).astype(np.uint32),
+        )
+        for b in data.book_ids
+    ]
+    seen = []
+
+    class Recorder:
+        """Predicts "a" when the excerpt starts with an even mark; records what it is given."""
+
+        def predict(self, docs):
+            seen.append([(m.copy(), g.copy()) for m, g in docs])
+            return np.array(["a" if m[0] % 2 == 0 else "b" for m, _ in docs], dtype=object)
+
+    frame = excerpt_accuracies(Recorder(), data, documents, task="author", seed=0, method="x", lengths=[50, 100])
+    test = data.split.test_index
+    for k, n in enumerate((50, 100)):
+        expected = [cut_excerpt(*documents[i], n, seed=0, doc_id=int(data.book_ids[i])) for i in test]
+        assert [m.tolist() for m, _ in seen[k]] == [e.marks.tolist() for e in expected]
+        truth = data.labels[test]
+        predicted = ["a" if e.marks[0] % 2 == 0 else "b" for e in expected]
+        assert frame["accuracy"].iloc[k] == pytest.approx(np.mean([p == y for p, y in zip(predicted, truth)]))
+        assert frame["n_short_test"].iloc[k] == sum(not e.complete for e in expected)
+    assert frame["length"].tolist() == ["50", "100"] and (frame["n_test"] == test.size).all()
+    excluded = excerpt_accuracies(
+        Recorder(), data, documents, task="author", seed=0, method="x", lengths=[50], short_documents="exclude"
+    )
+    assert excluded["n_test"].iloc[0] == test.size - frame["n_short_test"].iloc[0]
+    with pytest.raises(ValueError, match="short-document rule"):
+        excerpt_accuracies(
+            Recorder(), data, documents, task="author", seed=0, method="x", lengths=[50], short_documents="x"
+        )
+    two = pd.concat([frame, frame.assign(seed=1, accuracy=frame["accuracy"] + 0.1)])
+    summary = length_summary(two)
+    assert summary["length"].tolist() == ["50", "100"] and (summary["n_seeds"] == 2).all()
+    assert summary["accuracy"].tolist() == pytest.approx((frame["accuracy"] + 0.05).tolist())
+    assert summary["accuracy_std"].tolist() == pytest.approx([0.1 / np.sqrt(2)] * 2)

@@ -20,6 +20,7 @@ TARGETS = [
     "analysis/beyond/sequence_model.csv",
     "analysis/beyond/sequence_model.md",
     "tables/beyond_sequence_model.html",
+    "analysis/beyond/sequence_model_lengths.csv",
 ]
 
 
@@ -32,6 +33,8 @@ def run(tmp_path_factory):
     overlay = {
         "recognition": {"methods": {"kl": ["f1"], "mlp": ["f3"]}, "mlp": {"max_epochs": 5}},
         "beyond": {"sequence": {"enabled": True, "device": "cpu"}},
+        # the length curve's grid: the sequence rows also score the test books cut to these lengths
+        "length_curve": {"enabled": True, "lengths": [50, 100]},
     }
     with serve(root) as base_url:
         config.write_text(yaml.safe_dump({"outdir": str(outdir), "mirror": {"base_url": base_url}, **overlay}))
@@ -76,3 +79,26 @@ def test_comparison_table_markdown_and_report_flag(run):
     html = (outdir / "tables/beyond_sequence_model.html").read_text()
     assert "<table" in html and "sequence CNN" in html and "neural network f3" in html
     assert "tables/beyond_sequence_model.html" in run["summary"]
+
+
+def test_rows_are_also_scored_on_the_length_curves_excerpts(run):
+    outdir = run["outdir"]
+    summary = pd.read_csv(outdir / "analysis/beyond/sequence_model_lengths.csv")
+    assert sorted(zip(summary["n_classes"], summary["length"], strict=True)) == [(2, 50), (2, 100), (3, 50), (3, 100)]
+    assert (summary["n_seeds"] == 2).all() and summary["accuracy"].between(0, 1).all()
+    for n_classes in (2, 3):
+        rows = pd.concat(
+            pd.read_csv(outdir / f"analysis/beyond/sequence/author_{c}_classes_seed{s}_lengths.csv")
+            for c in (2, 10)
+            for s in (0, 1)
+        )
+        whole = pd.concat(
+            pd.read_csv(outdir / f"analysis/beyond/sequence/author_{c}_classes_seed{s}.csv")
+            for c in (2, 10)
+            for s in (0, 1)
+        )
+        # every test book is scored at every length (books shorter than n are used whole)
+        for (classes, seed), group in rows[rows["n_classes"] == n_classes].groupby(["n_classes", "seed"]):
+            n_test = whole[(whole["n_classes"] == classes) & (whole["seed"] == seed)]["n_test"].iloc[0]
+            assert (group["n_test"] == n_test).all()
+    assert "excerpts" in (outdir / "analysis/beyond/sequence_model.md").read_text()

@@ -49,13 +49,24 @@ def sequence_class_sizes():
     ]
 
 
-def sequence_row_files():
-    """One file per (class size, seed) row of the sequence classifier (the seeds of recognition)."""
+def sequence_row_files(suffix=""):
+    """One file per (class size, seed) row of the sequence classifier (the seeds of recognition):
+    its result row (suffix ""), or its accuracies on the length curve's excerpts ("_lengths").
+    """
     return expand(
-        out("analysis/beyond/sequence/author_{classes}_classes_seed{seed}.csv"),
+        out("analysis/beyond/sequence/author_{classes}_classes_seed{seed}{suffix}.csv"),
         classes=sequence_class_sizes(),
         seed=config["recognition"]["seeds"],
+        suffix=suffix,
     )
+
+
+def sequence_excerpt_lengths():
+    """The excerpt lengths the sequence classifier is also scored at: the length curve's, when
+    it runs (length_curve.enabled), so that both score the same test excerpts; none otherwise.
+    """
+    curve = config["length_curve"]
+    return [int(n) for n in curve["lengths"]] if curve["enabled"] else []
 
 
 def sequence_recognition_files():
@@ -70,6 +81,7 @@ def sequence_analysis_files():
     return {
         "csv": out("analysis/beyond/sequence_model.csv"),
         "markdown": out("analysis/beyond/sequence_model.md"),
+        "lengths": out("analysis/beyond/sequence_model_lengths.csv"),
         "table": out("tables/beyond_sequence_model.html"),
     }
 

@@ -9,7 +9,10 @@ rule sequence_row:
         table=out("corpus/f1.parquet"),
         sequences=attribution_sequences,
     output:
-        out("analysis/beyond/sequence/author_{classes}_classes_seed{seed}.csv"),
+        row=out("analysis/beyond/sequence/author_{classes}_classes_seed{seed}.csv"),
+        lengths=out(
+            "analysis/beyond/sequence/author_{classes}_classes_seed{seed}_lengths.csv"
+        ),
     log:
         log_path("beyond/sequence_author_{classes}_classes_seed{seed}"),
     benchmark:
@@ -27,6 +30,9 @@ rule sequence_row:
         # what decides the results; not beyond.sequence.threads/device
         model=sequence_model_params(),
         test_fraction=config["recognition"]["test_fraction"],
+        # the length curve's grid, so that both score the same test excerpts
+        lengths=sequence_excerpt_lengths(),
+        short_documents=config["length_curve"]["short_documents"],
     script:
         "../../scripts/sequence_row.py"
 
@@ -34,10 +40,12 @@ rule sequence_row:
 rule sequence_table:
     input:
         rows=sequence_row_files(),
+        lengths=sequence_row_files("_lengths"),
         recognition=sequence_recognition_files(),
     output:
         csv=out("analysis/beyond/sequence_model.csv"),
         markdown=out("analysis/beyond/sequence_model.md"),
+        lengths=out("analysis/beyond/sequence_model_lengths.csv"),
         table=report(
             out("tables/beyond_sequence_model.html"),
             caption=caption("sequence_model"),
