@@ -29,10 +29,15 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from punctstyle.analysis import duplicates_full_corpus_row, labelled_rows, recognition_run, task_column
-from punctstyle.featuresets import expand_word_sets, matrices_from_tables
+from punctstyle.analysis import (
+    duplicates_full_corpus_row,
+    labelled_rows,
+    recognition_run,
+    task_column,
+    word_baseline_run,
+    word_methods,
+)
 from punctstyle.marks import FEATURES
-from punctstyle.recognition import word_experiments, word_results_frame
 from punctstyle.recognition_files import read_results, read_word_results, write_row_files, write_word_results
 from punctstyle.recognition_tables import summarise
 from punctstyle.settings import coerce_config_types, config_error, schema_defaults, without_execution_keys
@@ -69,14 +74,6 @@ def planned_rows(tables: dict[str, pd.DataFrame], tasks, sizes, seeds) -> list[t
                 continue
             rows.extend((task, size, int(seed)) for seed in seeds)
     return rows
-
-
-def word_methods(config: dict, task: str) -> dict[str, list[str]]:
-    """Classifier -> word sets of a task's rows (as the workflow's recognition_word_methods)."""
-    words = config["recognition"]["words"]
-    if task not in words["tasks"] or not words["top_k"]:
-        return {}
-    return {name: expand_word_sets(sets, words["top_k"]) for name, sets in words["methods"].items() if sets}
 
 
 def run_row(
@@ -117,25 +114,21 @@ def run_row(
             run.per_class,
             run.confusion,
         )
-    methods_words = word_methods(config, task) if words else {}
+    methods_words = word_methods(recognition["words"], task) if words else {}
     if methods_words:
         from punctstyle.words import read_word_matrix
 
-        matrix = read_word_matrix(words)
-        features, labels, book_ids = matrices_from_tables(tables, task_column(task))
-        experiments = word_experiments(
-            features,
-            labels,
-            matrix.relative_frequencies(book_ids),
-            task=task,
-            class_sizes=["all" if size == "all" else int(size)],
-            seeds=[seed],
+        results = word_baseline_run(
+            tables,
+            task,
+            "all" if size == "all" else int(size),
+            seed,
+            matrix=read_word_matrix(words),
             methods=methods_words,
             test_fraction=recognition["test_fraction"],
-            word_cutoff=matrix.cutoff[matrix.rows_of(book_ids)],
             classifier_options={"mlp": {**options["mlp"], "params": mlp}},
         )
-        write_word_results(Path(f"{stem}_words.csv"), word_results_frame(experiments))
+        write_word_results(Path(f"{stem}_words.csv"), results)
     return f"{task} {size} seed {seed}: {time.perf_counter() - start:.1f} s"
 
 

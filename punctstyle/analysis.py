@@ -19,8 +19,14 @@ import pandas as pd
 
 from punctstyle.consistency import ConsistencyReport, consistency_report, top_consistent_kl_matrix
 from punctstyle.corpus import feature_matrix
-from punctstyle.featuresets import matrices_from_tables
-from punctstyle.recognition import Experiment, recognition_experiments, results_frame
+from punctstyle.featuresets import expand_word_sets, matrices_from_tables
+from punctstyle.recognition import (
+    Experiment,
+    recognition_experiments,
+    results_frame,
+    word_experiments,
+    word_results_frame,
+)
 
 TASK_COLUMNS: dict[str, str] = {"author": "author", "genre": "genre"}
 
@@ -165,3 +171,43 @@ def recognition_run(
     confusion = pd.concat([_keyed(_long_confusion(e), e) for e in experiments], ignore_index=True)
     per_class = pd.concat([_keyed(e.per_class(), e) for e in experiments], ignore_index=True)
     return RecognitionRun(results, confusion, per_class, experiments)
+
+
+def word_methods(words: Mapping[str, Any], task: str) -> dict[str, list[str]]:
+    """The word baselines of a task's rows (config ``recognition.words``): classifier -> word sets,
+    one per ``k`` (:func:`punctstyle.featuresets.expand_word_sets`); ``{}`` when the task is not
+    in ``words["tasks"]`` or no ``top_k`` or method is configured."""
+    if task not in words["tasks"] or not words["top_k"]:
+        return {}
+    return {name: expand_word_sets(sets, words["top_k"]) for name, sets in words["methods"].items() if sets}
+
+
+def word_baseline_run(
+    tables: Mapping[str, pd.DataFrame],
+    task: str,
+    class_size: int | str,
+    seed: int,
+    *,
+    matrix: Any,
+    methods: Mapping[str, Sequence[str]],
+    test_fraction: float,
+    classifier_options: Mapping[str, Mapping[str, Any]],
+) -> pd.DataFrame:
+    """The word baselines of one row of Tables 2-3 (:func:`punctstyle.recognition.word_experiments`
+    on the row's split): the books' relative word frequencies and pool cutoffs from ``matrix``
+    (a :class:`punctstyle.words.WordMatrix`), in the corpus tables' order; the results frame
+    (:func:`punctstyle.recognition.word_results_frame`)."""
+    features, labels, book_ids = matrices_from_tables(tables, task_column(task))
+    experiments = word_experiments(
+        features,
+        labels,
+        matrix.relative_frequencies(book_ids),
+        task=task,
+        class_sizes=[class_size],
+        seeds=[seed],
+        methods=methods,
+        test_fraction=test_fraction,
+        word_cutoff=matrix.cutoff[matrix.rows_of(book_ids)],
+        classifier_options=classifier_options,
+    )
+    return word_results_frame(experiments)

@@ -206,21 +206,12 @@ def excerpt_accuracies(
 
 def write_length_rows(path: str | os.PathLike[str], rows: pd.DataFrame | None) -> None:
     """Write a row's length file (``None``: none ran; an empty file with the columns)."""
-    frame = rows if rows is not None else pd.DataFrame(columns=LENGTH_COLUMNS)
-    with atomic_open(path, "w", newline="") as handle:
-        frame[LENGTH_COLUMNS].to_csv(handle, index=False)
+    _write_rows(path, rows, LENGTH_COLUMNS)
 
 
 def read_length_rows(paths: Iterable[str | os.PathLike[str]]) -> pd.DataFrame:
     """The rows of several length files, concatenated (empty files skipped)."""
-    frames = []
-    for path in paths:
-        frame = pd.read_csv(path, dtype={"length": str})
-        if list(frame.columns) != LENGTH_COLUMNS:
-            raise ValueError(f"{path}: not a sequence length file (expected columns {LENGTH_COLUMNS})")
-        if len(frame):
-            frames.append(frame)
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=LENGTH_COLUMNS)
+    return _read_rows(paths, LENGTH_COLUMNS, "sequence length", dtype={"length": str})
 
 
 def length_summary(rows: pd.DataFrame) -> pd.DataFrame:
@@ -274,23 +265,34 @@ def length_display(summary: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _write_rows(path: str | os.PathLike[str], frame: pd.DataFrame | None, columns: list[str]) -> None:
+    """Write a row file atomically in ``columns`` (``None``: an empty file with the columns)."""
+    frame = frame if frame is not None else pd.DataFrame(columns=columns)
+    with atomic_open(path, "w", newline="") as handle:
+        frame[columns].to_csv(handle, index=False)
+
+
+def _read_rows(paths: Iterable[str | os.PathLike[str]], columns: list[str], kind: str, **read: Any) -> pd.DataFrame:
+    """Row files with exactly ``columns``, concatenated (empty files skipped); a file with other
+    columns is refused in one line naming it and its ``kind``."""
+    frames = []
+    for path in paths:
+        frame = pd.read_csv(path, **read)
+        if list(frame.columns) != columns:
+            raise ValueError(f"{path}: not a {kind} file (expected columns {columns})")
+        if len(frame):
+            frames.append(frame)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+
+
 def write_sequence_row(path: str | os.PathLike[str], row: pd.DataFrame | None) -> None:
     """Write a row file (``None``: the row did not run; an empty file with the columns)."""
-    frame = row if row is not None else pd.DataFrame(columns=ROW_COLUMNS)
-    with atomic_open(path, "w", newline="") as handle:
-        frame[ROW_COLUMNS].to_csv(handle, index=False)
+    _write_rows(path, row, ROW_COLUMNS)
 
 
 def read_sequence_rows(paths: Iterable[str | os.PathLike[str]]) -> pd.DataFrame:
     """The rows of several row files, concatenated (empty files skipped)."""
-    frames = []
-    for path in paths:
-        frame = pd.read_csv(path)
-        if list(frame.columns) != ROW_COLUMNS:
-            raise ValueError(f"{path}: not a sequence row file (expected columns {ROW_COLUMNS})")
-        if len(frame):
-            frames.append(frame)
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=ROW_COLUMNS)
+    return _read_rows(paths, ROW_COLUMNS, "sequence row")
 
 
 def comparison_table(

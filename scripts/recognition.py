@@ -5,11 +5,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from punctstyle.analysis import duplicates_full_corpus_row, labelled_rows, recognition_run, task_column
+from punctstyle.analysis import (
+    duplicates_full_corpus_row,
+    labelled_rows,
+    recognition_run,
+    task_column,
+    word_baseline_run,
+)
 from punctstyle.logs import configure_logging
 from punctstyle.marks import FEATURES
-from punctstyle.featuresets import matrices_from_tables
-from punctstyle.recognition import word_experiments, word_results_frame
 from punctstyle.recognition_files import write_row_files, write_word_results
 from punctstyle.words import read_word_matrix
 
@@ -44,21 +48,15 @@ else:
 
 word_results = None
 if run and params.word_methods:
-    matrix = read_word_matrix(snakemake.input.words)
-    features, labels, book_ids = matrices_from_tables(tables, task_column(task))
-    word_results = word_results_frame(
-        word_experiments(
-            features,
-            labels,
-            matrix.relative_frequencies(book_ids),
-            task=task,
-            class_sizes=[class_size],
-            seeds=[seed],
-            methods=params.word_methods,
-            test_fraction=params.test_fraction,
-            word_cutoff=matrix.cutoff[matrix.rows_of(book_ids)],
-            classifier_options={"mlp": {**options["mlp"], "params": params.word_mlp}},
-        )
+    word_results = word_baseline_run(
+        tables,
+        task,
+        class_size,
+        seed,
+        matrix=read_word_matrix(snakemake.input.words),
+        methods=params.word_methods,
+        test_fraction=params.test_fraction,
+        classifier_options={"mlp": {**options["mlp"], "params": params.word_mlp}},
     )
     log.info("word baselines:\n%s", word_results.to_string())
 write_word_results(output.words, word_results)

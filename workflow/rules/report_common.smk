@@ -294,16 +294,11 @@ def word_tasks():
 
 def recognition_word_methods(task):
     """Classifier -> word sets, one per k (featuresets.expand_word_sets); {} when off."""
-    from punctstyle.featuresets import expand_word_sets
+    from punctstyle.analysis import word_methods
 
     if task not in word_tasks():
         return {}
-    words = config["recognition"]["words"]
-    return {
-        name: expand_word_sets(sets, words["top_k"])
-        for name, sets in words["methods"].items()
-        if sets
-    }
+    return word_methods(config["recognition"]["words"], task)
 
 
 def recognition_word_mlp_params(task):
