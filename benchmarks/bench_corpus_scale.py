@@ -23,8 +23,9 @@ worker process, so that its peak resident set size (``ru_maxrss``) is its own:
              ``--book-words`` (70,000) tokens a book from a Zipf law (exponent 1.07, each
              book's own log-normal tilt) over the 5,000 commonest words, plus 200 words of
              its own (names: counts 1 to 60) from the rest of ``--vocabulary`` (200,000);
-             ``build_word_matrix`` keeps each book's
-             ``--pool`` (2,000) most frequent words, ``write_word_matrix`` /
+             ``build_word_matrix`` (two passes over the books, generated
+             anew each time) pools each book's ``--pool`` (2,000) most frequent words and
+             stores the exact count of every pool word in every book, ``write_word_matrix`` /
              ``read_word_matrix``, then what a recognition row does: relative frequencies,
              ``select_vocabulary`` of the top 1,000 on an 80 % training share, and the dense
              (books x 1,000) float64 matrix the classifiers get.
@@ -277,19 +278,23 @@ def _step_words(args, workdir: Path) -> tuple[str, float, int]:
     zipf = 1.0 / np.arange(1, head + 1) ** 1.07
     zipf /= zipf.sum()
 
-    def books():
-        for book_id in range(args.n):
-            # each book tilts the law a little (its favourite words) and has words of its own
-            counts = rng.poisson(args.book_words * zipf * rng.lognormal(0.0, 0.5, head))
-            own = rng.choice(np.arange(head, args.vocabulary), size=200, replace=False)
-            words = np.concatenate([vocabulary[:head], vocabulary[own]])
-            counts = np.concatenate([counts, rng.integers(1, 61, size=200)])
-            present = np.flatnonzero(counts)
-            yield book_id, words[present], counts[present], int(counts.sum())
+    class Books:
+        """The synthetic books, the same ones on each pass (build_word_matrix reads them twice)."""
+
+        def __iter__(self):
+            book_rng = np.random.default_rng([args.seed, 1])
+            for book_id in range(args.n):
+                # each book tilts the law a little (its favourite words) and has words of its own
+                counts = book_rng.poisson(args.book_words * zipf * book_rng.lognormal(0.0, 0.5, head))
+                own = book_rng.choice(np.arange(head, args.vocabulary), size=200, replace=False)
+                words = np.concatenate([vocabulary[:head], vocabulary[own]])
+                counts = np.concatenate([counts, book_rng.integers(1, 61, size=200)])
+                present = np.flatnonzero(counts)
+                yield book_id, words[present], counts[present], int(counts.sum())
 
     before = _rss_now()
     start = time.perf_counter()
-    matrix = build_word_matrix(books(), args.pool)
+    matrix = build_word_matrix(Books(), args.pool)
     path = workdir / "words.npz"
     write_word_matrix(path, matrix)
     del matrix
@@ -300,7 +305,7 @@ def _step_words(args, workdir: Path) -> tuple[str, float, int]:
     dense = freqs[:, chosen.columns].toarray()
     seconds = time.perf_counter() - start
     note = (
-        f"pool {matrix.vocabulary.size} words, {matrix.counts.nnz / 1e6:.1f} M counts, file {path.stat().st_size / 2**20:.0f} MiB; "
+        f"pool {matrix.vocabulary.size} words, {matrix.counts.nnz / 1e6:.1f} M exact counts, file {path.stat().st_size / 2**20:.0f} MiB; "
         f"top 1000 proven {chosen.proven}; dense {dense.shape[0]} x {dense.shape[1]} float64 {dense.nbytes / 2**20:.0f} MiB"
     )
     return note, seconds, before

@@ -5,16 +5,23 @@ defaults, for a GPU box or a quick what-if.
 
     python benchmarks/beyond_rows.py CORPUS_DIR SEQUENCES_DIR OUT_DIR --analyses length sequence
         [--sizes 10 50] [--seeds 0 1 2 3 4] [--device auto] [--threads 1] [--jobs 1]
+        [--methods '{"delta": ["words100"], "mlp": ["all"]}'] [--books BOOKS_DIR --words WORDS_DIR
+        --rules RULES_JSON]
 
 CORPUS_DIR holds the corpus tables of a run, SEQUENCES_DIR its per-book `sequences/{id}.parquet`.
+`--methods` (JSON) replaces the schema's `length_curve.methods`; word methods (words<k>) also
+need the run's `books/` (texts, re-tokenized), `words/` (per-book word counts) and tokenizer
+rules file (`extraction/tokenizer_rules-spacy*.json`), as the rule does.
 Writes `OUT_DIR/length/{classes}_classes/seed{seed}_{results,excerpts}.csv` and
 `OUT_DIR/length_summary.csv` (the rule length_curve's summary over the rows found there), and
-the sequence model's rows and summary likewise. Prints the seconds each row took.
+the sequence model's rows and summary likewise. Prints the wall and CPU seconds each row took
+(for word methods also the CPU seconds spent re-tokenizing the books).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -23,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from punctstyle.attribution_bundle import SequenceFiles, sequence_paths_for_books
+from punctstyle.sequence_files import SequenceFiles, sequence_paths_for_books
 from punctstyle.featuresets import matrices_from_tables
 from punctstyle.settings import schema_defaults, without_execution_keys
 
@@ -36,19 +43,50 @@ def corpus_documents(corpus: Path, sequences: Path):
     return labels, book_ids, SequenceFiles(sequence_paths_for_books(paths, book_ids.tolist()))
 
 
-def length_row(corpus: Path, sequences: Path, out: Path, size: int, seed: int, device: str, threads: int) -> str:
-    """One (class size, seed) row of the length curve (scripts/length_curve_row.py)."""
+def length_row(
+    corpus: Path,
+    sequences: Path,
+    out: Path,
+    size: int,
+    seed: int,
+    device: str,
+    threads: int,
+    methods: dict | None = None,
+    words: tuple[Path, Path, Path] | None = None,
+) -> str:
+    """One (class size, seed) row of the length curve (scripts/length_curve_row.py); ``methods``
+    replaces the schema's, ``words`` is (books dir, words dir, tokenizer rules file)."""
     from punctstyle.io import atomic_open
-    from punctstyle.length_curve import Document, length_curve_row
+    from punctstyle.length_curve import WORD_STREAM, Document, length_curve_row, uses_word_features
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     config = schema_defaults()
     curve = config["length_curve"]
+    methods = {name: sets for name, sets in (methods or curve["methods"]).items() if sets}
     labels, book_ids, files = corpus_documents(corpus, sequences)
+    word_files, tokenizing = None, [0.0]
+    if uses_word_features(methods):
+        from punctstyle.tokenizer import TokenizerRules
+        from punctstyle.words import CorpusWordFiles
+
+        if words is None:
+            raise SystemExit("word methods need --books, --words and --rules")
+        books, counts, rules = words
+        word_files = CorpusWordFiles(
+            book_ids.tolist(),
+            sorted(books.glob("*.txt.gz")),
+            sorted(counts.glob("*.parquet")),
+            TokenizerRules.load(rules),
+        )
 
     def document(i):
         marks, gaps = files[i]
-        return Document(int(book_ids[i]), marks, gaps)
+        streams = {}
+        if word_files is not None:
+            before = time.process_time()
+            streams[WORD_STREAM] = word_files.stream(i, marks, gaps)
+            tokenizing[0] += time.process_time() - before
+        return Document(int(book_ids[i]), marks, gaps, streams)
 
     mlp = without_execution_keys(config)["recognition"]["mlp"]
     row = length_curve_row(
@@ -59,17 +97,20 @@ def length_row(corpus: Path, sequences: Path, out: Path, size: int, seed: int, d
         seed=seed,
         test_fraction=config["recognition"]["test_fraction"],
         lengths=curve["lengths"],
-        methods={name: sets for name, sets in curve["methods"].items() if sets},
+        methods=methods,
         training=curve["training"],
         short_documents=curve["short_documents"],
         classifier_options={"mlp": {"params": mlp, "device": device, "num_threads": threads}},
+        word_counts=None if word_files is None else word_files.counts,
     )
     stem = out / "length" / f"{size}_classes" / f"seed{seed}"
     stem.parent.mkdir(parents=True, exist_ok=True)
     for frame, name in ((row.results, "results"), (row.excerpts, "excerpts")):
         with atomic_open(f"{stem}_{name}.csv", "w", newline="") as handle:
             frame.to_csv(handle, index=False)
-    return f"length {size} seed {seed}: {time.perf_counter() - start:.1f} s"
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    words_note = f", re-tokenizing {tokenizing[0]:.1f} CPU s" if word_files is not None else ""
+    return f"length {size} seed {seed}: {wall:.1f} s wall, {cpu:.1f} CPU s{words_note}"
 
 
 def length_summary(out: Path) -> None:
@@ -159,13 +200,29 @@ def main() -> None:
     parser.add_argument("--device", default="auto")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--methods", type=json.loads, default=None, help="length_curve.methods as JSON")
+    parser.add_argument("--books", type=Path, help="the run's books/ (texts), for word methods")
+    parser.add_argument("--words", type=Path, help="the run's words/ (per-book word counts), for word methods")
+    parser.add_argument("--rules", type=Path, help="the run's tokenizer rules file, for word methods")
     args = parser.parse_args()
+    words = (args.books, args.words, args.rules) if args.books and args.words and args.rules else None
     start = time.perf_counter()
     rows = [(name, size, seed) for name in args.analyses for size in args.sizes for seed in args.seeds]
     context = multiprocessing.get_context("spawn")  # CUDA cannot be used in forked children
     with ProcessPoolExecutor(max_workers=max(1, args.jobs), mp_context=context) as pool:
+        extra = {"length": {"methods": args.methods, "words": words}}
         futures = [
-            pool.submit(ROWS[name], args.corpus, args.sequences, args.out, size, seed, args.device, args.threads)
+            pool.submit(
+                ROWS[name],
+                args.corpus,
+                args.sequences,
+                args.out,
+                size,
+                seed,
+                args.device,
+                args.threads,
+                **extra.get(name, {}),
+            )
             for name, size, seed in rows
         ]
         for future in futures:

@@ -165,7 +165,10 @@ def main() -> None:
         context = multiprocessing.get_context("spawn")  # CUDA cannot be used in forked children
         with ProcessPoolExecutor(max_workers=args.jobs, mp_context=context) as pool:
             futures = [
-                pool.submit(run_row, args.corpus, args.out, row, config, args.device, args.threads) for row in rows
+                pool.submit(
+                    run_row, args.corpus, args.out, row, config, args.device, args.threads, args.words, args.words_only
+                )
+                for row in rows
             ]
             for future in futures:
                 print(future.result(), flush=True)

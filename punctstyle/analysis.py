@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from punctstyle.consistency import ConsistencyReport, consistency_report, top_consistent_kl_matrix
-from punctstyle.corpus import feature_matrix
+from punctstyle.consistency import ConsistencyReport, consistency_run
+from punctstyle.corpus import feature_matrix, text_groups
 from punctstyle.featuresets import expand_word_sets, matrices_from_tables
 from punctstyle.recognition import (
     Experiment,
@@ -74,7 +74,9 @@ def consistency_analysis(
     seed: int = 0,
     top_k: Sequence[int] = (),
 ) -> ConsistencyResult:
-    """Consistency table, baseline, KS test and top-k KL matrices of one feature.
+    """Consistency table, baseline, KS test and top-k KL matrices of one feature
+    (:func:`punctstyle.consistency.consistency_run` on the task's labelled rows; with excerpts,
+    ``source_id``, pairs of excerpts of one text are left out).
 
     ``baseline_pairs`` is capped by the number of cross-class pairs that exist (small
     corpora); ``top_k`` values larger than the number of classes are capped too.
@@ -83,13 +85,14 @@ def consistency_analysis(
     labels = rows[task_column(task)].to_numpy(dtype=object)
     if np.unique(labels).size < 2:
         raise ValueError(f"{task} consistency needs at least 2 classes, the corpus has {np.unique(labels).size}")
-    X = feature_matrix(rows, feature)
-    n_pairs = min(baseline_pairs, available_cross_pairs(labels))
-    report = consistency_report(X, labels, n_pairs=n_pairs, seed=seed)
-    n_ranked = int(report.table["consistency"].notna().sum())
-    heatmaps = {}
-    for k in sorted({min(k, n_ranked) for k in top_k if n_ranked}):
-        heatmaps[k] = top_consistent_kl_matrix(X, labels, report.table, k)
+    report, n_pairs, heatmaps = consistency_run(
+        feature_matrix(rows, feature),
+        labels,
+        groups=text_groups(rows),
+        baseline_pairs=baseline_pairs,
+        seed=seed,
+        top_k=top_k,
+    )
     return ConsistencyResult(task, feature, report, n_pairs, heatmaps)
 
 
@@ -144,10 +147,12 @@ def recognition_run(
     """One row of Tables 2-4 (a class size and a seed of one task), for every configured classifier.
 
     ``methods`` maps a registered classifier to its feature sets (``recognition.methods``).
-    The class sample and split are shared by every classifier and feature set. Classifiers
-    of the row that uses every class are kept on their experiments (to be saved).
+    The class sample and split are shared by every classifier and feature set; the excerpts
+    of one text (tables with ``source_id``, :func:`punctstyle.corpus.text_groups`) stay on one
+    side of it. Classifiers of the row that uses every class are kept on their experiments (to
+    be saved).
     """
-    features, labels, _ = matrices_from_tables(tables, task_column(task))
+    features, labels, book_ids = matrices_from_tables(tables, task_column(task))
     n_available = np.unique(labels).size
     experiments = list(
         recognition_experiments(
@@ -160,6 +165,7 @@ def recognition_run(
             test_fraction=test_fraction,
             classifier_options=classifier_options,
             keep_models=True,
+            groups=text_groups(next(iter(tables.values())), book_ids),
         )
     )
     for experiment in experiments:
@@ -209,5 +215,6 @@ def word_baseline_run(
         test_fraction=test_fraction,
         word_cutoff=matrix.cutoff[matrix.rows_of(book_ids)],
         classifier_options=classifier_options,
+        groups=text_groups(next(iter(tables.values())), book_ids),
     )
     return word_results_frame(experiments)

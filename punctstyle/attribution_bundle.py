@@ -28,6 +28,7 @@ import pandas as pd
 
 from punctstyle.attribute import author_signatures, method_disagreement, rank_authors
 from punctstyle.io import InputError, read_json_object, write_json_atomic, write_parquet_atomic
+from punctstyle.sequence_files import SequenceFiles, document_sequences, sequence_paths_for_books
 
 if TYPE_CHECKING:  # torch is imported only when a model is trained or loaded
     from punctstyle.attribute import Disagreement
@@ -149,39 +150,6 @@ def read_model(path: Any) -> TrainedMLP:
 # --------------------------------------------------------------------------- building
 
 
-def sequence_paths_for_books(paths: Sequence[Any], book_ids: Sequence[int]) -> list[str]:
-    """The sequence files of ``book_ids``, in that order, from files named ``{id}.parquet``.
-
-    Files of other books are ignored; a book without a file raises :class:`InputError`.
-    """
-    by_id: dict[int, str] = {}
-    for path in paths:
-        stem = os.path.basename(os.fspath(path)).split(".", 1)[0]
-        if stem.isdigit():
-            by_id[int(stem)] = os.fspath(path)
-    missing = [int(b) for b in book_ids if int(b) not in by_id]
-    if missing:
-        raise InputError(f"no sequence file for {len(missing)} corpus books, e.g. book {missing[0]}")
-    return [by_id[int(b)] for b in book_ids]
-
-
-class SequenceFiles(Sequence):
-    """``(marks, gaps)`` of sequence files (``sequences/{id}.parquet``), read on access, so that
-    the length curves run on a whole corpus without holding every sequence in memory."""
-
-    def __init__(self, paths: Sequence[Any]) -> None:
-        self.paths = list(paths)
-
-    def __len__(self) -> int:
-        return len(self.paths)
-
-    def __getitem__(self, index: int) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[override]
-        from punctstyle.book import read_sequence
-
-        sequence, _ = read_sequence(self.paths[index])
-        return sequence.marks, sequence.gaps
-
-
 @dataclass(frozen=True)
 class Trainer:
     """How the bundle's MLPs are trained: hyper-parameters and where (not what) they run."""
@@ -207,18 +175,20 @@ class Trainer:
 
 
 def length_curves(sequences: Sequence[Any], features: Mapping[str, np.ndarray], labels: np.ndarray,
-                  settings: AttributionSettings, trainer: Trainer) -> dict[str, Any]:
-    """``threshold.json``: the KL threshold record plus ``mlp_curve``/``mlp_full_accuracy``."""
+                  settings: AttributionSettings, trainer: Trainer,
+                  groups: Sequence[Any] | None = None) -> dict[str, Any]:
+    """``threshold.json``: the KL threshold record plus ``mlp_curve``/``mlp_full_accuracy``.
+    ``groups``: each document's text when documents are excerpts (whole texts are held out)."""
     from punctstyle.attribution_length import mlp_length_curve, threshold_record
     from punctstyle.featuresets import stack_features
 
     record = threshold_record(sequences, labels, grid=settings.mark_grid, fraction=settings.fraction,
                               features=settings.threshold_features, test_fraction=settings.test_fraction,
-                              seed=settings.seed)
+                              seed=settings.seed, groups=groups)
     try:
         mlp = mlp_length_curve(sequences, labels, stack_features(features, trainer.feature_set),
                                trainer.inputs_of, trainer.train, grid=settings.mark_grid,
-                               test_fraction=settings.test_fraction, seed=settings.seed)
+                               test_fraction=settings.test_fraction, seed=settings.seed, groups=groups)
     except ValueError:  # no test book: the KL record says so in its note
         mlp = {"full_accuracy": None, "curve": []}
     return {**record, "mlp_full_accuracy": mlp["full_accuracy"], "mlp_curve": mlp["curve"]}
@@ -237,11 +207,14 @@ def build_attribution_bundle(
 ) -> dict[str, Any]:
     """Train, measure and write the attribution bundle; return the manifest.
 
-    ``tables``: the corpus tables f1..f6 (one row per book, ``author`` labels);
-    ``sequence_paths``: ``sequences/{id}.parquet`` files, those of the corpus books among
-    them (others are ignored); ``outputs``: paths keyed like :data:`BUNDLE_FILES`. Every
-    file is written atomically, the manifest last.
+    ``tables``: the corpus tables f1..f6 (one row per book, ``author`` labels; or per excerpt,
+    then the length curves hold out whole texts and read excerpts with
+    :func:`document_sequences`); ``sequence_paths``: ``sequences/{id}.parquet`` files, those of
+    the corpus books among them (others are ignored); ``outputs``: paths keyed like
+    :data:`BUNDLE_FILES`. Every file is written atomically, the manifest last.
     """
+    from punctstyle.corpus import text_groups
+
     from punctstyle.classifiers.mlp import save_model
     from punctstyle.featuresets import matrices_from_tables, resolve_feature_set, stack_features
     from punctstyle.vocabulary import FEATURES
@@ -257,24 +230,28 @@ def build_attribution_bundle(
         f"features {'+'.join(trainer.feature_set)}")
     model = trainer.train(stack_features(features, trainer.feature_set), labels)
     log(f"MLP: {model.epochs} epochs (best {model.best_epoch})")
-    sequences = SequenceFiles(sequence_paths_for_books(sequence_paths, book_ids.tolist()))
-    threshold = length_curves(sequences, features, labels, settings, trainer)
+    table = tables[FEATURES[0]]
+    sequences = document_sequences(sequence_paths, table, book_ids)
+    groups = text_groups(table, book_ids)
+    threshold = length_curves(sequences, features, labels, settings, trainer, groups)
     log(f"minimum marks for attribution: {threshold['min_marks']} ({threshold['note']})")
     save_model(outputs["model"], model)
     write_signatures(outputs["signatures"], features, labels)
     write_threshold(outputs["threshold"], threshold)
-    manifest = bundle_manifest(model, settings, labels, threshold)
+    manifest = bundle_manifest(model, settings, labels, threshold, groups)
     write_manifest(outputs["manifest"], manifest)
     return read_manifest(outputs["manifest"])
 
 
 def bundle_manifest(model: TrainedMLP, settings: AttributionSettings, labels: np.ndarray,
-                    threshold: Mapping[str, Any]) -> dict[str, Any]:
-    """What ``manifest.json`` records: versions, the model, the corpus size, the settings."""
+                    threshold: Mapping[str, Any], groups: Sequence[Any] | None = None) -> dict[str, Any]:
+    """What ``manifest.json`` records: versions, the model, the corpus size (``n_books``: its
+    documents; ``n_texts`` too when they are excerpts of texts, ``groups``), the settings."""
     import torch
 
     from punctstyle import __version__
 
+    texts = {} if groups is None else {"n_texts": int(np.unique(np.asarray(groups, dtype=object)).size)}
     return {
         "format": BUNDLE_FORMAT,
         "punctstyle_version": __version__,
@@ -286,6 +263,7 @@ def bundle_manifest(model: TrainedMLP, settings: AttributionSettings, labels: np
         "classes": [str(c) for c in model.classes],
         "n_authors": int(np.unique(labels).size),
         "n_books": int(labels.size),
+        **texts,
         "min_marks": threshold["min_marks"],
         "mlp": {
             "params": asdict(model.params),
@@ -378,6 +356,7 @@ __all__ = [
     "Trainer",
     "build_attribution_bundle",
     "bundle_manifest",
+    "document_sequences",
     "length_curves",
     "load_attribution_bundle",
     "read_manifest",

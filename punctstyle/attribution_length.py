@@ -20,7 +20,7 @@ import pandas as pd
 
 from punctstyle.classifiers.kl_nearest import class_signatures, kl_nearest
 from punctstyle.metrics import accuracy, baseline_accuracy
-from punctstyle.splits import stratified_split
+from punctstyle.splits import grouped_split, stratified_split
 
 FeaturesFunction = Callable[[np.ndarray, np.ndarray], Mapping[str, np.ndarray]]
 """``compute_features(marks, gaps) -> {"f1": ..., ..., "f6": ...}``."""
@@ -78,9 +78,21 @@ def _feature_rows(
     return np.vstack(rows)
 
 
-def attribution_split(labels: Sequence[Any], test_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The closed-set 80/20 split of every length measurement: (train, test) row indices."""
-    return stratified_split(np.asarray(labels, dtype=object), test_fraction, np.random.default_rng(seed))
+def attribution_split(
+    labels: Sequence[Any], test_fraction: float, seed: int, groups: Sequence[Any] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The closed-set 80/20 split of every length measurement: (train, test) row indices.
+    With ``groups`` (each document's text, when documents are excerpts) whole texts are split
+    (:func:`punctstyle.splits.grouped_split`), so no test excerpt shares a text with training."""
+    y, rng = np.asarray(labels, dtype=object), np.random.default_rng(seed)
+    if groups is None:
+        return stratified_split(y, test_fraction, rng)
+    return grouped_split(y, groups, test_fraction, rng)
+
+
+NO_TEST_BOOK = (
+    "no test books: every class needs at least 3 books (texts, when documents are excerpts) for a test document"
+)
 
 
 def minimum_marks_for_attribution(
@@ -93,6 +105,7 @@ def minimum_marks_for_attribution(
     feature: str,
     test_fraction: float,
     seed: int,
+    groups: Sequence[Any] | None = None,
 ) -> MarksThreshold:
     """Estimate the number of marks below which KL-nearest attribution is unreliable.
 
@@ -101,16 +114,17 @@ def minimum_marks_for_attribution(
     training books. Each test book is then truncated to its first ``n`` marks for every
     ``n`` of ``grid`` and attributed to ``argmin_a d_KL(signature_a, f(truncated book))``.
     The threshold is the smallest ``n`` whose top-1 accuracy is at least ``fraction`` times
-    the full-length accuracy.
+    the full-length accuracy. ``groups``: see :func:`attribution_split` (excerpts: the full
+    length is an excerpt's).
     """
     y = np.asarray(labels, dtype=object)
     if len(sequences) != y.size:
         raise ValueError(f"{len(sequences)} sequences for {y.size} labels")
     if not 0.0 < fraction <= 1.0:
         raise ValueError(f"fraction must lie in (0, 1], got {fraction}")
-    train, test = attribution_split(y, test_fraction, seed)
+    train, test = attribution_split(y, test_fraction, seed, groups)
     if test.size == 0:
-        raise ValueError("no test books: every class needs at least 3 books for a test document")
+        raise ValueError(NO_TEST_BOOK)
     classes, signatures, counts = class_signatures(
         _feature_rows(sequences, train, compute_features, feature), y[train]
     )
@@ -144,19 +158,20 @@ def mlp_length_curve(
     grid: Sequence[int],
     test_fraction: float,
     seed: int,
+    groups: Sequence[Any] | None = None,
 ) -> dict[str, Any]:
     """Held-out top-1 accuracy of an MLP on books truncated to ``n`` marks, per grid length.
 
-    The split is :func:`attribution_split` (the same as the KL curve's). ``full_features``:
+    The split is :func:`attribution_split` (the same as the KL curve's, with the same ``groups``). ``full_features``:
     the (n_books, d) model inputs at full length; ``features_of(marks, gaps)``: the d inputs
     of one (truncated) text; ``train(X, y)``: a model with ``predict(X)``, trained on the
     training rows at full length. Returns ``{"full_accuracy", "curve": [{"n_marks",
     "accuracy"}]}``.
     """
     y = np.asarray(labels, dtype=object)
-    train_rows, test_rows = attribution_split(y, test_fraction, seed)
+    train_rows, test_rows = attribution_split(y, test_fraction, seed, groups)
     if test_rows.size == 0:
-        raise ValueError("no test books: every class needs at least 3 books for a test document")
+        raise ValueError(NO_TEST_BOOK)
     model = train(np.asarray(full_features)[train_rows], y[train_rows])
     lengths = sorted({int(n) for n in grid})
     truncated = np.empty((len(lengths), test_rows.size, np.asarray(full_features).shape[1]))
@@ -243,6 +258,7 @@ def threshold_record(
     features: Sequence[str],
     test_fraction: float,
     seed: int,
+    groups: Sequence[Any] | None = None,
 ) -> dict[str, Any]:
     """:func:`minimum_marks_for_attribution` as the JSON record of ``threshold.json``.
 
@@ -257,6 +273,10 @@ def threshold_record(
     ``estimated`` false); None when nothing can be estimated (no test book, or no feature
     better than chance). ``curve`` is the chosen feature's accuracy per grid length,
     ``curves`` those of every candidate; ``note`` says how the value was obtained.
+
+    With ``groups`` (documents are excerpts of texts; :func:`attribution_split`) the record adds
+    ``n_texts``; the test documents are then excerpts, so the full length is an excerpt's and
+    ``min_marks`` is at most the first grid length from the excerpt length on.
     """
     y = np.asarray(labels, dtype=object)
     grid = sorted({int(n) for n in grid})
@@ -270,17 +290,19 @@ def threshold_record(
         "n_books": int(y.size),
         "n_authors": int(np.unique(y).size),
     }
+    if groups is not None:
+        record["n_texts"] = int(np.unique(np.asarray(groups, dtype=object)).size)
     try:
         results = {
             f: minimum_marks_for_attribution(
                 sequences, y, single_feature_function(f), grid=grid, fraction=fraction,
-                feature=f, test_fraction=test_fraction, seed=seed,
+                feature=f, test_fraction=test_fraction, seed=seed, groups=groups,
             )
             for f in features
         }
     except ValueError as exc:
         return {**record, **_not_estimated(f"not estimated: {exc}")}
-    train, test = attribution_split(y, test_fraction, seed)
+    train, test = attribution_split(y, test_fraction, seed, groups)
     baseline = baseline_accuracy(y[train], y[test])
     curves = {
         f: {

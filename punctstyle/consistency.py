@@ -5,13 +5,26 @@ Classes are authors (section 3.1) or genres (section 4.1); ``X`` is one feature 
 class of each row. Rows whose label is missing (``None``/``NaN``, e.g. a book without a
 genre) belong to no class and are left out of every statistic.
 
+Texts: with ``extraction.excerpt_marks`` a document is an excerpt of a text, and ``groups``
+(:func:`punctstyle.corpus.text_groups`, the ``source_id`` of each row) says which. Two excerpts
+of one text are not two documents of an author in the paper's sense: **pairs of documents of
+the same text are left out** of the within-class pairs and of the baseline's population, and
+counted (``n_same_text_pairs`` per class; ``n_within_same_text``, ``n_cross_same_text`` in the
+summary). ``groups=None`` (whole texts: every document its own text) leaves out nothing and
+gives exactly the results of the paper's definitions below.
+
 Consistency of a class ``a`` with documents ``D_a`` (equation (consistency))::
 
-    C(a) = 1 / (|D_a| (|D_a| - 1)) * sum_{k != k' in D_a} d_KL(f^k, f^k')
+    C(a) = 1 / |P_a| * sum_{(k, k') in P_a} d_KL(f^k, f^k'),
+    P_a = {(k, k') in D_a x D_a : k != k' and t(k) != t(k')}
 
-the mean of the KL divergence over all ``|D_a| (|D_a| - 1)`` *ordered* pairs of distinct
-documents (d_KL is asymmetric, so both ``d(k, k')`` and ``d(k', k)`` count; this equals
-the mean of the symmetrised divergence over unordered pairs). Smaller is more consistent.
+the mean of the KL divergence over the *ordered* pairs of distinct documents from distinct
+texts (``t(k)`` the text of document ``k``; with whole texts ``t(k) = k`` and ``|P_a| =
+|D_a| (|D_a| - 1)``, the paper's equation). d_KL is asymmetric, so both ``d(k, k')`` and
+``d(k', k)`` count; this equals the mean of the symmetrised divergence over unordered pairs.
+Smaller is more consistent. The pairs left out number
+``|D_a| (|D_a| - 1) - |P_a| = sum_t m_{a,t} (m_{a,t} - 1)`` (``m_{a,t}``: documents of text
+``t`` in class ``a``); a class whose documents are all of one text has no pairs.
 
 KL values come from :func:`punctstyle.divergence.pairwise_kl` (common-support rule). A
 pair with an empty common support has the value NaN (``EMPTY_SUPPORT``): means and
@@ -25,14 +38,19 @@ distributed and report the 95% normal interval of the mean
 so this interval is the paper's approximation, not an exact one.)
 
 Baseline: the mean KL divergence over ``n_pairs`` (1000 in the paper) ordered pairs of
-documents from distinct classes, drawn uniformly at random from the set of all such pairs,
-without replacement, with a seeded ``numpy.random.Generator``. A two-sample
-Kolmogorov--Smirnov test compares the pooled within-class values with the cross-class ones.
+documents from distinct classes (and distinct texts), drawn uniformly at random from the set
+of all such pairs, without replacement, with a seeded ``numpy.random.Generator``. The
+population has ``m^2 - sum_c m_c^2 - sum_t m_t^2 + sum_{c,t} m_{c,t}^2`` ordered pairs
+(``m`` labelled documents, ``m_c`` of class ``c``, ``m_t`` of text ``t``); a text's excerpts
+share its author and genre, so no cross-class pair is of one text (``n_cross_same_text`` =
+``sum_t m_t^2 - sum_{c,t} m_{c,t}^2`` = 0) and the draw is the one of whole texts. A
+two-sample Kolmogorov--Smirnov test compares the pooled within-class values with the
+cross-class ones.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -57,6 +75,10 @@ TABLE_COLUMNS: Final[tuple[str, ...]] = (
     "ci_high",
 )
 
+TEXT_COLUMNS: Final[tuple[str, ...]] = ("n_texts", "n_same_text_pairs")
+"""Columns the per-class table gains when documents are excerpts (``groups`` given): the
+class's texts and its ordered pairs of one text left out (not in ``n_pairs``)."""
+
 
 def _label_array(labels: ArrayLike, n_docs: int) -> np.ndarray:
     """Labels as an object array of length ``n_docs`` (missing labels become None)."""
@@ -74,6 +96,19 @@ def _check_matrix(X: ArrayLike) -> np.ndarray:
     return array
 
 
+def _group_codes(groups: ArrayLike | None, n_docs: int) -> np.ndarray | None:
+    """Integer text code of each row (equal codes: same text), or None for whole texts."""
+    if groups is None:
+        return None
+    series = pd.Series(groups)
+    if series.ndim != 1 or len(series) != n_docs:
+        raise ValueError(f"groups must be 1-D of length {n_docs} (rows of X), got {len(series)}")
+    if series.isna().any():
+        raise ValueError("groups (the text of each document) must not be missing")
+    codes, _ = pd.factorize(series)
+    return codes.astype(np.int64)
+
+
 def class_indices(labels: ArrayLike) -> dict[Hashable, np.ndarray]:
     """Class -> row indices (ascending) of its documents; classes sorted; missing labels dropped."""
     array = pd.Series(labels).to_numpy(dtype=object)
@@ -84,20 +119,46 @@ def class_indices(labels: ArrayLike) -> dict[Hashable, np.ndarray]:
     return dict(zip(classes, np.split(rows[order], bounds)))
 
 
-def _off_diagonal(matrix: np.ndarray) -> np.ndarray:
-    """Entries ``matrix[i, j]`` with ``i != j``, row-major."""
-    n = matrix.shape[0]
-    return matrix[~np.eye(n, dtype=bool)]
+def pair_mask(texts: np.ndarray | None, n_docs: int) -> np.ndarray:
+    """``(n, n)`` mask of the ordered pairs ``(k, k')`` counted: ``k != k'`` and ``t(k) != t(k')``.
+
+    ``texts``: the text code of each of the ``n`` documents, or None (whole texts: ``t(k) = k``,
+    the mask is the off-diagonal).
+    """
+    mask = ~np.eye(n_docs, dtype=bool)
+    if texts is not None:
+        mask &= texts[:, None] != texts[None, :]
+    return mask
 
 
-def within_class_kl(X: ArrayLike, labels: ArrayLike) -> dict[Hashable, np.ndarray]:
-    """Class -> KL values of all ordered pairs of its distinct documents (row-major; NaN kept).
+def within_class_kl(X: ArrayLike, labels: ArrayLike, groups: ArrayLike | None = None) -> dict[Hashable, np.ndarray]:
+    """Class -> KL values of its ordered pairs ``P_a`` (module docstring; row-major; NaN kept).
 
-    One vectorised :func:`pairwise_kl` call per class block.
+    One vectorised :func:`pairwise_kl` call per class block, masked by :func:`pair_mask`:
+    with ``groups`` (the text of each row), pairs of documents of one text are left out.
     """
     X_arr = _check_matrix(X)
     label_array = _label_array(labels, X_arr.shape[0])
-    return {c: _off_diagonal(pairwise_kl(X_arr[idx])) for c, idx in class_indices(label_array).items()}
+    texts = _group_codes(groups, X_arr.shape[0])
+    return {
+        c: pairwise_kl(X_arr[idx])[pair_mask(None if texts is None else texts[idx], idx.size)]
+        for c, idx in class_indices(label_array).items()
+    }
+
+
+def same_text_pairs(labels: ArrayLike, groups: ArrayLike) -> dict[Hashable, tuple[int, int]]:
+    """Class -> (texts, ordered pairs of one text) ``(#{t}, sum_t m_{a,t} (m_{a,t} - 1))``.
+
+    The second number is what :func:`within_class_kl` leaves out of the class's
+    ``|D_a| (|D_a| - 1)`` ordered pairs.
+    """
+    label_array = pd.Series(labels).to_numpy(dtype=object)
+    texts = _group_codes(groups, label_array.shape[0])
+    out = {}
+    for c, idx in class_indices(label_array).items():
+        counts = np.unique(texts[idx], return_counts=True)[1].astype(np.int64)
+        out[c] = (int(counts.size), int(np.sum(counts * (counts - 1))))
+    return out
 
 
 def _nan_mean(values: np.ndarray) -> float:
@@ -129,49 +190,116 @@ def rank_by_consistency(table: pd.DataFrame) -> pd.DataFrame:
     return ranked.reset_index(drop=True)
 
 
-def _table(values_by_class: dict[Hashable, np.ndarray], sizes: dict[Hashable, int]) -> pd.DataFrame:
+def _table(
+    values_by_class: dict[Hashable, np.ndarray],
+    sizes: dict[Hashable, int],
+    texts: dict[Hashable, tuple[int, int]] | None = None,
+) -> pd.DataFrame:
     rows = [{"class": c, "n_docs": sizes[c], **summarise_values(v)} for c, v in values_by_class.items()]
-    table = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
+    columns = list(TABLE_COLUMNS)
+    if texts is not None:
+        columns += list(TEXT_COLUMNS)
+        for row in rows:
+            row["n_texts"], row["n_same_text_pairs"] = texts[row["class"]]
+    table = pd.DataFrame(rows, columns=columns)
     return rank_by_consistency(table)
 
 
-def class_consistency(X: ArrayLike, labels: ArrayLike) -> pd.DataFrame:
+def class_consistency(X: ArrayLike, labels: ArrayLike, groups: ArrayLike | None = None) -> pd.DataFrame:
     """Per-class consistency table, ranked (most consistent first).
 
-    Columns: ``class, n_docs, n_pairs`` (= n_docs (n_docs - 1) ordered pairs),
-    ``n_empty_support`` (pairs whose KL is NaN), ``consistency`` (nan-aware mean KL),
-    ``sd`` (ddof=1), ``ci_low, ci_high`` (mean -+ 1.96 sd / sqrt(n finite)). A class with one
-    document has no pairs and NaN statistics (ranked last).
+    Columns: ``class, n_docs, n_pairs`` (= |P_a|, the n_docs (n_docs - 1) ordered pairs less
+    those of one text), ``n_empty_support`` (pairs whose KL is NaN), ``consistency``
+    (nan-aware mean KL), ``sd`` (ddof=1), ``ci_low, ci_high`` (mean -+ 1.96 sd / sqrt(n
+    finite)); with ``groups`` (the text of each row) also :data:`TEXT_COLUMNS` (``n_texts``,
+    ``n_same_text_pairs``: the pairs left out). A class with one document (or one text) has no
+    pairs and NaN statistics (ranked last).
     """
     X_arr = _check_matrix(X)
     label_array = _label_array(labels, X_arr.shape[0])
-    values = within_class_kl(X_arr, label_array)
+    values = within_class_kl(X_arr, label_array, groups)
     sizes = {c: idx.size for c, idx in class_indices(label_array).items()}
-    return _table(values, sizes)
+    texts = None if groups is None else same_text_pairs(label_array, groups)
+    return _table(values, sizes, texts)
 
 
-def within_class_values(X: ArrayLike, labels: ArrayLike) -> np.ndarray:
-    """All within-class KL values pooled (classes in sorted order, NaN kept: count them)."""
-    values = list(within_class_kl(X, labels).values())
+def within_class_values(X: ArrayLike, labels: ArrayLike, groups: ArrayLike | None = None) -> np.ndarray:
+    """All within-class KL values pooled (classes in sorted order, NaN kept: count them);
+    with ``groups``, pairs of documents of one text are left out."""
+    values = list(within_class_kl(X, labels, groups).values())
     return np.concatenate(values) if values else np.empty(0)
 
 
-def sample_cross_class_pairs(
-    labels: ArrayLike, n_pairs: int = 1000, seed: int | np.random.Generator = 0
-) -> tuple[np.ndarray, np.ndarray]:
-    """``n_pairs`` distinct ordered pairs (i, j) of labelled rows with different labels.
+def _squared_counts(keys: np.ndarray) -> int:
+    """``sum_v n_v^2`` over the distinct values ``v`` of ``keys`` (``n_v``: how often ``v`` occurs)."""
+    return int(np.sum(np.unique(keys, return_counts=True)[1].astype(np.int64) ** 2))
 
-    Uniform over the set of all such ordered pairs, without replacement (rejection
-    sampling from uniform pairs, vectorised in batches); deterministic for an integer
-    seed. Raises ``ValueError`` if fewer than ``n_pairs`` such pairs exist.
+
+@dataclass(frozen=True)
+class PairCounts:
+    """Ordered pairs ``(k, k')``, ``k != k'``, of the ``m`` labelled documents, by class and text.
+
+    With ``m_c`` documents of class ``c``, ``m_t`` of text ``t`` and ``m_{c,t}`` of both
+    (whole texts: ``t(k) = k``, so ``sum_{c,t} m_{c,t}^2 = sum_t m_t^2 = m``)::
+
+        within           = sum_c m_c^2 - sum_{c,t} m_{c,t}^2                  (the pairs P_a, all a)
+        within_same_text = sum_{c,t} m_{c,t}^2 - m                            (left out)
+        cross            = m^2 - sum_c m_c^2 - sum_t m_t^2 + sum_{c,t} m_{c,t}^2 (baseline population)
+        cross_same_text  = sum_t m_t^2 - sum_{c,t} m_{c,t}^2                  (left out)
+    """
+
+    within: int
+    within_same_text: int
+    cross: int
+    cross_same_text: int
+
+
+def pair_counts(labels: ArrayLike, groups: ArrayLike | None = None) -> PairCounts:
+    """The :class:`PairCounts` of the labelled rows (``groups``: the text of each row, or None)."""
+    array = pd.Series(labels).to_numpy(dtype=object)
+    rows = ~pd.isna(array)
+    codes, _ = pd.factorize(array[rows])
+    m = int(codes.size)
+    texts = _group_codes(groups, array.shape[0])
+    texts = np.arange(m, dtype=np.int64) if texts is None else texts[rows]
+    by_class, by_text = _squared_counts(codes), _squared_counts(texts)
+    by_both = _squared_counts(codes * (int(texts.max(initial=0)) + 1) + texts)
+    return PairCounts(
+        within=by_class - by_both,
+        within_same_text=by_both - m,
+        cross=m * m - by_class - by_text + by_both,
+        cross_same_text=by_text - by_both,
+    )
+
+
+def available_cross_pairs(labels: ArrayLike, groups: ArrayLike | None = None) -> int:
+    """Ordered pairs of labelled documents from distinct classes and distinct texts (the
+    baseline's population): ``m^2 - sum_c m_c^2 - sum_t m_t^2 + sum_{c,t} m_{c,t}^2``."""
+    return pair_counts(labels, groups).cross
+
+
+def sample_cross_class_pairs(
+    labels: ArrayLike,
+    n_pairs: int = 1000,
+    seed: int | np.random.Generator = 0,
+    groups: ArrayLike | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``n_pairs`` distinct ordered pairs (i, j) of labelled rows with different labels
+    (and, with ``groups``, of different texts: ``t(i) != t(j)``).
+
+    Uniform over the set of all such ordered pairs (:func:`available_cross_pairs`), without
+    replacement (rejection sampling from uniform pairs, vectorised in batches); deterministic
+    for an integer seed, and the same draw with or without ``groups`` when no text has two
+    classes. Raises ``ValueError`` if fewer than ``n_pairs`` such pairs exist.
     """
     if n_pairs < 1:
         raise ValueError(f"n_pairs must be >= 1, got {n_pairs}")
     array = pd.Series(labels).to_numpy(dtype=object)
     docs = np.flatnonzero(~pd.isna(array))
     codes, _ = pd.factorize(array[docs])
-    m = docs.size
-    available = m * m - int(np.sum(np.bincount(codes).astype(np.int64) ** 2)) if m else 0
+    texts = _group_codes(groups, array.shape[0])
+    texts = docs if texts is None else texts[docs]
+    m, available = docs.size, available_cross_pairs(array, groups)
     if available < n_pairs:
         raise ValueError(f"only {available} ordered cross-class pairs exist, {n_pairs} requested")
     rng = np.random.default_rng(seed)
@@ -181,7 +309,7 @@ def sample_cross_class_pairs(
         draw = min(int(np.ceil(2 * (n_pairs - chosen.size) / accept)) + 16, 10_000_000)
         a = rng.integers(0, m, draw)
         b = rng.integers(0, m, draw)
-        keep = codes[a] != codes[b]
+        keep = (codes[a] != codes[b]) & (texts[a] != texts[b])
         combined = np.concatenate([chosen, a[keep] * m + b[keep]])
         _, first = np.unique(combined, return_index=True)
         chosen = combined[np.sort(first)][:n_pairs]
@@ -189,16 +317,21 @@ def sample_cross_class_pairs(
 
 
 def cross_class_baseline(
-    X: ArrayLike, labels: ArrayLike, n_pairs: int = 1000, seed: int | np.random.Generator = 0
+    X: ArrayLike,
+    labels: ArrayLike,
+    n_pairs: int = 1000,
+    seed: int | np.random.Generator = 0,
+    groups: ArrayLike | None = None,
 ) -> tuple[float, np.ndarray]:
     """Consistency baseline: (nan-aware mean, values) of KL over random cross-class pairs.
 
     The pairs are :func:`sample_cross_class_pairs` (``n_pairs`` ordered pairs of documents
-    from distinct classes, seeded); the values (NaN kept) are in draw order.
+    from distinct classes and, with ``groups``, distinct texts, seeded); the values (NaN
+    kept) are in draw order.
     """
     X_arr = _check_matrix(X)
     label_array = _label_array(labels, X_arr.shape[0])
-    i, j = sample_cross_class_pairs(label_array, n_pairs, seed)
+    i, j = sample_cross_class_pairs(label_array, n_pairs, seed, groups)
     values = paired_kl(X_arr[i], X_arr[j])
     return _nan_mean(values), values
 
@@ -266,10 +399,17 @@ class ConsistencyReport:
     n_cross_empty_support: int
     ks_statistic: float
     ks_pvalue: float
+    n_texts: int | None = None
+    """Texts of the labelled documents (None: whole texts, no ``groups``)."""
+    n_within_same_text: int | None = None
+    """Within-class ordered pairs of one text, left out of ``within`` (None: whole texts)."""
+    n_cross_same_text: int | None = None
+    """Cross-class ordered pairs of one text, left out of the baseline's population (None: whole texts)."""
 
     def summary(self) -> dict[str, float | int]:
-        """The scalar results, e.g. for a JSON file."""
-        return {
+        """The scalar results, e.g. for a JSON file; with texts (excerpt documents) also
+        ``n_texts``, ``n_within_same_text`` and ``n_cross_same_text`` (the pairs left out)."""
+        summary = {
             "n_classes": int(len(self.table)),
             "n_within_pairs": int(self.within.size),
             "n_within_empty_support": self.n_within_empty_support,
@@ -280,25 +420,50 @@ class ConsistencyReport:
             "ks_statistic": self.ks_statistic,
             "ks_pvalue": self.ks_pvalue,
         }
+        if self.n_texts is not None:
+            summary.update(
+                n_texts=self.n_texts,
+                n_within_same_text=self.n_within_same_text,
+                n_cross_same_text=self.n_cross_same_text,
+            )
+        return summary
 
 
 def consistency_report(
-    X: ArrayLike, labels: ArrayLike, *, n_pairs: int = 1000, seed: int | np.random.Generator = 0
+    X: ArrayLike,
+    labels: ArrayLike,
+    *,
+    n_pairs: int = 1000,
+    seed: int | np.random.Generator = 0,
+    groups: ArrayLike | None = None,
 ) -> ConsistencyReport:
     """Consistency table, within/cross-class KL values, baseline and KS test for one feature.
 
-    Raises ``ValueError`` when there are no finite within-class values (every class has
-    one document) or fewer than ``n_pairs`` cross-class pairs.
+    ``groups``: the text of each row (excerpt documents), or None (whole texts). With it,
+    pairs of documents of one text are left out of the within-class pairs and of the
+    baseline's population, and counted (:class:`ConsistencyReport` ``n_within_same_text``,
+    ``n_cross_same_text``). Raises ``ValueError`` when there are no finite within-class values
+    (every class has one document, or one text) or fewer than ``n_pairs`` cross-class pairs.
     """
     X_arr = _check_matrix(X)
     label_array = _label_array(labels, X_arr.shape[0])
-    values = within_class_kl(X_arr, label_array)
+    values = within_class_kl(X_arr, label_array, groups)
     sizes = {c: idx.size for c, idx in class_indices(label_array).items()}
     within = np.concatenate(list(values.values())) if values else np.empty(0)
-    baseline_mean, cross = cross_class_baseline(X_arr, label_array, n_pairs, seed)
+    baseline_mean, cross = cross_class_baseline(X_arr, label_array, n_pairs, seed, groups)
     ks_statistic, ks_pvalue = ks_within_vs_cross(within, cross)
+    texts = None if groups is None else same_text_pairs(label_array, groups)
+    text_counts = {}
+    if texts is not None:
+        counts = pair_counts(label_array, groups)
+        labelled = ~pd.isna(label_array)
+        text_counts = {
+            "n_texts": int(np.unique(_group_codes(groups, X_arr.shape[0])[labelled]).size),
+            "n_within_same_text": counts.within_same_text,
+            "n_cross_same_text": counts.cross_same_text,
+        }
     return ConsistencyReport(
-        table=_table(values, sizes),
+        table=_table(values, sizes, texts),
         within=within,
         cross=cross,
         within_mean=_nan_mean(within),
@@ -307,4 +472,37 @@ def consistency_report(
         n_cross_empty_support=int(np.isnan(cross).sum()),
         ks_statistic=ks_statistic,
         ks_pvalue=ks_pvalue,
+        **text_counts,
     )
+
+
+def consistency_run(
+    X: ArrayLike,
+    labels: ArrayLike,
+    *,
+    groups: ArrayLike | None = None,
+    baseline_pairs: int = 1000,
+    seed: int = 0,
+    top_k: Sequence[int] = (),
+) -> tuple[ConsistencyReport, int, dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+    """What rule ``consistency`` computes for one (task, feature): ``(report, n_pairs, heatmaps)``.
+
+    ``n_pairs = min(baseline_pairs, available_cross_pairs(labels, groups))`` (small corpora);
+    ``report`` is :func:`consistency_report` (same-text pairs left out with ``groups``);
+    ``heatmaps[k]`` is :func:`top_consistent_kl_matrix` for each ``min(k, ranked classes)`` of
+    ``top_k``. Without ``groups`` this is :func:`punctstyle.analysis.consistency_analysis`.
+    Raises ``ValueError`` for fewer than 2 classes.
+    """
+    X_arr = _check_matrix(X)
+    label_array = _label_array(labels, X_arr.shape[0])
+    n_classes = len(class_indices(label_array))
+    if n_classes < 2:
+        raise ValueError(f"consistency needs at least 2 classes, got {n_classes}")
+    n_pairs = min(baseline_pairs, available_cross_pairs(label_array, groups))
+    report = consistency_report(X_arr, label_array, n_pairs=n_pairs, seed=seed, groups=groups)
+    n_ranked = int(report.table["consistency"].notna().sum())
+    heatmaps = {
+        k: top_consistent_kl_matrix(X_arr, label_array, report.table, k)
+        for k in sorted({min(k, n_ranked) for k in top_k if n_ranked})
+    }
+    return report, n_pairs, heatmaps

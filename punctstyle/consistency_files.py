@@ -2,16 +2,20 @@
 
 Per (task, feature), under ``analysis/consistency/``:
 
-* ``{task}_{feature}.csv``: the per-class table (:data:`punctstyle.consistency.TABLE_COLUMNS`);
+* ``{task}_{feature}.csv``: the per-class table (:data:`punctstyle.consistency.TABLE_COLUMNS`,
+  then :data:`punctstyle.consistency.TEXT_COLUMNS` when the documents are excerpts of texts:
+  ``n_texts`` and ``n_same_text_pairs``, the class's pairs of one text left out);
 * ``{task}_{feature}.json``: the scalar summary
-  (:meth:`punctstyle.consistency.ConsistencyReport.summary`), or ``{"task", "feature",
-  "skipped": reason}`` when there is nothing to measure;
+  (:meth:`punctstyle.consistency.ConsistencyReport.summary`; with excerpts also ``n_texts``,
+  ``n_within_same_text`` and ``n_cross_same_text``, the pairs of one text left out), or
+  ``{"task", "feature", "skipped": reason}`` when there is nothing to measure;
 * ``{task}_{feature}_kl.npz``: the pooled within-class and the cross-class KL values
   (``within``, ``cross``; empty when skipped);
 * ``{task}_{feature}_top.npz``: the heat maps of the ``k`` most consistent classes
   (``matrix_top{k}``, ``labels_top{k}``, ``edges_top{k}`` per ``k``; empty when skipped).
 
-``summary.csv`` (rule ``consistency_summary``) has one row per summary.
+``summary.csv`` (rule ``consistency_summary``) has one row per summary (its columns: the keys of
+the summaries, so the counts of same-text pairs appear when the documents are excerpts).
 """
 
 from __future__ import annotations

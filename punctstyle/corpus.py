@@ -1,4 +1,12 @@
-"""Corpus feature tables: one row per book, metadata columns then feature columns."""
+"""Corpus feature tables: one row per book, metadata columns then feature columns.
+
+With ``extraction.excerpt_marks`` (:func:`punctstyle.book.excerpt_feature_rows`) a row is an
+excerpt of a text: its ``book_id`` is an excerpt id (:data:`EXCERPT_ID_BASE` plus its rank,
+:func:`number_excerpts`), and :data:`EXCERPT_COLUMNS` say which text (``source_id``, the
+selection's ``book_id``) and which marks of it (``[first_mark, stop_mark)``) it holds. Splits
+keep a text's excerpts on one side (:func:`text_groups`); the sequence of an excerpt is read
+with :func:`punctstyle.sequence_files.document_sequences`.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +29,13 @@ METADATA_COLUMNS: tuple[str, ...] = (
     "genre",
     "n_marks",
 )
+EXCERPT_COLUMNS: tuple[str, ...] = ("source_id", "excerpt", "first_mark", "stop_mark")
+"""Columns of an excerpt row (after ``n_marks``): its text's ``book_id``, its index in the text
+and its mark range ``[first_mark, stop_mark)`` in the text's sequence (``sequences/{source_id}``)."""
+EXCERPT_ID_BASE: int = 9 * 10**15
+"""Excerpt ``book_id`` values are ``EXCERPT_ID_BASE + rank``: above every text id (Gutenberg
+numbers; a folder corpus' ids, below ``9 * 10**15``: :func:`punctstyle.folder_corpus.book_number`)
+and below 2**53 for up to 7.2e12 excerpts, so an excerpt id never names a text's files."""
 
 
 def feature_matrix(frame: pd.DataFrame, feature: str) -> np.ndarray:
@@ -85,6 +100,84 @@ def unpack_features(table: Any) -> pd.DataFrame:
     return pd.concat(blocks, axis=1)
 
 
+def is_excerpt_table(frame: pd.DataFrame) -> bool:
+    """Whether the rows of ``frame`` (feature rows or a corpus table) are excerpts of texts."""
+    return "excerpt" in frame.columns
+
+
+def number_excerpts(rows: pd.DataFrame) -> pd.DataFrame:
+    """Included excerpt rows (``book_id`` = their text's) renumbered: ``source_id`` = the text's
+    id, ``book_id`` = :data:`EXCERPT_ID_BASE` + rank in (text id, excerpt) order among ``rows``
+    (:func:`build_corpus`: the excerpts of every included text, before the author minimum). The
+    ids depend only on the texts' ids and excerpt counts: the same texts and settings give the
+    same ids."""
+    ordered = rows.sort_values(["book_id", "excerpt"], kind="mergesort").reset_index(drop=True)
+    if len(ordered) >= 2**53 - EXCERPT_ID_BASE:
+        raise ValueError(f"{len(ordered)} excerpts: more than the excerpt ids can number")
+    source = ordered["book_id"].astype(np.int64)
+    ordered = ordered.drop(columns=["book_id"])
+    ordered.insert(0, "book_id", EXCERPT_ID_BASE + np.arange(len(ordered), dtype=np.int64))
+    ordered.insert(ordered.columns.get_loc("excerpt"), "source_id", source.to_numpy())
+    return ordered
+
+
+def text_groups(table: pd.DataFrame, book_ids: Any = None) -> np.ndarray | None:
+    """The text of each document, the ``groups`` of :func:`punctstyle.splits.row_split` (a
+    text's excerpts never straddle a split): the ``source_id`` of the rows of ``book_ids`` (in
+    that order; default: the table's rows), or None when the documents are whole texts."""
+    if "source_id" not in table.columns:
+        return None
+    sources = table["source_id"].to_numpy(dtype=np.int64)
+    if book_ids is None:
+        return sources
+    position = pd.Series(np.arange(len(table)), index=table["book_id"].to_numpy(dtype=np.int64))
+    return sources[position.loc[np.asarray(book_ids, dtype=np.int64)].to_numpy()]
+
+
+def first_excerpts(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per text: the table itself for whole texts, else each text's first excerpt."""
+    if "source_id" not in table.columns:
+        return table
+    return table.sort_values(["source_id", "excerpt"], kind="mergesort").drop_duplicates("source_id")
+
+
+def first_excerpt_ids(table: pd.DataFrame, text_ids: Any) -> list[int]:
+    """The documents of texts given by their ids (the selection's ``book_id``): the ids
+    themselves for whole texts, else each text's first excerpt (an id that is no text of the
+    table is kept, for the caller to report)."""
+    ids = [int(i) for i in text_ids]
+    if "source_id" not in table.columns:
+        return ids
+    first = first_excerpts(table)
+    by_text = dict(zip(first["source_id"].astype(np.int64).tolist(), first["book_id"].astype(np.int64).tolist()))
+    return [by_text.get(i, i) for i in ids]
+
+
+def per_document(frame: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+    """A table keyed by a text's ``book_id`` (e.g. publication years) keyed by the documents of
+    the corpus table ``table``: unchanged for whole texts; for excerpts, a text's row once per
+    excerpt, with the excerpt's ``book_id`` (texts not in ``table`` are dropped)."""
+    if "source_id" not in table.columns:
+        return frame
+    documents = table.loc[:, ["book_id", "source_id"]].astype(np.int64)
+    keyed = frame.rename(columns={"book_id": "source_id"}).astype({"source_id": np.int64})
+    merged = documents.merge(keyed, on="source_id", how="inner").drop(columns=["source_id"])
+    return merged.loc[:, list(frame.columns)].reset_index(drop=True)
+
+
+def _excerpt_setting_problem(rows: pd.DataFrame, excerpt_marks: int | None) -> str | None:
+    """Why feature rows do not match ``extraction.excerpt_marks`` (stale files), or None."""
+    if excerpt_marks is None:
+        return "they are excerpts, but extraction.excerpt_marks is null" if is_excerpt_table(rows) else None
+    included = rows[rows["status"] == "included"]
+    if not is_excerpt_table(rows):
+        return None if included.empty else f"they are whole texts, but extraction.excerpt_marks is {excerpt_marks}"
+    lengths = (included["stop_mark"] - included["first_mark"]).unique()
+    if included["excerpt"].isna().any() or any(int(n) != excerpt_marks for n in lengths):
+        return f"some are not excerpts of extraction.excerpt_marks={excerpt_marks} marks"
+    return None
+
+
 def build_corpus(
     selection: pd.DataFrame,
     rows: pd.DataFrame,
@@ -93,6 +186,7 @@ def build_corpus(
     genre_shelves: list[str] | None,
     genre_min_docs: int,
     genre_multi_shelf_rule: str,
+    excerpt_marks: int | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Join selection metadata and feature rows; apply the corpus-level rules.
 
@@ -106,6 +200,16 @@ def build_corpus(
     assigned on the corpus with :func:`punctstyle.catalog.assign_genres`, among
     ``genre_shelves`` (a named set, ``paper`` or ``broad``, or a list of shelves:
     :func:`punctstyle.catalog.genre_shelves`).
+
+    Excerpts (``excerpt_marks``, the feature rows of
+    :func:`punctstyle.book.excerpt_feature_rows`): the corpus has one row per excerpt of an
+    included text (:func:`number_excerpts`: ``book_id`` an excerpt id, plus
+    :data:`EXCERPT_COLUMNS`, in ``book_id`` order); exclusions stay one row per text (its
+    ``book_id``); ``min_docs_per_author`` counts an author's included texts, not excerpts (a
+    text's excerpts all fall on one side of a split, so an author with one text could never
+    be tested), and genres are assigned to texts (``genre_min_docs`` counts texts), each
+    excerpt taking its text's. Feature rows that do not match ``excerpt_marks`` (files of
+    another setting) raise ``ValueError``.
     """
     from punctstyle.catalog import assign_genres, genre_shelves as resolve_genre_shelves
 
@@ -113,13 +217,23 @@ def build_corpus(
     missing = selected_ids - set(rows["book_id"].astype(int))
     if missing:
         raise ValueError(f"no feature row for {len(missing)} selected books, e.g. {sorted(missing)[:5]}")
+    problem = _excerpt_setting_problem(rows, excerpt_marks)
+    if problem:
+        raise ValueError(f"feature rows do not match the settings: {problem}; rerun the book_features jobs")
+    excerpts = is_excerpt_table(rows)
     meta = selection.drop(columns=[c for c in ("genre",) if c in selection.columns])
-    merged = meta.merge(rows, on="book_id", how="inner", validate="one_to_one")
+    merged = meta.merge(rows, on="book_id", how="inner", validate="one_to_many" if excerpts else "one_to_one")
     excluded = merged[merged["status"] != "included"]
     exclusions = [excluded[["book_id", "stage", "reason"]]]
     kept = merged[merged["status"] == "included"]
-    docs_per_author = kept.groupby("author")["book_id"].transform("size")
+    if excerpts:
+        kept = number_excerpts(kept)
+    text_id = "source_id" if excerpts else "book_id"
+    docs_per_author = kept.groupby("author")[text_id].transform("nunique")
     too_few = kept[docs_per_author < min_docs_per_author]
+    if excerpts:  # one exclusion per text
+        first = ~too_few.duplicated(text_id)
+        too_few = too_few[first].assign(book_id=too_few.loc[first, text_id])
     if len(too_few):
         exclusions.append(
             pd.DataFrame(
@@ -128,26 +242,30 @@ def build_corpus(
                     "stage": "corpus",
                     "reason": [
                         f"author has {n} included books < min_docs_per_author {min_docs_per_author}"
-                        for n in docs_per_author[docs_per_author < min_docs_per_author]
+                        for n in docs_per_author.loc[too_few.index]
                     ],
                 }
             )
         )
     corpus = kept[docs_per_author >= min_docs_per_author].copy()
-    corpus["genre"] = assign_genres(
-        corpus,
+    texts = corpus.drop_duplicates(text_id)
+    genres = assign_genres(
+        texts,
         shelves=resolve_genre_shelves(genre_shelves),
         min_docs=genre_min_docs,
         multi_shelf_rule=genre_multi_shelf_rule,
     )
+    by_text = dict(zip(texts[text_id].tolist(), genres.tolist()))
+    corpus["genre"] = pd.Series([by_text[t] for t in corpus[text_id].tolist()], index=corpus.index, dtype=object)
     corpus = corpus.sort_values("book_id").reset_index(drop=True)
     exclusion_table = pd.concat(exclusions, ignore_index=True).sort_values("book_id").reset_index(drop=True)
     return corpus, exclusion_table
 
 
 def feature_table(corpus: pd.DataFrame, feature: str) -> pd.DataFrame:
-    """The table of one feature: metadata columns, ``n_words``, then its feature columns."""
-    meta = [c for c in METADATA_COLUMNS if c in corpus.columns] + ["n_words"]
+    """The table of one feature: metadata columns (with :data:`EXCERPT_COLUMNS` for excerpts),
+    ``n_words``, then its feature columns."""
+    meta = [c for c in METADATA_COLUMNS + EXCERPT_COLUMNS if c in corpus.columns] + ["n_words"]
     return corpus.loc[:, meta + feature_column_names(feature)].reset_index(drop=True)
 
 
@@ -157,6 +275,10 @@ _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+?(?=:?\s|$)")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _REASON_GROUPS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^too few punctuation marks: \d+ < min_marks (\d+)$"), r"too few punctuation marks (< \1)"),
+    (
+        re.compile(r"^too few punctuation marks for one excerpt: \d+ < excerpt_marks (\d+)$"),
+        r"too few punctuation marks for one excerpt (< \1)",
+    ),
     (
         re.compile(r"^author has \d+ included books < min_docs_per_author (\d+)$"),
         r"author has fewer than \1 included books (min_docs_per_author)",
@@ -227,6 +349,27 @@ def corpus_summary(selection: pd.DataFrame, corpus: pd.DataFrame, exclusions: pd
         "books_with_genre": int(corpus["genre"].notna().sum()) if "genre" in corpus else 0,
         "excluded_by_stage": {str(k): int(v) for k, v in exclusions["stage"].value_counts().items()},
         "excluded_by_reason": by_reason,
+        **excerpt_summary(corpus),
+    }
+
+
+def excerpt_summary(corpus: pd.DataFrame) -> dict[str, Any]:
+    """The summary's excerpt counts (``{}`` for whole texts): ``excerpt_marks``,
+    ``texts_in_corpus``, and ``excerpts_per_text``, one record per text (``book_id``, ``title``,
+    ``author``, ``excerpts``) in ``book_id`` order; ``books_in_corpus`` counts the excerpts."""
+    if not is_excerpt_table(corpus):
+        return {}
+    texts = corpus.groupby("source_id", sort=True).agg(
+        title=("title", "first"), author=("author", "first"), excerpts=("book_id", "size")
+    )
+    lengths = (corpus["stop_mark"] - corpus["first_mark"]).unique()
+    return {
+        "excerpt_marks": int(lengths[0]) if len(lengths) == 1 else None,
+        "texts_in_corpus": int(len(texts)),
+        "excerpts_per_text": [
+            {"book_id": int(i), "title": str(r.title), "author": str(r.author), "excerpts": int(r.excerpts)}
+            for i, r in zip(texts.index, texts.itertuples(index=False))
+        ],
     }
 
 

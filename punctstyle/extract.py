@@ -59,6 +59,8 @@ tokens of class ``WORD``, the ones the gaps count) by :func:`word_key` (lower-ca
 cached chunk keeps its words (a simple chunk's from the regular expression, the others' from
 the tokenizer), so the counts cost one ``np.bincount`` of the chunk ids per piece;
 :func:`words_with_spacy` is the reference they are tested against.
+:meth:`ChunkCachedExtractor.extract_with_word_stream` gives the words themselves, in text order
+(word ``j`` is word ``j`` of the gap stream), for the length curve's word methods.
 
 Memory. A long text is extracted in pieces of about :data:`PIECE_CHARS` characters, cut
 inside whitespace that no token and no pattern spans (:func:`text_pieces`); the pieces'
@@ -464,6 +466,22 @@ class ChunkCachedExtractor:
                 for word in words[chunk_id]:
                     counts[word] += n
         return concatenate_sequences(parts), counts
+
+    def extract_with_word_stream(self, text: str) -> tuple[PunctuationSequence, list[str]]:
+        """Marks and gaps of ``text`` and its words in text order (:func:`word_key`).
+
+        The words are the tokens of class ``WORD``, the ones the gaps count, so word ``j`` of
+        the list is the ``j``-th word of the gap stream: ``sum(gaps[:l])`` words lie before mark
+        ``l``, and the list has ``n_words`` entries (those after the last mark included). Each
+        cached chunk keeps its words in token order (a chunk joined with its neighbour by a
+        special-case pattern is one chunk), so a piece costs one pass over its chunk ids; the
+        sequence is the one of ``self(text)``."""
+        parts, stream = [], []
+        for piece in text_pieces(text, self.piece_chars):
+            ids = self._piece_ids(piece)  # may renew the cache: read self._words after it
+            parts.append(sequence_from_classes(self._gather(ids)))
+            stream.extend(chain.from_iterable(map(self._words.__getitem__, ids.tolist())))
+        return concatenate_sequences(parts), stream
 
     def _extract_piece(self, text: str) -> PunctuationSequence:
         return sequence_from_classes(self._gather(self._piece_ids(text)))

@@ -38,7 +38,7 @@ import pandas as pd
 from punctstyle.classifiers import Classifier
 from punctstyle.marks import N_MARKS, pair_label
 from punctstyle.metrics import accuracy, baseline_accuracy
-from punctstyle.splits import effective_class_sizes, row_rng, row_split, stratified_split
+from punctstyle.splits import effective_class_sizes, grouped_split, row_rng, row_split, stratified_split
 
 MakeClassifier = Callable[[str], Classifier]
 """``make(method)``: a fresh, unfitted classifier (``"kl"`` or ``"mlp"``) of one experiment row."""
@@ -106,15 +106,21 @@ def training_ranking(
     holdout_fraction: float,
     repeats: int,
     rng: np.random.Generator,
+    groups: Sequence[Any] | None = None,
 ) -> np.ndarray | None:
     """Importance of each entry measured on the training split only (the top-k ranking).
 
     A stratified ``holdout_fraction`` of each class's training documents is held out; an MLP
     trained on the rest is scored by :func:`permutation_importance` on the held-out ones. None
-    when no document can be held out (every class has a single training document).
+    when no document can be held out (every class has a single training document). With
+    ``groups`` (the training documents' texts) whole texts are held out
+    (:func:`punctstyle.splits.grouped_split`).
     """
     y_train = np.asarray(y_train, dtype=object)
-    fit_index, held_out = stratified_split(y_train, holdout_fraction, rng)
+    if groups is None:
+        fit_index, held_out = stratified_split(y_train, holdout_fraction, rng)
+    else:
+        fit_index, held_out = grouped_split(y_train, groups, holdout_fraction, rng)
     if held_out.size == 0:
         return None
     model = make("mlp").fit(X_train[fit_index], y_train[fit_index])
@@ -144,16 +150,20 @@ def importance_row(
     repeats: int,
     holdout_fraction: float,
     make: MakeClassifier,
+    groups: Sequence[Any] | None = None,
 ) -> ImportanceRow:
     """Importance and top-k accuracies of one row of Tables 2-3 (same sample and split).
 
     ``make(method)`` builds the row's classifiers (seeded with ``seed``). The permutations and
     the inner split use their own generators (:func:`punctstyle.splits.row_rng` of
-    ``"{task}/permutation"`` and ``"{task}/ranking"``), never the split's.
+    ``"{task}/permutation"`` and ``"{task}/ranking"``), never the split's. ``groups`` (each
+    document's text, :func:`punctstyle.corpus.text_groups`): a text's excerpts stay on one side
+    of the split and of the inner hold-out.
     """
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(labels, dtype=object)
-    split = row_split(y, n_classes, seed, task, test_fraction)
+    g = None if groups is None else np.asarray(groups, dtype=object)
+    split = row_split(y, n_classes, seed, task, test_fraction, groups=g)
     X_train, y_train = X[split.train_index], y[split.train_index]
     X_test, y_test = X[split.test_index], y[split.test_index]
     mlp = make("mlp").fit(X_train, y_train)
@@ -161,7 +171,7 @@ def importance_row(
     test_importance = permutation_importance(mlp.predict, X_test, y_test, test_rng, repeats)
     ranking = training_ranking(
         X_train, y_train, make, holdout_fraction=holdout_fraction, repeats=repeats,
-        rng=row_rng(seed, n_classes, f"{task}/ranking"),
+        rng=row_rng(seed, n_classes, f"{task}/ranking"), groups=None if g is None else g[split.train_index],
     )
     common = {"n_classes": n_classes, "seed": seed, "baseline": baseline_accuracy(y_train, y_test)}
     d = X.shape[1]

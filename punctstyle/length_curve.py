@@ -26,18 +26,36 @@ set is trained in one or both modes:
 
 At ``n = "whole"`` both modes are the same experiment: it is reported once, as ``"whole"``.
 
+Word features (the word baselines of Tables 2-3 on the same excerpts): ``words<k>`` is the
+vector of relative frequencies, in the excerpt, of the row's ``k`` words (:func:`word_frequencies`):
+
+* the row's words: the ``k`` largest mean relative frequencies over the whole *training*
+  documents (:func:`punctstyle.words.training_vocabulary` of their word counts, ties by word),
+  chosen once per row with the largest ``k``; test documents are never read for it;
+* an excerpt spans the words ``word_start .. word_stop - 1`` of its document's word stream
+  (``document.streams["words"]``: the tokens the gaps count, lower-cased, in extraction order),
+  so ``x_j = c_j / m`` with ``c_j`` the occurrences of the ``j``-th word of the row among its
+  ``m`` words; an excerpt holding every mark of the document is the whole text, trailing words
+  after the last mark included, as in the per-book word counts (so that at ``n = "whole"`` the
+  vectors are the word baselines');
+* z-scores and standardisation are the classifiers' own, on their training rows: whole training
+  documents, or the training excerpts of the same length.
+
+A feature set may join punctuation features and one word feature (``all+words1000``, the word
+columns last, as the word baselines' ``all+words<k>``).
+
 Extension point (see docs/CONVENTIONS.md, "Adding a method to the length curve"): the per-excerpt
 vectors come from :data:`EXCERPT_FEATURES`, a name -> ``function(excerpt, document) -> vector``
-registry holding every punctuation feature of :data:`punctstyle.features.FEATURE_FUNCTIONS`;
-a word method registers a function that reads a per-word stream of the document
-(``document.streams["words"][excerpt.word_start:excerpt.word_stop]``) and is configured like
-any method (a registered classifier and the feature names it takes).
+registry holding every punctuation feature of :data:`punctstyle.features.FEATURE_FUNCTIONS`,
+and from the ``words<k>`` family above; a method is a registered classifier and the feature
+names it takes.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -45,7 +63,7 @@ import pandas as pd
 
 from punctstyle.classifiers import build_classifier, classifier_spec
 from punctstyle.features import FEATURE_FUNCTIONS
-from punctstyle.featuresets import stack_features
+from punctstyle.featuresets import feature_set_label, stack_features
 from punctstyle.marks import DISTRIBUTION_FEATURES, PAPER_FEATURES
 from punctstyle.metrics import accuracy, baseline_accuracy
 from punctstyle.splits import RowSplit, row_split
@@ -200,17 +218,36 @@ of :data:`punctstyle.features.FEATURE_FUNCTIONS` (f1..f7, recomputed on the exce
 gaps). Add an entry to give the curve a new kind of input (e.g. word counts of the excerpt)."""
 
 
+WORD_FEATURE = re.compile(r"words([1-9][0-9]*)")
+"""A word feature's name: ``words<k>`` (module docstring, :func:`word_frequencies`)."""
+WORD_STREAM = "words"
+"""``Document.streams`` key of the document's words: the tokens the gaps count, lower-cased
+(:func:`punctstyle.extract.word_key`), in extraction order (an array of ``str``)."""
+WORD_RANKS = "word_ranks"
+"""``Document.streams`` key the row adds: each word's rank in the row's words (0 = most
+frequent), -1 for a word outside them (:func:`with_word_ranks`)."""
+
+
+def word_feature_k(name: str) -> int | None:
+    """``k`` of a word feature ``words<k>``; None for any other name."""
+    match = WORD_FEATURE.fullmatch(name)
+    return int(match.group(1)) if match else None
+
+
 def resolve_excerpt_features(feature_set: str) -> tuple[str, ...]:
-    """Names of a feature set: ``"all"`` -> the paper's f1..f6; ``"a+b"`` -> (a, b); each in :data:`EXCERPT_FEATURES`."""
-    if feature_set == "all":
-        return PAPER_FEATURES
-    names = tuple(feature_set.split("+"))
-    unknown = [name for name in names if name not in EXCERPT_FEATURES]
-    if unknown or len(set(names)) != len(names):
+    """Names of a feature set: ``"all"`` -> the paper's f1..f6; ``"a+b"`` -> (a, b), each ``all``,
+    a name of :data:`EXCERPT_FEATURES` or a word feature ``words<k>`` (at most one, and last)."""
+    names: list[str] = []
+    for part in feature_set.split("+"):
+        names.extend(PAPER_FEATURES if part == "all" else (part,))
+    unknown = [name for name in names if name not in EXCERPT_FEATURES and word_feature_k(name) is None]
+    words = [i for i, name in enumerate(names) if word_feature_k(name) is not None]
+    if unknown or len(set(names)) != len(names) or len(words) > 1 or (words and words[0] != len(names) - 1):
         raise ValueError(
-            f"bad feature set {feature_set!r}: expected 'all' or '+'-joined names of {', '.join(EXCERPT_FEATURES)}"
+            f"bad feature set {feature_set!r}: expected 'all' or '+'-joined names of {', '.join(EXCERPT_FEATURES)}, "
+            "then at most one words<k>"
         )
-    return names
+    return tuple(names)
 
 
 def check_methods(methods: Mapping[str, Sequence[str]]) -> None:
@@ -225,9 +262,79 @@ def check_methods(methods: Mapping[str, Sequence[str]]) -> None:
                 )
 
 
-def excerpt_vectors(excerpt: Excerpt, document: Document, features: Iterable[str]) -> dict[str, np.ndarray]:
-    """``{name: EXCERPT_FEATURES[name](excerpt, document)}`` for the requested names."""
-    return {name: EXCERPT_FEATURES[name](excerpt, document) for name in features}
+def excerpt_vectors(
+    excerpt: Excerpt,
+    document: Document,
+    features: Iterable[str],
+    functions: Mapping[str, ExcerptFeature] | None = None,
+) -> dict[str, np.ndarray]:
+    """``{name: functions[name](excerpt, document)}`` for the requested names (``functions``:
+    :data:`EXCERPT_FEATURES` by default; a row adds its word features, :func:`row_word_features`)."""
+    functions = EXCERPT_FEATURES if functions is None else functions
+    return {name: functions[name](excerpt, document) for name in features}
+
+
+# ----------------------------------------------------------------------------- word features
+
+
+def word_span(excerpt: Excerpt, document: Document, stream: np.ndarray) -> np.ndarray:
+    """The per-word values of ``stream`` the excerpt spans: ``stream[word_start:word_stop]``, or
+    the whole stream when the excerpt holds every mark of the document (the whole text: the
+    words after the last mark too)."""
+    if excerpt.start == 0 and excerpt.n_marks == np.asarray(document.marks).size:
+        return stream
+    return stream[excerpt.word_start : excerpt.word_stop]
+
+
+def word_frequencies(k: int) -> ExcerptFeature:
+    """The word feature of ``k`` words: ``x_j = c_j * (1 / m)`` for ``j < k``, with ``c_j`` the
+    words of the excerpt (:func:`word_span`) of rank ``j`` in the row's words
+    (``document.streams[WORD_RANKS]``) and ``m`` all its words (0 for an excerpt without words);
+    the arithmetic of :func:`punctstyle.words.relative_frequencies`."""
+    if k < 1:
+        raise ValueError(f"a word feature needs k >= 1, got {k}")
+
+    def feature(excerpt: Excerpt, document: Document) -> np.ndarray:
+        ranks = word_span(excerpt, document, np.asarray(document.streams[WORD_RANKS]))
+        counts = np.bincount(ranks[(ranks >= 0) & (ranks < k)], minlength=k).astype(np.float64)
+        return counts * (1.0 / ranks.size) if ranks.size else counts
+
+    return feature
+
+
+def with_word_ranks(documents: Callable[[int], Document], vocabulary: Sequence[str]) -> Callable[[int], Document]:
+    """A reader that adds ``streams[WORD_RANKS]`` (the rank of each word of
+    ``streams[WORD_STREAM]`` in ``vocabulary``, -1 outside) to each document it reads."""
+    index = pd.Index(list(vocabulary), dtype=object)
+    if not index.is_unique:
+        raise ValueError("the row's words must be distinct")
+
+    def read(i: int) -> Document:
+        document = documents(i)
+        if WORD_STREAM not in document.streams:
+            raise ValueError(f"document {document.doc_id} has no word stream (streams[{WORD_STREAM!r}])")
+        words = np.asarray(document.streams[WORD_STREAM], dtype=object)
+        ranks = index.get_indexer(words).astype(np.int64) if words.size else np.zeros(0, np.int64)
+        return replace(document, streams={**document.streams, WORD_RANKS: ranks})
+
+    return read
+
+
+def uses_word_features(methods: Mapping[str, Sequence[str]]) -> bool:
+    """Whether a method runs on a word feature (then the row needs word streams and counts)."""
+    return any(
+        word_feature_k(f) is not None
+        for sets in methods.values()
+        for name in sets
+        for f in resolve_excerpt_features(name)
+    )
+
+
+def row_word_features(features: Iterable[str], n_vocabulary: int) -> dict[str, ExcerptFeature]:
+    """The row's word features among ``features``: ``words<k>`` -> :func:`word_frequencies` of
+    ``min(k, n_vocabulary)`` words (the word baselines' ``n_vocabulary``)."""
+    ks = {name: word_feature_k(name) for name in features}
+    return {name: word_frequencies(min(k, n_vocabulary)) for name, k in ks.items() if k is not None}
 
 
 @dataclass
@@ -249,9 +356,10 @@ def excerpt_matrices(
     *,
     seed: int,
     role: str,
+    functions: Mapping[str, ExcerptFeature] | None = None,
 ) -> ExcerptMatrices:
     """Cut each document ``documents(i)`` (``i`` in ``index``) at every length label and compute
-    its features; each document is read once."""
+    its features (``functions``: see :func:`excerpt_vectors`); each document is read once."""
     rows: dict[str, dict[str, list[np.ndarray]]] = {label: {f: [] for f in features} for label in lengths}
     complete: dict[str, list[bool]] = {label: [] for label in lengths}
     records: list[dict[str, Any]] = []
@@ -260,7 +368,7 @@ def excerpt_matrices(
         for label in lengths:
             n = None if label == WHOLE else int(label)
             excerpt = cut_excerpt(document.marks, document.gaps, n, seed=seed, doc_id=document.doc_id)
-            for name, vector in excerpt_vectors(excerpt, document, features).items():
+            for name, vector in excerpt_vectors(excerpt, document, features, functions).items():
                 rows[label][name].append(vector)
             complete[label].append(excerpt.complete)
             records.append(
@@ -295,12 +403,22 @@ class LengthRow:
     split: RowSplit
     results: pd.DataFrame
     excerpts: pd.DataFrame
+    vocabulary: tuple[str, ...] = ()
+    """The row's words, best first (word features only; chosen on the training documents)."""
 
 
-def length_split(labels: Sequence[Any], n_classes: int, seed: int, task: str, test_fraction: float) -> RowSplit:
+def length_split(
+    labels: Sequence[Any],
+    n_classes: int,
+    seed: int,
+    task: str,
+    test_fraction: float,
+    groups: Sequence[Any] | None = None,
+) -> RowSplit:
     """The row's class sample and split: exactly :func:`punctstyle.splits.row_split`, as the
-    recognition grid (:func:`punctstyle.recognition.recognition_experiments`) draws it."""
-    return row_split(labels, n_classes, seed, task, test_fraction)
+    recognition grid (:func:`punctstyle.recognition.recognition_experiments`) draws it;
+    ``groups``: the text of each document when documents are excerpts (never split)."""
+    return row_split(labels, n_classes, seed, task, test_fraction, groups=groups)
 
 
 def _fitted(method: str, names: tuple[str, ...], seed: int, options: Mapping[str, Any], X: np.ndarray, y: np.ndarray):
@@ -334,6 +452,8 @@ def length_curve_row(
     training: Sequence[str],
     short_documents: str = "whole",
     classifier_options: Mapping[str, Mapping[str, Any]] | None = None,
+    word_counts: Callable[[int], tuple[Sequence[str], np.ndarray]] | None = None,
+    groups: Sequence[Any] | None = None,
 ) -> LengthRow:
     """Accuracy at every length for one row (see the module docstring).
 
@@ -343,20 +463,44 @@ def length_curve_row(
     (method, feature set) and is applied at every length; ``"excerpt"`` fits once per length.
     A (length, mode) with no test or no training document left (``"exclude"``) has accuracy NaN
     and is not fitted.
+
+    Word features (``words<k>``) need ``word_counts(i)``, the ``(words, counts)`` of whole
+    document ``i``: it is called for the training documents only, to choose the row's words
+    (:func:`punctstyle.words.training_vocabulary`, the largest ``k``), and ``documents(i)`` must
+    carry the word stream (``streams[WORD_STREAM]``). ``groups``: the text of each document when
+    the documents are excerpts of texts (:func:`punctstyle.corpus.text_groups`), so that a
+    text's excerpts stay on one side of the split; word features are refused then (the word
+    counts are those of whole texts).
     """
     check_methods(methods)
+    if groups is not None and uses_word_features(methods):
+        raise ValueError("word features need whole documents: the documents are excerpts of texts")
     if not training or any(mode not in TRAINING_MODES for mode in training):
         raise ValueError(f"bad training modes {list(training)}: expected some of {TRAINING_MODES}")
     if short_documents not in SHORT_RULES:
         raise ValueError(f"bad short_documents {short_documents!r}: expected one of {SHORT_RULES}")
     y = np.asarray(labels, dtype=object)
     options = classifier_options or {}
-    split = length_split(y, n_classes, seed, task, test_fraction)
+    split = length_split(y, n_classes, seed, task, test_fraction, groups)
     grid = length_labels(lengths)
     features = sorted({f for sets in methods.values() for name in sets for f in resolve_excerpt_features(name)})
-    test = excerpt_matrices(documents, split.test_index, grid, features, seed=seed, role="test")
+    reader, functions, vocabulary = documents, dict(EXCERPT_FEATURES), ()
+    ks = [k for k in map(word_feature_k, features) if k is not None]
+    if ks:
+        if word_counts is None:
+            raise ValueError("word features (words<k>) need the documents' word counts (word_counts)")
+        from punctstyle.words import training_vocabulary
+
+        vocabulary = tuple(training_vocabulary((word_counts(int(i)) for i in split.train_index), max(ks)))
+        if not vocabulary:
+            raise ValueError("the row's training documents have no words")
+        reader = with_word_ranks(documents, vocabulary)
+        functions.update(row_word_features(features, len(vocabulary)))
+    test = excerpt_matrices(reader, split.test_index, grid, features, seed=seed, role="test", functions=functions)
     train_lengths = grid if "excerpt" in training else [WHOLE]
-    train = excerpt_matrices(documents, split.train_index, train_lengths, features, seed=seed, role="train")
+    train = excerpt_matrices(
+        reader, split.train_index, train_lengths, features, seed=seed, role="train", functions=functions
+    )
     y_train_all, y_test_all = y[split.train_index], y[split.test_index]
 
     def kept(matrices: ExcerptMatrices, label: str) -> np.ndarray:
@@ -402,7 +546,9 @@ def length_curve_row(
     records = pd.DataFrame(test.records + train.records)
     records.insert(0, "seed", seed)
     records.insert(0, "n_classes", n_classes)
-    return LengthRow(split, pd.DataFrame(rows, columns=RESULT_COLUMNS), records.reindex(columns=EXCERPT_COLUMNS))
+    return LengthRow(
+        split, pd.DataFrame(rows, columns=RESULT_COLUMNS), records.reindex(columns=EXCERPT_COLUMNS), vocabulary
+    )
 
 
 # ----------------------------------------------------------------------------- summary
@@ -433,7 +579,8 @@ def summarise(results: pd.DataFrame, excerpts: pd.DataFrame) -> pd.DataFrame:
     """Mean and sample sd (ddof 1; NaN for one seed) of the accuracy over seeds per (class size,
     method, feature set, training, length); the mean chance level (``baseline``) and short test
     documents; the median words of the length (:func:`median_words`). Sorted by class size,
-    method, feature set, training mode (:data:`TRAINING_MODES` order) and length.
+    method, feature set (``words<k>`` by ``k``), training mode (:data:`TRAINING_MODES` order) and
+    length.
 
     Two requested class sizes capped to the same number of authors are the same rows (same
     :func:`punctstyle.splits.row_rng`): they count once."""
@@ -455,10 +602,14 @@ def summarise(results: pd.DataFrame, excerpts: pd.DataFrame) -> pd.DataFrame:
     words = median_words(excerpts.drop_duplicates(["n_classes", "seed", "length", "book_id", "role"]))
     summary["median_words"] = summary["length"].map(words).astype(float)
     mode = summary["training"].map({m: i for i, m in enumerate(TRAINING_MODES)})
-    summary = summary.assign(_mode=mode, _order=summary["length"].map(length_sort_key)).sort_values(
-        ["n_classes", "method", "feature_set", "_mode", "_order"], kind="stable"
-    )
-    return summary.drop(columns=["_mode", "_order"]).reset_index(drop=True)[SUMMARY_COLUMNS]
+    sets = summary["feature_set"].astype(str)
+    summary = summary.assign(
+        _mode=mode,
+        _order=summary["length"].map(length_sort_key),
+        _set=sets.str.replace(r"words[0-9]+$", "words", regex=True),  # words100 < words500 < words1000
+        _k=sets.str.extract(r"words([0-9]+)$", expand=False).astype(float).fillna(0.0),
+    ).sort_values(["n_classes", "method", "_set", "_k", "_mode", "_order"], kind="stable")
+    return summary.drop(columns=["_mode", "_order", "_set", "_k"]).reset_index(drop=True)[SUMMARY_COLUMNS]
 
 
 def summary_markdown(summary: pd.DataFrame, display: Callable[[str], str] = str) -> str:
@@ -478,7 +629,7 @@ def summary_markdown(summary: pd.DataFrame, display: Callable[[str], str] = str)
         for (method, feature_set, mode), line in block.groupby(["method", "feature_set", "training"], sort=False):
             by_length = line.set_index("length")
             cells = [_cell(by_length, label) for label in labels]
-            lines.append(f"| {display(method)} | {feature_set} | {mode} | " + " | ".join(cells) + " |")
+            lines.append(f"| {display(method)} | {feature_text(feature_set)} | {mode} | " + " | ".join(cells) + " |")
         chance = block.groupby("length")["baseline"].mean()
         words = block.groupby("length")["median_words"].first()
         lines.append("| chance level | | | " + " | ".join(f"{chance[label]:.3f}" for label in labels) + " |")
@@ -493,6 +644,16 @@ def summary_markdown(summary: pd.DataFrame, display: Callable[[str], str] = str)
         "experiment (the training-on-whole line). Chance level: the proportional random classifier."
     )
     return "\n\n".join(parts) + "\n\n" + note + "\n"
+
+
+def feature_text(feature_set: str) -> str:
+    """How tables show a feature set: ``words100`` -> ``100 words``, ``all+words1000`` ->
+    ``all + 1000 words``, ``f1+f5`` -> ``{f1, f5}`` (:func:`punctstyle.featuresets.feature_set_label`);
+    a name it does not know as given."""
+    try:
+        return feature_set_label(feature_set)
+    except ValueError:
+        return feature_set
 
 
 def _cell(by_length: pd.DataFrame, label: str) -> str:

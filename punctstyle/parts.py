@@ -1,6 +1,8 @@
 """Is a part of a book representative of the whole? (the paper's open question, section 5)
 
-A book's sequence of ``n`` marks is cut into ``p`` consecutive parts of exactly
+The "book" cut into parts is a corpus document: a whole text, or with ``extraction.excerpt_marks``
+an excerpt of a text (its ``source_id``, :func:`punctstyle.corpus.text_groups`). A book's
+sequence of ``n`` marks is cut into ``p`` consecutive parts of exactly
 ``m = floor(n / p)`` marks each: part ``q`` (0-based) holds marks ``[q m, (q + 1) m)``; the last
 ``n - p m < p`` marks belong to no part (they stay in the *rest* of the book). A book with
 ``m < min_part_marks`` is skipped for that ``p`` (and counted).
@@ -12,9 +14,18 @@ common-support rule of :mod:`punctstyle.divergence`:
 
 (a) ``kl_rest``: to the rest of its own book, i.e. the marks before and after the part taken
     as two segments: counts add over the segments and no transition joins them;
-(b) ``kl_own_author``: to the mean feature vector of the author's *other* books (their
-    whole-book features from the corpus tables, averaged over the books as the class
-    signature of section 2.4; NaN when the author has no other book);
+(b) ``kl_own_author``: to the mean feature vector of the author's documents from *other*
+    texts (their features from the corpus tables, averaged over the documents as the class
+    signature of section 2.4)::
+
+        kl_own_author = d( 1/|R| sum_{b in R} f^b , f^part ),  R = {b : author(b) = a, t(b) != t(k)}
+
+    for a part of document ``k`` of author ``a``, ``t`` the text of a document. With whole
+    texts ``t(b) = b``, so ``R`` is the author's other books. With excerpts
+    (``extraction.excerpt_marks``; ``t`` = the ``source_id``) every excerpt of ``k``'s own text
+    is left out of ``R``, as the book itself is for whole texts. NaN when ``R`` is empty (the
+    author has no other text): such documents are counted (``n_no_other_text``) and left out
+    of the own-author medians and shares;
 (c) ``kl_other_books``: the mean of the divergences to a seeded sample of other authors'
     books (``n_other_books`` drawn per book, the same for every ``p`` and feature);
 
@@ -37,6 +48,10 @@ from punctstyle.marks import N_GAP_BINS, N_MARKS
 
 PART_FEATURES: tuple[str, ...] = ("f1", "f3", "f5")
 """Features compared between a part and the references."""
+
+SKIPPED_COLUMNS: list[str] = ["n_parts", "n_books", "n_skipped", "n_no_other_text"]
+"""Per ``p``: documents cut, documents skipped (parts too short), documents cut whose author has
+no other text (no own-author reference, ``kl_own_author`` NaN)."""
 
 PART_COLUMNS: list[str] = [
     "book_id", "author", "n_parts", "part", "part_marks", "feature", "kl_rest", "kl_own_author",
@@ -117,23 +132,35 @@ def part_and_rest_features(marks: np.ndarray, gaps: np.ndarray, n_parts: int) ->
 
 @dataclass(frozen=True)
 class References:
-    """Whole-book features of the corpus: one feature's matrix, the authors, the book ids."""
+    """Features of the corpus documents: one matrix per feature, the authors, the document ids
+    and, when the documents are excerpts, the text of each (``texts``; None: whole texts)."""
 
     features: Mapping[str, np.ndarray]
     authors: np.ndarray
     book_ids: np.ndarray
+    texts: np.ndarray | None = None
 
     @classmethod
     def from_tables(cls, tables: Mapping[str, pd.DataFrame]) -> References:
-        """From the corpus tables of f1, f3, f5 (books without an author are left out)."""
+        """From the corpus tables of f1, f3, f5 (documents without an author are left out;
+        ``texts`` from their ``source_id`` when the documents are excerpts)."""
+        from punctstyle.corpus import text_groups
         from punctstyle.featuresets import matrices_from_tables
 
         features, authors, book_ids = matrices_from_tables(tables, "author")
-        return cls(features, authors, np.asarray(book_ids, dtype=np.int64))
+        texts = text_groups(next(iter(tables.values())), book_ids)
+        return cls(features, authors, np.asarray(book_ids, dtype=np.int64), texts)
 
-    def signature_without(self, feature: str, author: Any, book_id: int) -> np.ndarray:
-        """Mean feature of ``author``'s books other than ``book_id`` (NaN row when there is none)."""
-        others = (self.authors == author) & (self.book_ids != book_id)
+    @property
+    def text_ids(self) -> np.ndarray:
+        """The text ``t(b)`` of each document: its ``source_id``, or its own id for a whole text."""
+        return self.book_ids if self.texts is None else np.asarray(self.texts, dtype=np.int64)
+
+    def signature_without(self, feature: str, author: Any, text: int) -> np.ndarray:
+        """Mean feature of ``author``'s documents of texts other than ``text`` (the set ``R`` of
+        the module docstring; NaN row when there is none). For a whole text ``text`` is the
+        book's id, so the book itself is left out."""
+        others = (self.authors == author) & (self.text_ids != text)
         if not others.any():
             return np.full(self.features[feature].shape[1], np.nan)
         return self.features[feature][others].mean(axis=0)
@@ -161,15 +188,18 @@ def _kl_to_rows(reference: np.ndarray, parts: np.ndarray) -> np.ndarray:
 
 def book_part_divergences(
     marks: np.ndarray, gaps: np.ndarray, *, book_id: int, author: Any, n_parts: int,
-    references: References, sample: np.ndarray,
+    references: References, sample: np.ndarray, text: int | None = None,
 ) -> pd.DataFrame:
-    """The rows of :data:`PART_COLUMNS` for one book cut into ``n_parts`` parts (module docstring)."""
+    """The rows of :data:`PART_COLUMNS` for one document cut into ``n_parts`` parts (module
+    docstring); ``text``: the document's text (its ``source_id``; None: a whole text, ``book_id``),
+    left out of the own-author reference."""
     parts, rest = part_and_rest_features(marks, gaps, n_parts)
+    own_text = book_id if text is None else text
     frames = []
     for feature in PART_FEATURES:
         P = parts[feature]
         kl_rest = paired_kl(rest[feature], P)
-        kl_author = _kl_to_rows(references.signature_without(feature, author, book_id), P)
+        kl_author = _kl_to_rows(references.signature_without(feature, author, own_text), P)
         books = references.features[feature][sample]
         kl_books = pairwise_kl(books, P) if sample.size else np.full((1, n_parts), np.nan)
         signatures = references.other_author_signatures(feature, author)
@@ -203,6 +233,14 @@ def _nan_min(values: np.ndarray) -> np.ndarray:
     return np.where(np.isinf(filled), np.nan, filled)
 
 
+def authors_without_other_text(authors: np.ndarray, texts: np.ndarray) -> np.ndarray:
+    """Authors (sorted) whose documents all come from one text: ``#{t(b) : author(b) = a} = 1``,
+    so no document of theirs has an own-author reference."""
+    pairs = pd.DataFrame({"author": pd.Series(authors, dtype=object), "text": np.asarray(texts)})
+    n_texts = pairs.drop_duplicates().groupby("author", sort=True)["text"].size()
+    return n_texts.index[n_texts.to_numpy() == 1].to_numpy(dtype=object)
+
+
 def book_rng(seed: int, book_id: int) -> np.random.Generator:
     """The generator of one book's sample of other authors' books: ``SeedSequence([seed, book_id])``."""
     return np.random.default_rng(np.random.SeedSequence([int(seed), int(book_id)]))
@@ -217,14 +255,17 @@ def parts_analysis(
     n_other_books: int,
     seed: int,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every part of every book for every ``p``: (rows of :data:`PART_COLUMNS`, skipped counts).
+    """Every part of every document for every ``p``: (rows of :data:`PART_COLUMNS`, skipped counts).
 
-    ``sequences[i]`` is ``(marks, gaps)`` of the book in row ``i`` of ``references``. The
-    skipped table has one line per ``p``: ``n_books`` cut, ``n_skipped`` (parts shorter than
-    ``min_part_marks``).
+    ``sequences[i]`` is ``(marks, gaps)`` of the document in row ``i`` of ``references``. The
+    skipped table (:data:`SKIPPED_COLUMNS`) has one line per ``p``: ``n_books`` cut,
+    ``n_skipped`` (parts shorter than ``min_part_marks``), ``n_no_other_text`` (documents cut
+    whose author has no other text: :func:`authors_without_other_text`, ``kl_own_author`` NaN).
     """
     frames = []
-    n_cut, n_short = dict.fromkeys(part_counts, 0), dict.fromkeys(part_counts, 0)
+    n_cut, n_short, n_alone = (dict.fromkeys(part_counts, 0) for _ in range(3))
+    texts = references.text_ids
+    alone = set(authors_without_other_text(references.authors, texts).tolist())
     for index, (marks, gaps) in enumerate(sequences):  # each book read once
         book_id, author = int(references.book_ids[index]), references.authors[index]
         sample = references.sample_other_books(author, n_other_books, book_rng(seed, book_id))
@@ -233,11 +274,13 @@ def parts_analysis(
                 n_short[n_parts] += 1
                 continue
             frames.append(book_part_divergences(marks, gaps, book_id=book_id, author=author, n_parts=n_parts,
-                                                references=references, sample=sample))
+                                                references=references, sample=sample, text=int(texts[index])))
             n_cut[n_parts] += 1
-    skipped = [{"n_parts": p, "n_books": n_cut[p], "n_skipped": n_short[p]} for p in part_counts]
+            n_alone[n_parts] += author in alone
+    skipped = [{"n_parts": p, "n_books": n_cut[p], "n_skipped": n_short[p], "n_no_other_text": n_alone[p]}
+               for p in part_counts]
     rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=PART_COLUMNS)
-    return rows, pd.DataFrame(skipped, columns=["n_parts", "n_books", "n_skipped"])
+    return rows, pd.DataFrame(skipped, columns=SKIPPED_COLUMNS)
 
 
 SUMMARY_COLUMNS: list[str] = [

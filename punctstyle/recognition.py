@@ -10,6 +10,9 @@ every configured classifier (:mod:`punctstyle.classifiers`) and feature set
 The word baselines (:func:`word_experiments`) run on the same rows: same sample, same split
 (:func:`punctstyle.splits.row_split` of the same labels, seed and task), with the vocabulary
 chosen on each row's training documents only (:func:`punctstyle.words.select_vocabulary`).
+
+Documents cut from longer texts (``extraction.excerpt_marks``) come with ``groups``, their
+texts: a text's excerpts are then all in the training set or all in the testing set.
 """
 
 from __future__ import annotations
@@ -107,6 +110,15 @@ def _check_inputs(features: Mapping[str, np.ndarray], labels: Sequence[Any]) -> 
     return y
 
 
+def _check_groups(groups: Sequence[Any] | None, y: np.ndarray) -> np.ndarray | None:
+    if groups is None:
+        return None
+    g = np.asarray(groups, dtype=object)
+    if g.shape != y.shape:
+        raise ValueError(f"{g.size} groups for {y.size} labels")
+    return g
+
+
 def check_methods(methods: Mapping[str, Sequence[str]]) -> None:
     """Every method is registered and every feature set valid; KL-like methods take distribution features."""
     for method, feature_sets in methods.items():
@@ -130,6 +142,7 @@ def recognition_experiments(
     test_fraction: float,
     classifier_options: Mapping[str, Mapping[str, Any]] | None = None,
     keep_models: bool = False,
+    groups: Sequence[Any] | None = None,
 ) -> Iterator[Experiment]:
     """Run the grid lazily: one :class:`Experiment` per (n_classes, seed, method, feature set).
 
@@ -137,15 +150,18 @@ def recognition_experiments(
     maps a registered classifier name to its feature sets; ``classifier_options[name]`` are
     extra keyword arguments of that classifier's factory (e.g. the MLP's ``params``). The
     sample and split of a (n_classes, seed) row are shared by all of its methods and feature
-    sets. ``keep_models`` keeps each fitted classifier on its experiment.
+    sets. ``keep_models`` keeps each fitted classifier on its experiment. ``groups`` (one per
+    document: its text, :func:`punctstyle.corpus.text_groups`) keeps the excerpts of a text on
+    one side of every split (:func:`punctstyle.splits.row_split`); None: documents are texts.
     """
     y = _check_inputs(features, labels)
+    groups = _check_groups(groups, y)
     check_methods(methods)
     options = classifier_options or {}
     matrices = {name: stack_features(features, name) for sets in methods.values() for name in sets}
     for n_classes in effective_class_sizes(class_sizes, np.unique(y).size):
         for seed in seeds:
-            split = row_split(y, n_classes, seed, task, test_fraction)
+            split = row_split(y, n_classes, seed, task, test_fraction, groups=groups)
             y_train, y_test = y[split.train_index], y[split.test_index]
             common = dict(
                 task=task,
@@ -188,6 +204,7 @@ def word_experiments(
     test_fraction: float,
     word_cutoff: np.ndarray | None = None,
     classifier_options: Mapping[str, Mapping[str, Any]] | None = None,
+    groups: Sequence[Any] | None = None,
 ) -> Iterator[Experiment]:
     """The word baselines of the grid: one :class:`Experiment` per (n_classes, seed, method, word set).
 
@@ -200,13 +217,15 @@ def word_experiments(
     training documents (:func:`punctstyle.words.select_vocabulary` with the largest ``k``,
     whose first ``k`` columns are the top ``k`` of every smaller ``k``); the word block of a
     set is the documents' relative frequencies of those words, best first. Each experiment's
-    ``diagnostics`` adds ``top_k``, ``n_vocabulary`` and ``vocabulary_proven``.
+    ``diagnostics`` adds ``top_k``, ``n_vocabulary`` and ``vocabulary_proven``. ``groups``: as
+    for :func:`recognition_experiments`.
     """
     import scipy.sparse as sp
 
     from punctstyle.words import select_vocabulary
 
     y = _check_inputs(features, labels)
+    groups = _check_groups(groups, y)
     freqs = sp.csr_matrix(word_frequencies, dtype=np.float64)
     if freqs.shape[0] != y.size:
         raise ValueError(f"word frequencies have {freqs.shape[0]} rows for {y.size} labels")
@@ -224,7 +243,7 @@ def word_experiments(
     cutoff = None if word_cutoff is None else np.asarray(word_cutoff, dtype=np.float64)
     for n_classes in effective_class_sizes(class_sizes, np.unique(y).size):
         for seed in seeds:
-            split = row_split(y, n_classes, seed, task, test_fraction)
+            split = row_split(y, n_classes, seed, task, test_fraction, groups=groups)
             train, test = split.train_index, split.test_index
             y_train, y_test = y[train], y[test]
             vocabulary = select_vocabulary(freqs[train], k_max, None if cutoff is None else cutoff[train])

@@ -68,15 +68,19 @@ def sequence_row_split(
     table: pd.DataFrame, task: str, class_size: int | str, seed: int, test_fraction: float
 ) -> SequenceRowData:
     """The row's books, labels and split: :func:`punctstyle.splits.row_split` on the labelled rows of
-    the corpus table ``table`` (``book_id`` and the task's label column), in the table's order, with
-    ``n_classes = min(class_size, number of classes)``: the sample and split of Tables 2-3."""
+    the corpus table ``table`` (``book_id`` and the task's label column, and ``source_id`` when its
+    documents are excerpts: a text's excerpts stay on one side, :func:`punctstyle.corpus.text_groups`),
+    in the table's order, with ``n_classes = min(class_size, number of classes)``: the sample and
+    split of Tables 2-3."""
+    from punctstyle.corpus import text_groups
+
     rows = labelled_rows(table, task)
     labels = rows[task_column(task)].to_numpy(dtype=object)
     n_available = np.unique(labels).size
     if n_available < 2:
         raise ValueError(f"the corpus has {n_available} {task} class(es) with a label, at least 2 are needed")
     n_classes = effective_class_size(class_size, n_available)
-    split = row_split(labels, n_classes, seed, task, test_fraction)
+    split = row_split(labels, n_classes, seed, task, test_fraction, groups=text_groups(rows))
     return SequenceRowData(rows["book_id"].to_numpy(dtype=np.int64), labels, n_classes, split)
 
 

@@ -11,35 +11,53 @@ The corpus word matrix (``corpus/words.npz``, :func:`write_word_matrix` /
   word); the book's ``cutoff`` is the relative frequency of its most frequent word left out
   (0 when none is left out). The pool of the corpus is the union of the books' pools: each
   book decides alone, so no label and no split is involved;
-* counts: a sparse (n_books, n_pool) matrix; ``n_words``: every word of the book (the
-  denominator of the relative frequencies, words outside the pool included).
+* counts: a sparse (n_books, n_pool) matrix of the *exact* count ``c_d(w)`` of every pool
+  word ``w`` in every book ``d`` (from the book's complete word list, so also where ``w`` is
+  below the book's own top ``pool_per_book``; 0 only where the book lacks ``w``), built in two
+  passes over the books (:func:`build_word_matrix`: the pool, then each book's counts of the
+  pool words); ``n_words``: every word of the book (the denominator of the relative
+  frequencies, words outside the pool included).
 
 Inside each recognition row the vocabulary is chosen on the training documents only
 (:func:`select_vocabulary`): the ``k`` words with the largest mean relative frequency over
 the training documents, ``score(w) = (1/|T|) sum_{d in T} c_d(w) / n_d``, ties by word. It
 equals the choice over the full vocabulary whenever the ``k``-th pool score exceeds
 ``(1/|T|) sum_{d in T} cutoff_d`` (a word outside the pool has ``c_d(w)/n_d <= cutoff_d``
-in every document): :func:`select_vocabulary` says whether this bound proves it.
+in every document): :func:`select_vocabulary` says whether this bound proves it. As every cell
+of a pool word is exact, a proven choice makes the whole word block of a row (the chosen words'
+``c_d(w) / n_d`` of every book, training and test) equal to the full-vocabulary computation.
+
+The length curve's word methods (:mod:`punctstyle.length_curve`, ``words<k>``) count the words
+of excerpts of marks, so they need each book's words in extraction order: :class:`CorpusWordFiles`
+re-tokenizes the books' texts (:func:`book_word_stream`, cleaned as extraction cleans them; the
+marks and gaps must equal the sequence file's) and reads their whole-book counts from the words
+files, from which :func:`training_vocabulary` chooses a row's words over every word of its
+training books (no pool).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import pairwise
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
 
 from punctstyle.io import InputError, atomic_path
 
+if TYPE_CHECKING:
+    from punctstyle.extract import ChunkCachedExtractor, PunctuationSequence
+    from punctstyle.tokenizer import TokenizerRules
+
 MATRIX_FORMAT = "punctstyle-words/1"
 
 
 @dataclass(frozen=True)
 class WordMatrix:
-    """Pool word counts of the corpus books (module docstring)."""
+    """Exact counts of the pool words in the corpus books (module docstring)."""
 
     book_ids: np.ndarray
     """(n_books,) int64."""
@@ -48,7 +66,7 @@ class WordMatrix:
     vocabulary: np.ndarray
     """(n_pool,) object array of str, sorted: the word of each column."""
     counts: sp.csr_matrix
-    """(n_books, n_pool) int32 counts."""
+    """(n_books, n_pool) int32: exact count of each pool word in each book (0: the book lacks it)."""
     cutoff: np.ndarray
     """(n_books,) float64: relative frequency of each book's most frequent word outside its pool."""
     pool_per_book: int
@@ -71,7 +89,11 @@ def relative_frequencies(counts: sp.spmatrix, n_words: np.ndarray) -> sp.csr_mat
     """``counts[d, w] / n_words[d]`` as a CSR float64 matrix (rows with ``n_words = 0`` stay 0)."""
     n = np.asarray(n_words, dtype=np.float64)
     scale = np.divide(1.0, n, out=np.zeros_like(n), where=n > 0)
-    return sp.csr_matrix(sp.diags(scale) @ sp.csr_matrix(counts, dtype=np.float64))
+    # each stored count times its row's scale, in place on one float64 copy (no diags @ product:
+    # at 15,000 books the counts hold tens of millions of values)
+    freqs = sp.csr_matrix(counts, dtype=np.float64, copy=True)
+    freqs.data *= np.repeat(scale, np.diff(freqs.indptr))
+    return freqs
 
 
 def book_pool(
@@ -88,30 +110,52 @@ def book_pool(
 
 
 def build_word_matrix(books: Iterable[tuple[int, Sequence[str], np.ndarray, int]], pool_per_book: int) -> WordMatrix:
-    """The corpus matrix from ``(book_id, words, counts, n_words)`` per book (module docstring)."""
+    """The corpus matrix from ``(book_id, words, counts, n_words)`` per book (module docstring).
+
+    ``books`` is read twice (a list, or an object whose ``__iter__`` reads the books anew, in
+    the same order): first the pool (each book's top ``pool_per_book`` words and cutoff), then
+    each book's complete word list restricted to the pool, so that every stored count is exact.
+    An iterator (a generator) is first read into a list, holding every book's words at once:
+    for a large corpus pass a re-iterable that reads each book from its file.
+    ``words``: a book's distinct words (each once), ``counts`` their counts, ``n_words`` every
+    word of the book."""
+    import pandas as pd  # Index.get_indexer: a book's words -> pool columns without a Python loop
+
     if pool_per_book < 1:
         raise ValueError(f"pool_per_book must be at least 1, got {pool_per_book}")
-    # word -> column in order of first appearance (a dict: no array of every pool word's
-    # text, whose fixed-width copies would take gigabytes at 15,000 books); sorted at the end
-    column: dict[str, int] = {}
-    ids, totals, cutoffs, columns, data = [], [], [], [], []
+    if isinstance(books, Iterator):  # one pass only: held in memory
+        books = list(books)
+    # pass 1: the pool (a set of str: no fixed-width array of every pool word's text, whose
+    # copies would take gigabytes at 15,000 books), the totals and the cutoffs
+    pool: set[str] = set()
+    ids, totals, cutoffs = [], [], []
     for book_id, words, counts, n_words in books:
-        kept, kept_counts, cutoff = book_pool(words, counts, int(n_words), pool_per_book)
+        kept, _, cutoff = book_pool(words, counts, int(n_words), pool_per_book)
+        pool.update(kept.tolist())
         ids.append(int(book_id))
         totals.append(int(n_words))
         cutoffs.append(cutoff)
-        columns.append(np.fromiter((column.setdefault(w, len(column)) for w in kept.tolist()), np.int32, kept.size))
-        data.append(kept_counts.astype(np.int32))
-    words_seen = list(column)
-    order = np.array(sorted(range(len(words_seen)), key=words_seen.__getitem__), dtype=np.int64)
-    vocabulary = np.array([words_seen[i] for i in order.tolist()], dtype=object)
-    alphabetical = np.empty(order.size, np.int32)
-    alphabetical[order] = np.arange(order.size, dtype=np.int32)
+    vocabulary = np.array(sorted(pool), dtype=object)
+    del pool
+    index = pd.Index(vocabulary)
+    # pass 2: every pool word of every book, its exact count
+    columns, data, n_read = [], [], 0
+    for book_id, words, counts, n_words in books:
+        if n_read >= len(ids) or (int(book_id), int(n_words)) != (ids[n_read], totals[n_read]):
+            raise ValueError(f"the second pass over the books differs from the first at book {int(book_id)}")
+        found = index.get_indexer(np.asarray(words, dtype=object))
+        inside = found >= 0
+        columns.append(found[inside].astype(np.int32))
+        data.append(np.asarray(counts, dtype=np.int64)[inside].astype(np.int32))
+        n_read += 1
+    if n_read != len(ids):
+        raise ValueError(f"the second pass over the books read {n_read} books, the first {len(ids)}")
     indptr = np.cumsum([0] + [c.size for c in columns], dtype=np.int64)
-    indices = alphabetical[np.concatenate(columns)] if columns else np.zeros(0, np.int32)
+    indices = np.concatenate(columns) if columns else np.zeros(0, np.int32)
     values = np.concatenate(data) if data else np.zeros(0, np.int32)
+    del columns, data
     matrix = sp.csr_matrix((values, indices, indptr), shape=(len(ids), vocabulary.size))
-    matrix.sort_indices()
+    matrix.sum_duplicates()  # sorts the column indices of each row too
     return WordMatrix(
         book_ids=np.asarray(ids, np.int64),
         n_words=np.asarray(totals, np.int64),
@@ -135,7 +179,7 @@ def write_word_matrix(path: str | os.PathLike[str], matrix: WordMatrix) -> None:
             vocabulary_utf8=np.frombuffer("".join(matrix.vocabulary.tolist()).encode("utf-8"), np.uint8),
             vocabulary_offsets=np.cumsum([0] + [len(w.encode("utf-8")) for w in matrix.vocabulary.tolist()]),
             indptr=counts.indptr.astype(np.int64),
-            indices=counts.indices.astype(np.int32),
+            indices=counts.indices.astype(np.int32, copy=False),
             data=counts.data.astype(np.uint32),
             cutoff=matrix.cutoff,
             pool_per_book=np.array(matrix.pool_per_book),
@@ -197,3 +241,120 @@ def select_vocabulary(train_freqs: sp.spmatrix, k: int, train_cutoff: np.ndarray
     # k words: the k-th must beat any word outside the pool; fewer: no word may lie outside
     proven = bool(chosen[-1] > bound) if chosen.size == k else bound == 0.0
     return Vocabulary(columns=order, scores=chosen, bound=bound, proven=proven)
+
+
+# ------------------------------------------------- word streams (the length curve's excerpts)
+
+
+def training_vocabulary(books: Iterable[tuple[Sequence[str], np.ndarray]], k: int) -> list[str]:
+    """The ``k`` words of a row, best first, from the whole-book counts of its *training*
+    books only: :func:`select_vocabulary` over every word of those books (no pool, so the
+    choice is exact: bound 0), i.e. the largest ``score(w) = (1/|T|) sum_{d in T} c_d(w) / n_d``
+    with ``n_d = sum_w c_d(w)``, ties by word (``str`` order, as the corpus matrix's columns),
+    positive scores only (fewer than ``k`` words when the books have fewer).
+
+    ``books``: ``(words, counts)`` of each training book (e.g. :func:`punctstyle.book.read_words`
+    of ``words/{id}.parquet``, whose counts sum to the book's words)."""
+    import pandas as pd  # factorize: sorted unique words and codes, without a Python loop
+
+    words_of, counts_of = [], []
+    for words, counts in books:
+        words_of.append(np.asarray(words, dtype=object))
+        counts_of.append(np.asarray(counts, dtype=np.float64))
+    if not words_of:
+        raise ValueError("no training document to choose the vocabulary from")
+    codes, vocabulary = pd.factorize(np.concatenate(words_of), sort=True)
+    lengths = np.array([w.size for w in words_of], dtype=np.int64)
+    indptr = np.concatenate(([0], np.cumsum(lengths)))
+    counts = sp.csr_matrix((np.concatenate(counts_of), codes, indptr), shape=(lengths.size, len(vocabulary)))
+    counts.sum_duplicates()
+    totals = np.asarray(counts.sum(axis=1)).ravel()
+    chosen = select_vocabulary(relative_frequencies(counts, totals), k)
+    return [str(vocabulary[c]) for c in chosen.columns.tolist()]
+
+
+def book_word_stream(text: str, extractor: ChunkCachedExtractor) -> tuple[PunctuationSequence, list[str]]:
+    """The punctuation sequence and the word stream of a raw book text, cleaned and extracted
+    as the extraction rule does (:func:`punctstyle.book.clean_and_extract_with_words`: cleaned
+    piece by piece, :func:`punctstyle.clean.clean_pieces`), with
+    :meth:`punctstyle.extract.ChunkCachedExtractor.extract_with_word_stream`: word ``j`` of the
+    stream is word ``j`` of the gap stream (``n_words`` words, those after the last mark
+    included)."""
+    from punctstyle.clean import clean_pieces
+    from punctstyle.extract import concatenate_sequences
+
+    parts, stream = [], []
+    for piece in clean_pieces(text, extractor.piece_chars):
+        sequence, words = extractor.extract_with_word_stream(piece)
+        parts.append(sequence)
+        stream.extend(words)
+    return concatenate_sequences(parts), stream
+
+
+class BookWordStreams:
+    """Word streams of books, re-tokenized from their downloaded texts (``books/{id}.txt.gz``)
+    by one :class:`punctstyle.extract.ChunkCachedExtractor` (its chunk cache serves every book)
+    on the workflow's tokenizer rules (no spaCy import), so that the length curve can count the
+    words of an excerpt of marks. :meth:`read` checks the alignment: the re-tokenized marks and
+    gaps must be the book's sequence file's."""
+
+    def __init__(self, rules: TokenizerRules | None = None) -> None:
+        from punctstyle.extract import ChunkCachedExtractor
+
+        self.extractor = ChunkCachedExtractor(rules=rules)
+
+    def read(self, text_path: str | os.PathLike[str], marks: np.ndarray, gaps: np.ndarray) -> np.ndarray:
+        """The book's words (lower-cased, extraction order) as an object array; an
+        :class:`InputError` naming the file when its sequence is not ``(marks, gaps)``."""
+        from punctstyle.io import read_gzip_text
+
+        sequence, stream = book_word_stream(read_gzip_text(text_path), self.extractor)
+        if not (np.array_equal(sequence.marks, marks) and np.array_equal(sequence.gaps, gaps)):
+            raise InputError(
+                f"{text_path}: its re-tokenized marks and gaps differ from the book's sequence file "
+                "(another tokenizer rules file or cleaning?)"
+            )
+        return np.array(stream, dtype=object)
+
+
+def book_paths(paths: Iterable[str | os.PathLike[str]], book_ids: Sequence[int], kind: str) -> list[str]:
+    """The files of ``book_ids``, in that order, from files named ``{id}.<ext>`` (other books'
+    files ignored); an :class:`InputError` naming ``kind`` when a book has none."""
+    by_id: dict[int, str] = {}
+    for path in paths:
+        stem = os.path.basename(os.fspath(path)).split(".", 1)[0]
+        if stem.isdigit():
+            by_id[int(stem)] = os.fspath(path)
+    missing = [int(b) for b in book_ids if int(b) not in by_id]
+    if missing:
+        raise InputError(f"no {kind} file for {len(missing)} corpus books, e.g. book {missing[0]}")
+    return [by_id[int(b)] for b in book_ids]
+
+
+class CorpusWordFiles:
+    """The word inputs of the length curve for the corpus books ``book_ids`` (indexed like
+    them): the word stream of book ``i`` re-tokenized from its text (:class:`BookWordStreams`)
+    and its whole-book word counts from its words file (``words/{id}.parquet``,
+    :func:`punctstyle.book.read_words`), read on access."""
+
+    def __init__(
+        self,
+        book_ids: Sequence[int],
+        texts: Iterable[str | os.PathLike[str]],
+        words: Iterable[str | os.PathLike[str]],
+        rules: TokenizerRules | None = None,
+    ) -> None:
+        self.texts = book_paths(texts, book_ids, "text")
+        self.words = book_paths(words, book_ids, "words")
+        self.streams = BookWordStreams(rules)
+
+    def stream(self, i: int, marks: np.ndarray, gaps: np.ndarray) -> np.ndarray:
+        """Words of book ``i`` in extraction order, checked against its ``(marks, gaps)``."""
+        return self.streams.read(self.texts[i], marks, gaps)
+
+    def counts(self, i: int) -> tuple[list[str], np.ndarray]:
+        """``(words, counts)`` of book ``i`` (its words file)."""
+        from punctstyle.book import read_words
+
+        words, counts, _ = read_words(self.words[i])
+        return words, counts

@@ -1,4 +1,6 @@
-"""Rule consistency_summary: one row per (task, feature): within mean, baseline, KS test."""
+"""Rule consistency_summary: one row per (task, feature): within mean, baseline, KS test (and,
+when the documents are excerpts of texts, the pairs of one text left out: n_within_same_text,
+n_cross_same_text)."""
 
 from punctstyle.consistency_files import read_summary, write_summary_table
 from punctstyle.logs import configure_logging

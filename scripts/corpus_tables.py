@@ -28,6 +28,7 @@ corpus, exclusions = build_corpus(
     genre_shelves=params.genre_shelves,
     genre_min_docs=params.genre_min_docs,
     genre_multi_shelf_rule=params.genre_multi_shelf_rule,
+    excerpt_marks=params.excerpt_marks,
 )
 for feature, path in zip(FEATURES, snakemake.output.tables, strict=True):
     write_parquet_atomic(feature_table(corpus, feature), path)

@@ -1,13 +1,18 @@
 """Rule extract_book: clean one book and extract its marks, word gaps and word counts.
 
 The tokenizer's rules come from the run's rules file (rule tokenizer_rules): this job does
-not import spaCy (nor torch, nor pandas).
+not import spaCy (nor torch, nor pandas). Its numerical libraries get the rule's threads
+before numpy is imported (punctstyle.job_threads).
 """
 
-from punctstyle.book import extract_book
-from punctstyle.extract import ChunkCachedExtractor
-from punctstyle.logs import configure_logging
-from punctstyle.tokenizer import TokenizerRules
+from punctstyle.job_threads import limit_numeric_threads
+
+limit_numeric_threads(snakemake.threads)  # before numpy is imported (punctstyle.job_threads)
+
+from punctstyle.book import extract_book  # noqa: E402
+from punctstyle.extract import ChunkCachedExtractor  # noqa: E402
+from punctstyle.logs import configure_logging  # noqa: E402
+from punctstyle.tokenizer import TokenizerRules  # noqa: E402
 
 log = configure_logging(snakemake.log[0])
 book_id = int(snakemake.wildcards.book_id)

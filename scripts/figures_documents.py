@@ -1,11 +1,9 @@
 """Rule figures_documents: punctuation-sequence images, f1/f5 bar charts and f1 scatter plots."""
 
-from pathlib import Path
-
 import pandas as pd
 
-from punctstyle.book import read_sequence
-from punctstyle.corpus import feature_matrix
+from punctstyle.sequence_files import document_sequences
+from punctstyle.corpus import feature_matrix, first_excerpt_ids, first_excerpts
 from punctstyle.io import InputError
 from punctstyle.logs import configure_logging
 from punctstyle.plots import (
@@ -31,10 +29,11 @@ f1 = pd.read_parquet(snakemake.input.f1)
 f5 = pd.read_parquet(snakemake.input.f5)
 
 if params.sequence_books is None:
-    book_ids = choose_sequence_books(f1)
+    # with excerpts, the first excerpt of each text: the two books of an author are two texts
+    book_ids = choose_sequence_books(first_excerpts(f1))
     log.info("sequence books (two each of the three authors with most books): %s", book_ids)
-else:
-    book_ids = [int(b) for b in params.sequence_books]
+else:  # book ids of the selection (with excerpts: each text's first excerpt)
+    book_ids = first_excerpt_ids(f1, params.sequence_books)
 try:
     choice = document_choice(f1, book_ids)
 except KeyError as exc:
@@ -45,7 +44,7 @@ except KeyError as exc:
 write_document_choice(output.books, choice)
 books = choice["books"]
 
-sequence_files = {int(Path(p).stem): p for p in snakemake.input.sequences}
+sequences = document_sequences(snakemake.input.sequences, f1, [book["book_id"] for book in books])
 f1_rows = dict(zip(f1["book_id"].astype(int), feature_matrix(f1, "f1")))
 f5_rows = dict(zip(f5["book_id"].astype(int), feature_matrix(f5, "f5")))
 length = params.sequence_length
@@ -58,9 +57,9 @@ for i, (png, pdf) in enumerate(zip(output.sequence, output.sequence_pdf)):
         save_figure(placeholder_figure(missing), png, pdf)
         continue
     book = books[i]
-    sequence, _ = read_sequence(sequence_files[book["book_id"]])
-    window = midpoint_window(sequence.marks, length)
-    title = f"{book['label']}\n{window.size} marks from the midpoint of {sequence.marks.size}"
+    marks, _ = sequences[i]
+    window = midpoint_window(marks, length)
+    title = f"{book['label']}\n{window.size} marks from the midpoint of {marks.size}"
     save_figure(plot_punctuation_sequence(window, rows, cols, title=title), png, pdf)
 
 for i, (png, pdf, png5, pdf5) in enumerate(zip(output.f1_bars, output.f1_bars_pdf, output.f5_bars, output.f5_bars_pdf)):

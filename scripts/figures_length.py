@@ -4,7 +4,7 @@ import pandas as pd
 
 from punctstyle.classifiers import display_name
 from punctstyle.io import write_text_atomic
-from punctstyle.length_curve import summary_markdown
+from punctstyle.length_curve import feature_text, summary_markdown
 from punctstyle.logs import configure_logging
 from punctstyle.plots.base import placeholder_figure, save_figure
 from punctstyle.plots.length import plot_length_curve
@@ -13,13 +13,15 @@ from punctstyle.render import html_page, html_paragraph, html_preformatted, html
 log = configure_logging(snakemake.log[0])
 inputs, output = snakemake.input, snakemake.output
 summary = pd.read_csv(inputs.summary, dtype={"length": str})
-title = "Author recognition on excerpts of n consecutive marks"
+title = "Author recognition on excerpts of n consecutive marks: punctuation and words"
 if summary.empty:
     reason = "No length-curve rows: the corpus has fewer than two authors"
     figure, parts = placeholder_figure(reason), [html_paragraph(reason)]
 else:
     figure = plot_length_curve(summary, display_name, title)
-    table = summary.assign(method=summary["method"].map(display_name))
+    table = summary.assign(
+        method=summary["method"].map(display_name), feature_set=summary["feature_set"].map(feature_text)
+    )
     parts = [
         html_table(
             table,

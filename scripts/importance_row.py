@@ -5,7 +5,7 @@ import pandas as pd
 
 from punctstyle.analysis import labelled_rows
 from punctstyle.classifiers import build_classifier
-from punctstyle.corpus import feature_matrix
+from punctstyle.corpus import feature_matrix, text_groups
 from punctstyle.importance import capped_class_size, importance_row, write_importance_row
 from punctstyle.logs import configure_logging
 
@@ -33,7 +33,7 @@ else:
     row = importance_row(
         feature_matrix(table, "f3"), labels, n_classes=n_classes, seed=seed, task="author",
         test_fraction=params.test_fraction, top_k=params.top_k, repeats=params.repeats,
-        holdout_fraction=params.holdout_fraction, make=make,
+        holdout_fraction=params.holdout_fraction, make=make, groups=text_groups(table),
     )
     if row.ranking is None:
         log.info("%d classes, seed %d: no training book could be held out, no top-k rows", n_classes, seed)

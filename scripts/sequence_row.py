@@ -3,7 +3,7 @@ the author task, on the class sample and split of Tables 2-3."""
 
 import pandas as pd
 
-from punctstyle.attribution_bundle import SequenceFiles, sequence_paths_for_books
+from punctstyle.sequence_files import document_sequences
 from punctstyle.classifiers import build_sequence_classifier
 from punctstyle.classifiers.mlp import resolve_device
 from punctstyle.logs import configure_logging
@@ -23,7 +23,7 @@ seed, task = int(wildcards.seed), "author"
 # the device decides where the network runs, not what it computes: read at run time, not a param
 device = resolve_device(snakemake.config["beyond"]["sequence"]["device"])
 
-table = pd.read_parquet(snakemake.input.table, columns=["book_id", "author"])
+table = pd.read_parquet(snakemake.input.table)  # book_id, author (and an excerpt's text and marks)
 try:
     data = sequence_row_split(table, task, int(wildcards.classes), seed, params.test_fraction)
 except ValueError as exc:
@@ -31,7 +31,7 @@ except ValueError as exc:
     write_sequence_row(snakemake.output.row, None)
     write_length_rows(snakemake.output.lengths, None)
 else:
-    documents = SequenceFiles(sequence_paths_for_books(snakemake.input.sequences, data.book_ids.tolist()))
+    documents = document_sequences(snakemake.input.sequences, table, data.book_ids)
 
     def make():
         return build_sequence_classifier(

@@ -3,6 +3,7 @@
 import pandas as pd
 
 from punctstyle import temporal
+from punctstyle.corpus import per_document
 from punctstyle.io import atomic_open, write_json_atomic
 from punctstyle.logs import configure_logging
 from punctstyle.report_tables import author_date_counts, default_over_time_authors
@@ -32,6 +33,8 @@ write_csv(temporal.rate_by_decade(f5, window), output.rate)
 
 authors = list(options["authors_over_time"])
 years = temporal.read_publication_years(years_csv) if years_csv else None
+if years is not None:  # a text's year for each of its excerpts (unchanged for whole texts)
+    years = per_document(years, f1)
 if years is not None and not authors:
     authors = default_over_time_authors(f1, years)
     log.info("temporal.authors_over_time is empty: using the authors with most dated books: %s", authors)

@@ -266,3 +266,56 @@ def test_mlp_length_curve_uses_the_split_and_truncated_inputs():
     assert result["curve"][-1]["accuracy"] == pytest.approx(result["full_accuracy"])
     train, test = length.attribution_split(labels, 0.2, 0)
     assert test.size == 8 and np.intersect1d(train, test).size == 0
+
+
+# --------------------------------------------------------------------------- excerpts of texts
+
+
+def test_the_sequence_reader_gives_each_excerpt_its_slice_of_the_text(tmp_path):
+    from punctstyle.sequence_files import SequenceFiles, document_sequences
+    from punctstyle.book import write_sequence
+    from punctstyle.extract import PunctuationSequence
+    from punctstyle.io import InputError
+
+    texts = {}
+    for text_id, n in ((41, 10), (7, 6)):
+        marks = (np.arange(n) % N_MARKS).astype(np.uint8)
+        gaps = np.arange(100 * text_id, 100 * text_id + n, dtype=np.uint32)
+        texts[text_id] = (marks, gaps)
+        write_sequence(tmp_path / f"{text_id}.parquet", text_id, PunctuationSequence(marks, gaps))
+    paths = [str(tmp_path / "7.parquet"), str(tmp_path / "41.parquet")]
+    table = pd.DataFrame({"book_id": [900, 901, 902, 903], "source_id": [7, 41, 41, 41], "excerpt": [0, 0, 1, 2],
+                          "first_mark": [0, 0, 3, 6], "stop_mark": [3, 3, 6, 9]})
+    documents = document_sequences(paths, table, [902, 900, 903])
+    assert len(documents) == 3
+    for k, (text_id, first, stop) in enumerate(((41, 3, 6), (7, 0, 3), (41, 6, 9))):
+        marks, gaps = documents[k]
+        assert marks.tolist() == texts[text_id][0][first:stop].tolist()
+        assert gaps.tolist() == texts[text_id][1][first:stop].tolist()
+    assert [documents[i][1][0] for i in range(3)] == [4103, 700, 4106]  # in the order asked
+    gaps41 = texts[41][1].astype(int)
+    assert documents.word_span(0) == (gaps41[:3].sum(), gaps41[:6].sum())  # its words in the text's stream
+    assert len(document_sequences(paths, table)) == 4  # default: the table's rows
+    whole = document_sequences(paths, pd.DataFrame({"book_id": [41, 7]}))  # whole texts: the files
+    assert whole[0][0].size == 10 and whole[1][0].size == 6 and whole.word_span(0) is None
+    with pytest.raises(InputError, match="no corpus row for 1 documents, e.g. document 5"):
+        document_sequences(paths, table, [900, 5])
+    with pytest.raises(InputError, match="no sequence file for 1 corpus books, e.g. book 41"):
+        document_sequences(paths[:1], table, [901])
+    beyond = SequenceFiles([paths[0]], [(3, 8)])  # 7.parquet has 6 marks
+    with pytest.raises(InputError, match="6 marks, the excerpt needs marks \\[3, 8\\)"):
+        beyond[0]
+
+
+def test_the_length_measurements_hold_out_whole_texts():
+    _, books, labels = corpus(n_books=12, length=300, seed=3, concentration=4.0)
+    groups = np.arange(len(books)) // 3  # 3 excerpts a text: 4 texts an author
+    train, test = length.attribution_split(labels, 0.25, 0, groups)
+    assert test.size == 4 * 3 and not set(groups[train]) & set(groups[test])  # one text an author
+    record = length.threshold_record(books, labels, grid=(20, 300), fraction=0.5, features=("f1",),
+                                     test_fraction=0.25, seed=0, groups=groups)
+    assert (record["n_books"], record["n_texts"]) == (48, 16)
+    assert [row["n_test"] for row in record["curves"]["f1"]["curve"]] == [12, 12]
+    alone = length.threshold_record(books, labels, grid=(20,), fraction=0.5, features=("f1",),
+                                    test_fraction=0.2, seed=0, groups=np.arange(48) // 12)  # a text an author
+    assert alone["min_marks"] is None and "at least 3 books (texts" in alone["note"]

@@ -21,7 +21,7 @@ from punctstyle.book import (
 )
 from punctstyle.clean import clean_text
 from punctstyle.io import InputError
-from punctstyle.marks import MARK_CODE
+from punctstyle.marks import FEATURES, MARK_CODE, feature_column_names
 
 BODY = "Word, word. " * 60
 
@@ -102,3 +102,78 @@ def test_extraction_memory_budget_follows_the_text(tmp_path):
     assert extraction_mem_mb(path, 64) == int(EXTRACTION_BASE_MB + EXTRACTION_TEXT_FACTOR * 5) + 1
     # before the download (planning), the largest text allowed stands in for it
     assert extraction_mem_mb(tmp_path / "missing.txt.gz", 64) == int(EXTRACTION_BASE_MB + EXTRACTION_TEXT_FACTOR * 64) + 1
+
+
+# ------------------------------------------------------------------ documents from long texts
+
+
+def test_excerpt_bounds_cut_consecutive_excerpts_and_drop_the_remainder():
+    from punctstyle.book import excerpt_bounds
+
+    assert excerpt_bounds(10, 3).tolist() == [[0, 3], [3, 6], [6, 9]]  # mark 9 is dropped
+    assert excerpt_bounds(9, 3).tolist() == [[0, 3], [3, 6], [6, 9]]
+    assert excerpt_bounds(2, 3).shape == (0, 2)
+    with pytest.raises(ValueError):
+        excerpt_bounds(10, 0)
+
+
+def test_excerpt_rows_are_the_features_of_each_slice(tmp_path):
+    from punctstyle.book import EXCERPT_ROW_COLUMNS, excerpt_feature_rows
+    from punctstyle.corpus import read_feature_rows
+    from punctstyle.extract import PunctuationSequence
+    from punctstyle.features import compute_features
+
+    marks = np.array([MARK_CODE[m] for m in '" , . " ; ! , . ?'.split()], dtype=np.uint8)
+    gaps = np.array([0, 4, 2, 1, 5, 3, 2, 7, 1], dtype=np.uint32)
+    sequence = PunctuationSequence(marks, gaps, n_words=30)
+    rule = InclusionRule(min_marks=5, require_quotation_marks="any")
+    rows = excerpt_feature_rows(7, sequence, {"status": "ok"}, rule, 4)
+    assert [(r["book_id"], r["excerpt"], r["first_mark"], r["stop_mark"]) for r in rows] == [(7, 0, 0, 4), (7, 1, 4, 8)]
+    assert [r["n_marks"] for r in rows] == [4, 4] and [r["n_words"] for r in rows] == [7, 17]
+    assert {r["status"] for r in rows} == {"included"}
+    second = compute_features(marks[4:8], gaps[4:8])
+    assert rows[1]["f1[;]"] == second["f1"][MARK_CODE[";"]] == 0.25
+    for name in FEATURES:  # every feature is the slice's (gaps included: f4, f5)
+        assert [rows[1][c] for c in feature_column_names(name)] == second[name].tolist()
+    assert list(rows[0])[6:9] == list(EXCERPT_ROW_COLUMNS)  # after n_words, before the features
+    # the file holds one packed row per excerpt, read back as wide rows
+    from punctstyle.book import write_feature_rows
+
+    write_feature_rows(tmp_path / "7.parquet", rows)
+    back = read_feature_rows([str(tmp_path / "7.parquet")])
+    assert back["excerpt"].tolist() == [0, 1] and back["f1[;]"].tolist() == [r["f1[;]"] for r in rows]
+
+
+@pytest.mark.parametrize(
+    ("marks", "reason"),
+    [
+        (", , . . ,", "no quotation mark of any kind"),  # the text's rule comes first
+        ('" , .', "too few punctuation marks: 3 < min_marks 4"),
+        ('" , . " ;', "too few punctuation marks for one excerpt: 5 < excerpt_marks 6"),
+    ],
+)
+def test_a_text_excluded_whole_has_one_row(marks, reason):
+    from punctstyle.book import excerpt_feature_rows
+    from punctstyle.extract import PunctuationSequence
+
+    codes = np.array([MARK_CODE[m] for m in marks.split()], dtype=np.uint8)
+    sequence = PunctuationSequence(codes, np.ones(codes.size, np.uint32), n_words=codes.size)
+    rows = excerpt_feature_rows(3, sequence, {"status": "ok"}, InclusionRule(4, "any"), 6)
+    assert len(rows) == 1
+    row = rows[0]
+    assert (row["status"], row["stage"], row["excerpt"], row["first_mark"], row["stop_mark"]) == (
+        "excluded", "features", -1, 0, codes.size,
+    )
+    assert row["reason"].startswith(reason)
+
+
+def test_book_features_with_excerpts_writes_a_row_per_excerpt(tmp_path):
+    from punctstyle.corpus import read_feature_rows
+
+    path = extracted(tmp_path, f'"Hi," she said. {BODY}')  # 123 marks
+    n = len(read_sequence(path)[0])
+    record = book_features(path, tmp_path / "f.parquet", 1, InclusionRule(100, "double"), excerpt_marks=50)
+    assert (record["status"], record["n_marks"], record["n_excerpts"]) == ("included", n, n // 50)
+    rows = read_feature_rows([str(tmp_path / "f.parquet")])
+    assert rows["first_mark"].tolist() == [50 * k for k in range(n // 50)]
+    assert (rows["n_marks"] == 50).all() and (rows["book_id"] == 1).all()

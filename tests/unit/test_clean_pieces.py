@@ -79,3 +79,23 @@ def test_random_texts_cleaned_in_pieces_extract_identically():
         np.testing.assert_array_equal(sequence.gaps, reference.gaps, err_msg=repr(text))
         assert sequence.n_words == reference.n_words
         assert n_double_quotes == clean_text(text).count('"')
+
+
+@pytest.mark.parametrize("space", [" ", ""])
+def test_the_header_and_licence_go_with_or_without_the_space_after_the_stars(space):
+    """158 of the development mirror's texts write ``***START OF``: their licence (300-400
+    marks) was counted as text while only ``*** START OF`` was recognised."""
+    header = "The Project Gutenberg EBook of X, by Y; see the licence.\n\n"
+    body = "He said: “no, never!”\nShe left.\n" * 120
+    licence = "Section 1. General Terms of Use; Redistribution: (see below).\n" * 3
+    text = (
+        f"{header}***{space}START OF THE PROJECT GUTENBERG EBOOK X ***\n\n{body}\n"
+        f"***{space}END OF THE PROJECT GUTENBERG EBOOK X ***\n\n{licence}"
+    )
+    cleaned = clean_text(text)
+    assert "Gutenberg" not in cleaned and "Section" not in cleaned and "licence" not in cleaned
+    assert cleaned.count("She left.") == 120
+    for piece_chars in (50, 1000):
+        assert "".join(clean_pieces(text, piece_chars)) == cleaned
+    # without the end marker nothing is stripped: the text may not be Gutenberg's
+    assert "Gutenberg" in clean_text(text.replace(f"***{space}END OF", "END"))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+from types import SimpleNamespace
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -263,3 +265,166 @@ def test_heatmap_key_uses_the_capped_k() -> None:
     assert heatmap_key(50, [10, 30]) == 30  # the corpus ranks only 30 authors
     assert heatmap_key(5, []) is None
     assert heatmap_key(5, [10]) is None
+
+
+# ------------------------------------------------------- excerpts: pairs of one text left out
+
+
+def _excerpts() -> tuple[np.ndarray, list, list]:
+    """2 authors x 2 texts x 2 excerpts; the excerpts of one text are identical (KL 0).
+
+    A: text 10 = docs 0, 1 (P); text 11 = docs 2, 3 (Q). B: text 20 = docs 4, 5 (R); text 21 =
+    docs 6, 7 (P).
+    """
+    X = np.array([P, P, Q, Q, R, R, P, P])
+    labels = ["A"] * 4 + ["B"] * 4
+    groups = [10, 10, 11, 11, 20, 20, 21, 21]
+    return X, labels, groups
+
+
+def test_pair_mask_counts_only_pairs_of_distinct_texts() -> None:
+    from punctstyle.consistency import pair_mask
+
+    mask = pair_mask(np.array([10, 10, 11, 11]), 4)
+    assert sorted(zip(*np.nonzero(mask))) == [(0, 2), (0, 3), (1, 2), (1, 3), (2, 0), (2, 1), (3, 0), (3, 1)]
+    np.testing.assert_array_equal(pair_mask(None, 3), ~np.eye(3, dtype=bool))
+
+
+def test_same_text_pairs_are_left_out_of_within_class_pairs() -> None:
+    X, labels, groups = _excerpts()
+    table = class_consistency(X, labels, groups)
+    assert tuple(table.columns) == TABLE_COLUMNS + ("n_texts", "n_same_text_pairs")
+    a = _row(table, "A")
+    # counted: (0,2) (0,3) (1,2) (1,3) = d(P, Q) and their reverses = d(Q, P); left out: (0,1) (1,0) (2,3) (3,2)
+    assert (a["n_docs"], a["n_pairs"], a["n_texts"], a["n_same_text_pairs"]) == (4, 8, 2, 4)
+    assert a["consistency"] == pytest.approx((D_PQ + D_QP) / 2, abs=1e-12)
+    values = within_class_values(X, labels, groups)
+    d_rp, d_pr = kl_divergence(R, P), kl_divergence(P, R)
+    expected = [D_PQ] * 4 + [D_QP] * 4 + [d_rp] * 4 + [d_pr] * 4  # classes A, B; row-major pairs
+    np.testing.assert_allclose(values, expected, atol=1e-12)
+    assert _row(table, "B")["consistency"] == pytest.approx((d_rp + d_pr) / 2, abs=1e-12)
+    # with excerpts counted as documents, the 4 zero pairs would make A look more consistent
+    inflated = _row(class_consistency(X, labels), "A")
+    assert inflated["n_pairs"] == 12 and inflated["consistency"] == pytest.approx(8 / 12 * (D_PQ + D_QP) / 2)
+
+
+def test_pair_counts_by_hand_and_by_brute_force() -> None:
+    from punctstyle.consistency import PairCounts, available_cross_pairs, pair_counts
+
+    _, labels, groups = _excerpts()
+    # within: 8 + 8 counted, 4 + 4 left out; cross: 64 - 2 * 16 = 32, none of one text
+    assert pair_counts(labels, groups) == PairCounts(within=16, within_same_text=8, cross=32, cross_same_text=0)
+    assert pair_counts(labels) == PairCounts(within=24, within_same_text=0, cross=32, cross_same_text=0)
+    rng = np.random.default_rng(5)
+    lab = rng.choice(np.array(["a", "b", "c", None], dtype=object), 30)
+    grp = rng.integers(0, 9, 30)  # texts that straddle classes too
+    ok = ~pd.isna(lab)
+    pairs = [(i, j) for i in range(30) for j in range(30) if i != j and ok[i] and ok[j]]
+    same_class = [lab[i] == lab[j] for i, j in pairs]
+    same_text = [grp[i] == grp[j] for i, j in pairs]
+    counts = pair_counts(lab, grp)
+    assert counts.within == sum(c and not t for c, t in zip(same_class, same_text))
+    assert counts.within_same_text == sum(c and t for c, t in zip(same_class, same_text))
+    assert counts.cross == available_cross_pairs(lab, grp) == sum(not c and not t for c, t in zip(same_class, same_text))
+    assert counts.cross_same_text == sum(t and not c for c, t in zip(same_class, same_text))
+
+
+def test_baseline_never_draws_a_pair_of_one_text() -> None:
+    from punctstyle.consistency import pair_counts
+
+    labels, groups = ["a", "a", "b", "b"], [1, 2, 2, 3]  # docs 1 (a) and 2 (b): one text, two classes
+    counts = pair_counts(labels, groups)
+    assert (counts.cross, counts.cross_same_text, counts.within, counts.within_same_text) == (6, 2, 4, 0)
+    i, j = sample_cross_class_pairs(labels, n_pairs=6, seed=0, groups=groups)
+    assert set(zip(i.tolist(), j.tolist())) == {(0, 2), (0, 3), (1, 3), (2, 0), (3, 0), (3, 1)}
+    with pytest.raises(ValueError, match="only 6"):
+        sample_cross_class_pairs(labels, n_pairs=7, groups=groups)
+
+
+def test_texts_within_one_class_leave_the_baseline_draw_unchanged() -> None:
+    labels = [f"author{k % 7}" for k in range(60)]
+    groups = [k % 21 for k in range(60)]  # text k % 21 belongs to author (k % 21) % 7 = k % 7
+    first = sample_cross_class_pairs(labels, n_pairs=200, seed=9)
+    again = sample_cross_class_pairs(labels, n_pairs=200, seed=9, groups=groups)
+    np.testing.assert_array_equal(first[0], again[0])
+    np.testing.assert_array_equal(first[1], again[1])
+
+
+def test_report_counts_the_pairs_left_out() -> None:
+    X, labels, groups = _excerpts()
+    report = consistency_report(X, labels, n_pairs=32, seed=0, groups=groups)
+    summary = report.summary()
+    assert summary["n_within_pairs"] == 16 and summary["n_cross_pairs"] == 32
+    assert (summary["n_texts"], summary["n_within_same_text"], summary["n_cross_same_text"]) == (4, 8, 0)
+    assert report.within_mean == pytest.approx(np.mean(within_class_values(X, labels, groups)))
+    assert "n_within_same_text" not in consistency_report(X, labels, n_pairs=32, seed=0).summary()
+
+
+def test_a_class_of_one_text_has_no_pairs() -> None:
+    X, labels, groups = _excerpts()
+    groups = [10, 10, 10, 10] + groups[4:]  # A: all four excerpts from one text
+    row = _row(class_consistency(X, labels, groups), "A")
+    assert (row["n_pairs"], row["n_texts"], row["n_same_text_pairs"]) == (0, 1, 12)
+    assert math.isnan(row["consistency"])
+    assert list(class_consistency(X, labels, groups)["class"]) == ["B", "A"]
+
+
+def test_groups_are_checked() -> None:
+    X, labels, groups = _excerpts()
+    with pytest.raises(ValueError, match="length"):
+        class_consistency(X, labels, groups[:-1])
+    with pytest.raises(ValueError, match="missing"):
+        class_consistency(X, labels, groups[:-1] + [None])
+
+
+def test_whole_texts_give_the_results_of_the_paper_definitions() -> None:
+    """Without source ids (or with one text per document) the output is the whole-text
+    definitions' (consistency_report and top_consistent_kl_matrix without groups), and
+    punctstyle.analysis.consistency_analysis gives the same."""
+    from punctstyle.analysis import consistency_analysis
+    from punctstyle.consistency import consistency_report, consistency_run, top_consistent_kl_matrix
+    from punctstyle.corpus import feature_matrix, text_groups
+    from punctstyle.marks import feature_column_names
+
+    rng = np.random.default_rng(3)
+    centres = rng.dirichlet(np.ones(10), size=4)
+    X = np.vstack([rng.dirichlet(200 * c, size=6) for c in centres])
+    table = pd.DataFrame(X, columns=feature_column_names("f1"))
+    table.insert(0, "author", np.repeat(["w", "x", "y", "z"], 6))
+    assert text_groups(table) is None
+    labels = table["author"].to_numpy(dtype=object)
+    whole = consistency_report(X, labels, n_pairs=100, seed=4)
+    old = SimpleNamespace(
+        n_baseline_pairs=100,
+        report=whole,
+        heatmaps={k: top_consistent_kl_matrix(X, labels, whole.table, k) for k in (2, 4)},
+    )
+    via_analysis = consistency_analysis(table, "author", "f1", baseline_pairs=100, seed=4, top_k=(2, 9))
+    runs = [
+        consistency_run(feature_matrix(table, "f1"), labels, groups=groups, baseline_pairs=100, seed=4, top_k=(2, 9))
+        for groups in (None, np.arange(len(table)))
+    ]
+    for report, n_pairs, heatmaps in [*runs, (via_analysis.report, via_analysis.n_baseline_pairs, via_analysis.heatmaps)]:
+        assert n_pairs == old.n_baseline_pairs == 100
+        pd.testing.assert_frame_equal(report.table[list(TABLE_COLUMNS)], old.report.table)
+        np.testing.assert_array_equal(report.within, old.report.within)
+        np.testing.assert_array_equal(report.cross, old.report.cross)
+        summary = {k: v for k, v in report.summary().items() if k not in ("n_texts", "n_within_same_text",
+                                                                         "n_cross_same_text")}
+        assert summary == old.report.summary()
+        assert sorted(heatmaps) == sorted(old.heatmaps) == [2, 4]
+        for k in heatmaps:
+            for new_part, old_part in zip(heatmaps[k], old.heatmaps[k]):
+                np.testing.assert_array_equal(new_part, old_part)
+    report, _, _ = consistency_run(X, labels, groups=np.arange(len(table)), baseline_pairs=100, seed=4)
+    assert report.summary()["n_within_same_text"] == 0 and report.summary()["n_texts"] == 24
+    assert report.table["n_same_text_pairs"].eq(0).all()
+
+
+def test_consistency_table_with_text_columns_round_trips(tmp_path) -> None:
+    from punctstyle import consistency_files as files
+
+    X, labels, groups = _excerpts()
+    table = class_consistency(X, labels, groups)
+    files.write_consistency_table(tmp_path / "t.csv", table)
+    pd.testing.assert_frame_equal(files.read_consistency_table(tmp_path / "t.csv"), table, check_dtype=False)

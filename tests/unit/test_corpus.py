@@ -158,3 +158,131 @@ def test_feature_files_are_packed_and_read_back_as_the_wide_rows(books, tmp_path
     for paths in (packed, wide, packed[:2] + wide[2:]):
         pd.testing.assert_frame_equal(read_feature_rows(paths, batch=2), expected, check_dtype=False)
     assert read_feature_rows(packed)["f3[\" ,]"].tolist() == expected["f3[\" ,]"].tolist()
+
+
+# ------------------------------------------------------------------ documents from long texts
+
+
+@pytest.fixture
+def excerpt_books():
+    """Five texts of authors A (texts 1, 2), B (3, 4, 5): excerpts of 3 marks."""
+    from punctstyle.book import excerpt_feature_rows
+
+    rule = InclusionRule(min_marks=3, require_quotation_marks="any")
+    selection = pd.DataFrame(
+        {
+            "book_id": [11, 12, 5, 30, 31],
+            "title": list("abcde"),
+            "author": ["A", "A", "B", "B", "B"],
+            "birth": pd.array([None] * 5, dtype="Int64"),
+            "death": pd.array([None] * 5, dtype="Int64"),
+            "bookshelves": [["Humor"], ["Humor"], ["Horror"], ["Horror"], ["Humor"]],
+        }
+    )
+    sequences = {
+        11: sequence('" , . " . , ,'),  # 7 marks: 2 excerpts, 1 mark dropped
+        12: sequence('" ; . " ! ! ?'),  # 2 excerpts
+        5: sequence('" ! " ! ! ! " ,'),  # 2 excerpts
+        30: sequence('" , ;'),  # 1 excerpt
+        31: sequence(", . ,"),  # no quotation mark: excluded
+    }
+    rows = pd.DataFrame([r for i, s in sequences.items() for r in excerpt_feature_rows(i, s, {"status": "ok"}, rule, 3)])
+    return selection, rows
+
+
+def _excerpt_corpus(excerpt_books, **options):
+    selection, rows = excerpt_books
+    settings = dict(min_docs_per_author=2, genre_shelves=["Humor", "Horror"], genre_min_docs=2,
+                    genre_multi_shelf_rule="drop", excerpt_marks=3)
+    return build_corpus(selection, rows, **{**settings, **options})
+
+
+def test_excerpts_are_numbered_documents_of_their_texts(excerpt_books):
+    from punctstyle.corpus import EXCERPT_COLUMNS, EXCERPT_ID_BASE
+    from punctstyle.folder_corpus import HASHED_ID_BASE, book_number
+
+    corpus, exclusions = _excerpt_corpus(excerpt_books)
+    table = feature_table(corpus, "f1")
+    assert list(table.columns[8:13]) == [*EXCERPT_COLUMNS, "n_words"]
+    assert table["source_id"].tolist() == [5, 5, 11, 11, 12, 12, 30]  # in (text id, excerpt) order
+    assert table["excerpt"].tolist() == [0, 1, 0, 1, 0, 1, 0]
+    assert table["first_mark"].tolist() == [0, 3, 0, 3, 0, 3, 0]
+    assert (table["stop_mark"] - table["first_mark"] == 3).all() and (table["n_marks"] == 3).all()
+    ids = table["book_id"].tolist()
+    assert ids == [EXCERPT_ID_BASE + k for k in range(7)]  # unique, in order
+    # above every text id (Gutenberg numbers, a folder's digits and hashed ids), below 2**53
+    assert EXCERPT_ID_BASE > HASHED_ID_BASE + 8 * HASHED_ID_BASE - 1 >= max(book_number(f"t{i}") for i in range(500))
+    assert max(ids) < 2**53
+    assert table["title"].tolist() == ["c", "c", "a", "a", "b", "b", "d"]
+    assert exclusions["book_id"].tolist() == [31] and exclusions["stage"].tolist() == ["features"]
+    # the same texts give the same ids
+    again, _ = _excerpt_corpus(excerpt_books)
+    assert again["book_id"].tolist() == ids
+
+
+def test_min_docs_per_author_and_genres_count_texts(excerpt_books):
+    # B has 3 excerpts but 2 included texts (5, 30): kept at 2, dropped at 3, one exclusion per text
+    corpus, _ = _excerpt_corpus(excerpt_books)
+    assert sorted(set(corpus["author"])) == ["A", "B"]
+    corpus, exclusions = _excerpt_corpus(excerpt_books, min_docs_per_author=3)
+    assert corpus.empty
+    dropped = exclusions[exclusions["stage"] == "corpus"]
+    assert dropped["book_id"].tolist() == [5, 11, 12, 30]
+    assert set(dropped["reason"]) == {
+        "author has 2 included books < min_docs_per_author 3",
+    }
+    # Humor: texts 11, 12 (4 excerpts); Horror: texts 5, 30 (3 excerpts); with genre_min_docs 3
+    # counting texts neither genre is kept, though Humor has 4 excerpts
+    corpus, _ = _excerpt_corpus(excerpt_books)
+    assert dict(zip(corpus["source_id"], corpus["genre"])) == {5: "Horror", 11: "Humor", 12: "Humor", 30: "Horror"}
+    corpus, _ = _excerpt_corpus(excerpt_books, genre_min_docs=3)
+    assert corpus["genre"].isna().all()
+
+
+def test_the_summary_counts_excerpts_per_text(excerpt_books):
+    selection, _ = excerpt_books
+    corpus, exclusions = _excerpt_corpus(excerpt_books)
+    summary = corpus_summary(selection, corpus, exclusions)
+    assert (summary["books_in_corpus"], summary["texts_in_corpus"], summary["excerpt_marks"]) == (7, 4, 3)
+    assert [(t["book_id"], t["title"], t["excerpts"]) for t in summary["excerpts_per_text"]] == [
+        (5, "c", 2), (11, "a", 2), (12, "b", 2), (30, "d", 1),
+    ]
+    assert "excerpts_per_text" not in corpus_summary(selection, corpus.drop(columns="excerpt"), exclusions)
+    groups = exclusion_reason_groups(pd.DataFrame({
+        "book_id": [1, 2], "stage": "features",
+        "reason": ["too few punctuation marks for one excerpt: 40 < excerpt_marks 500",
+                   "too few punctuation marks for one excerpt: 12 < excerpt_marks 500"]}))
+    assert groups.to_dict("records") == [
+        {"stage": "features", "reason": "too few punctuation marks for one excerpt (< 500)", "books": 2}
+    ]
+
+
+def test_feature_rows_of_another_excerpt_setting_are_refused(excerpt_books, books):
+    with pytest.raises(ValueError, match="excerpt_marks=4 marks; rerun the book_features"):
+        _excerpt_corpus(excerpt_books, excerpt_marks=4)
+    with pytest.raises(ValueError, match="they are excerpts, but extraction.excerpt_marks is null"):
+        _excerpt_corpus(excerpt_books, excerpt_marks=None)
+    selection, rows = books
+    with pytest.raises(ValueError, match="they are whole texts, but extraction.excerpt_marks is 3"):
+        build_corpus(selection, rows, min_docs_per_author=1, genre_shelves="paper", genre_min_docs=2,
+                     genre_multi_shelf_rule="drop", excerpt_marks=3)
+
+
+def test_text_groups_and_tables_keyed_by_text(excerpt_books, books):
+    from punctstyle.corpus import first_excerpt_ids, first_excerpts, per_document, text_groups
+
+    corpus, _ = _excerpt_corpus(excerpt_books)
+    assert text_groups(corpus).tolist() == [5, 5, 11, 11, 12, 12, 30]
+    ids = corpus["book_id"].to_numpy()
+    assert text_groups(corpus, ids[[6, 0, 3]]).tolist() == [30, 5, 11]
+    assert first_excerpts(corpus)["book_id"].tolist() == ids[[0, 2, 4, 6]].tolist()
+    assert first_excerpt_ids(corpus, [30, 11, 99]) == [ids[6], ids[2], 99]  # 99: no text, kept
+    years = pd.DataFrame({"book_id": [11, 30, 77], "year": [1850, 1900, 1950]})
+    expanded = per_document(years, corpus)
+    assert expanded.to_dict("list") == {"book_id": ids[[2, 3, 6]].tolist(), "year": [1850, 1850, 1900]}
+    # whole texts: nothing changes
+    selection, rows = books
+    whole, _ = build_corpus(selection, rows, min_docs_per_author=1, genre_shelves="paper", genre_min_docs=2,
+                            genre_multi_shelf_rule="drop")
+    assert text_groups(whole) is None and first_excerpt_ids(whole, [4, 1]) == [4, 1]
+    assert per_document(years, whole) is years and first_excerpts(whole) is whole

@@ -158,3 +158,39 @@ def test_row_files_round_trip_and_skipped_rows(tmp_path):
     np.testing.assert_array_equal(rows[0].test_importance, row.test_importance)
     np.testing.assert_array_equal(rows[0].ranking, row.ranking)
     assert (rows[0].n_classes, rows[0].seed, rows[0].top_k) == (3, 1, row.top_k)
+
+
+def test_excerpts_of_a_text_stay_on_one_side_of_the_split_and_the_hold_out():
+    """With groups (each document's text) the row's split and the ranking's inner hold-out keep
+    a text's excerpts together; column 0 of X carries the document index to see which rows went where."""
+    rng = np.random.default_rng(4)
+    per_text = rng.integers(2, 6, 18)
+    groups = np.repeat(np.arange(18), per_text)
+    labels = np.repeat(np.array(["a", "b", "c"])[np.arange(18) % 3], per_text)
+    X = rng.uniform(0.9, 1.1, size=(labels.size, 100))
+    X[:, 0] = np.arange(labels.size)
+    models = []
+
+    class Recorder:
+        def __init__(self):
+            self.seen = {"fit": set(), "predict": set()}
+            models.append(self)
+
+        def fit(self, X, y):
+            self.seen["fit"] |= set(X[:, 0].astype(int).tolist())
+            return self
+
+        def predict(self, X):
+            self.seen["predict"] |= set(X[:, 0].astype(int).tolist())
+            return np.full(len(X), "a", dtype=object)
+
+    row = importance_row(X, labels, n_classes=3, seed=1, task="author", test_fraction=0.2, top_k=[5], repeats=1,
+                         holdout_fraction=0.3, make=lambda method: Recorder(), groups=groups)
+    assert row.ranking is not None
+    split, ranking = models[0].seen, models[1].seen  # the row's MLP, then the ranking's
+    for seen in (split, ranking):
+        fitted, scored = set(groups[sorted(seen["fit"])]), set(groups[sorted(seen["predict"])])
+        assert scored and not fitted & scored
+    expected = row_split(labels, 3, 1, "author", 0.2, groups=groups)
+    assert split["fit"] == set(expected.train_index.tolist())
+    assert ranking["fit"] | ranking["predict"] == split["fit"]  # the hold-out is inside the training split

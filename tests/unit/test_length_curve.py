@@ -296,6 +296,8 @@ def _summary_two_sizes():
                 ("kl", "f3", "whole"),
                 ("mlp", "all", "whole"),
                 ("mlp", "all", "excerpt"),
+                ("delta", "words100", "whole"),
+                ("delta", "words100", "excerpt"),
             ):
                 for length in ("50", "100", WHOLE):
                     if mode == "excerpt" and length == WHOLE:
@@ -313,7 +315,7 @@ def _summary_two_sizes():
                             "n_test": 2,
                             "n_short_train": 0,
                             "n_short_test": 0,
-                            "accuracy": acc,
+                            "accuracy": acc + (0.2 if method == "delta" else 0.0),
                             "baseline": 1 / n_classes,
                             "n_fallback": 0,
                             "epochs": 0,
@@ -337,24 +339,40 @@ def _summary_two_sizes():
 
 def test_length_curve_figure(tmp_path):
     from punctstyle.plots.base import save_figure
-    from punctstyle.plots.length import plot_length_curve, tick_label, whole_position
+    from punctstyle.plots.length import WORD_COLOURS, plot_length_curve, tick_label, whole_position
 
     summary = _summary_two_sizes()
     assert summary[summary["n_classes"] == 10]["training"].tolist()[-2:] == ["excerpt", "excerpt"]  # whole first
     fig = plot_length_curve(summary, str.upper, "accuracy against length")
     panels = [ax for ax in fig.axes if ax.get_title()]
-    assert [ax.get_title() for ax in panels] == ["10 authors", "50 authors"]
-    ax = panels[0]
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["50\n450", "100\n900", "whole\n8.1k"]
-    assert list(ax.get_xticks()) == [50, 100, whole_position([50, 100])] and whole_position([50, 100]) == 200
-    chance = [line for line in ax.lines if line.get_label() == "chance level"]
-    assert len(chance) == 1 and list(chance[0].get_ydata()) == [0.1, 0.1]
-    curves = [line for line in ax.lines if "trained on" in line.get_label()]
-    assert len(curves) == 3 and {line.get_linestyle() for line in curves} == {"-", "--"}
-    for line in curves:
-        assert list(line.get_xdata()) == [50.0, 100.0] and list(line.get_ydata()) == [0.5, 0.5]
+    assert [ax.get_title() for ax in panels] == [
+        "10 authors, trained on whole documents",
+        "50 authors, trained on whole documents",
+        "10 authors, trained on excerpts of n marks",
+        "50 authors, trained on excerpts of n marks",
+    ]
+    whole_row, excerpt_row = panels[0], panels[2]
+    assert [t.get_text() for t in whole_row.get_xticklabels()] == ["50\n450", "100\n900", "whole\n8.1k"]
+    assert list(whole_row.get_xticks()) == [50, 100, whole_position([50, 100])] and whole_position([50, 100]) == 200
+    chance = [line for line in whole_row.lines if line.get_label() == "chance level"]
+    assert len(chance) == 1 and list(chance[0].get_ydata()) == pytest.approx([0.1, 0.1])
+    # trained on whole documents: KL, the network and Delta; on excerpts: the network and Delta
+    for ax, expected in (
+        (whole_row, ["KL, f3", "MLP, all", "DELTA, 100 words"]),
+        (excerpt_row, ["MLP, all", "DELTA, 100 words"]),
+    ):
+        curves = [line for line in ax.lines if line.get_label() != "chance level" and len(line.get_xdata()) == 2]
+        assert [line.get_label() for line in curves] == expected
+        for line in curves:
+            assert list(line.get_xdata()) == [50.0, 100.0]
+            assert list(line.get_ydata()) == pytest.approx(
+                [0.7] * 2 if line.get_label().startswith("DELTA") else [0.5] * 2
+            )
+        delta = curves[-1]
+        assert delta.get_linestyle() == "--" and delta.get_color() == WORD_COLOURS[0] and delta.get_marker() == "s"
+        assert {line.get_linestyle() for line in curves[:-1]} == {"-"}
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
-    assert "MLP, all, trained on excerpts" in labels and "chance level" in labels
+    assert labels == ["KL, f3", "MLP, all", "DELTA, 100 words", "chance level"]
     assert tick_label(12800, 103_456.0) == "12800\n103k" and tick_label(50, float("nan")) == "50"
     save_figure(fig, tmp_path / "curve.png", tmp_path / "curve.pdf")
     assert (tmp_path / "curve.png").stat().st_size > 5000 and (tmp_path / "curve.pdf").is_file()
@@ -417,3 +435,41 @@ def test_a_word_method_is_added_by_registry_entries(monkeypatch):
     assert {names for names, _ in RecordingCentroid.fits} == {("words",)}
     test = row.excerpts[(row.excerpts["role"] == "test") & (row.excerpts["length"] == "4")]
     assert (test["n_words"] == 8).all() and (test["n_marks"] == 4).all()
+
+
+def test_excerpts_of_one_text_stay_on_one_side_and_refuse_word_features():
+    """With documents cut from texts (extraction.excerpt_marks), the row's split is the grouped
+    one of the recognition grid, and the word sets (whole-text counts) are refused."""
+    docs, labels = _corpus(n_classes=3, per_class=12, seed=5)
+    groups = np.array([f"{label}-text{i % 4}" for i, label in enumerate(labels)], dtype=object)
+    for seed in range(4):
+        row = length_curve_row(
+            _documents(docs),
+            labels,
+            task="author",
+            n_classes=3,
+            seed=seed,
+            test_fraction=0.25,
+            lengths=[50],
+            methods={"kl": ["f1"]},
+            training=["whole"],
+            groups=groups,
+        )
+        expected = length_split(labels, 3, seed, "author", 0.25, groups)
+        assert np.array_equal(row.split.test_index, expected.test_index)
+        assert not set(groups[row.split.train_index]) & set(groups[row.split.test_index])
+        tested = set(groups[row.split.test_index])
+        assert tested and set(np.flatnonzero(np.isin(groups, list(tested)))) == set(row.split.test_index)
+    with pytest.raises(ValueError, match="whole documents"):
+        length_curve_row(
+            _documents(docs),
+            labels,
+            task="author",
+            n_classes=3,
+            seed=0,
+            test_fraction=0.25,
+            lengths=[50],
+            methods={"delta": ["words100"]},
+            training=["whole"],
+            groups=groups,
+        )

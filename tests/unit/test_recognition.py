@@ -300,3 +300,69 @@ def test_consistency_and_kl_recognition_never_import_torch():
         capture_output=True, text=True, check=True,
     )
     assert scripts.stdout.strip() == "False"
+
+
+# ------------------------------------------------------------------ documents from long texts
+
+
+def _excerpt_tables(n_authors: int = 4, texts_per_author: int = 4, seed: int = 5) -> dict[str, pd.DataFrame]:
+    """Corpus tables whose documents are excerpts: each author's texts give 2 to 6 excerpts."""
+    rng = np.random.default_rng(seed)
+    n_excerpts = rng.integers(2, 7, n_authors * texts_per_author)
+    sources = np.repeat(np.arange(100, 100 + n_excerpts.size), n_excerpts)
+    authors = np.repeat([f"a{k}" for k in range(n_authors)], texts_per_author)
+    labels = np.repeat(authors, n_excerpts)
+    features, _ = feature_dict(1, labels.size, seed)
+    meta = pd.DataFrame({"book_id": 9 * 10**15 + np.arange(labels.size), "author": labels, "source_id": sources})
+    return {
+        name: pd.concat([meta, pd.DataFrame(features[name], columns=feature_column_names(name))], axis=1)
+        for name in FEATURES
+    }
+
+
+def _sides(experiment, sources: np.ndarray) -> tuple[set, set]:
+    return set(sources[experiment.train_index]), set(sources[experiment.test_index])
+
+
+@pytest.mark.parametrize("test_fraction", [0.2, 0.5])
+def test_the_excerpts_of_a_text_never_straddle_the_split(test_fraction):
+    tables = _excerpt_tables()
+    sources = tables["f1"]["source_id"].to_numpy()
+    experiments = list(rec.recognition_experiments(
+        *fs.matrices_from_tables(tables, "author")[:2], task="author", class_sizes=[2, 3, "all"], seeds=[0, 1, 2],
+        methods={"kl": ["f1"]}, test_fraction=test_fraction, groups=sources,
+    ))
+    for experiment in experiments:
+        train, test = _sides(experiment, sources)
+        assert test and not train & test
+        assert set(experiment.y_true) <= set(experiment.classes)
+    # without groups, some text does straddle (the rule above is not luck)
+    loose = list(rec.recognition_experiments(
+        *fs.matrices_from_tables(tables, "author")[:2], task="author", class_sizes=["all"], seeds=[0],
+        methods={"kl": ["f1"]}, test_fraction=test_fraction,
+    ))
+    assert any(set.intersection(*_sides(e, sources)) for e in loose)
+
+
+def test_recognition_run_reads_the_texts_from_the_tables():
+    """The workflow's path (analysis.recognition_run on corpus tables with source_id): whole texts
+    on each side, the same split as row_split with the texts as groups; genre rows too."""
+    tables = _excerpt_tables()
+    sources = tables["f1"]["source_id"].to_numpy()
+    genre = np.where(sources % 3 == 0, None, np.where(sources % 2 == 0, "g1", "g2"))
+    tables = {name: table.assign(genre=pd.array(genre, dtype=object)) for name, table in tables.items()}
+    for task, column in (("author", "author"), ("genre", "genre")):
+        run = recognition_run(tables, task, "all", 1, methods={"kl": ["f1", "f3"]}, test_fraction=0.2,
+                              classifier_options={})
+        keep = tables["f1"][column].notna().to_numpy()
+        kept_sources = sources[keep]
+        for experiment in run.experiments:
+            train, test = _sides(experiment, kept_sources)
+            assert test and not train & test
+        split = sp.row_split(tables["f1"][column].to_numpy(dtype=object)[keep], run.experiments[0].n_classes, 1,
+                             task, 0.2, groups=kept_sources)
+        np.testing.assert_array_equal(run.experiments[0].test_index, split.test_index)
+    with pytest.raises(ValueError, match="3 groups for"):
+        next(rec.recognition_experiments({"f1": np.ones((4, 10)) / 10}, ["a", "a", "b", "b"], task="author",
+                                         class_sizes=["all"], seeds=[0], methods={"kl": ["f1"]},
+                                         test_fraction=0.5, groups=[1, 1, 2]))

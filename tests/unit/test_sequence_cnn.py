@@ -445,3 +445,19 @@ def test_excerpt_accuracies_score_the_length_curves_excerpts():
     assert summary["length"].tolist() == ["50", "100"] and (summary["n_seeds"] == 2).all()
     assert summary["accuracy"].tolist() == pytest.approx((frame["accuracy"] + 0.05).tolist())
     assert summary["accuracy_std"].tolist() == pytest.approx([0.1 / np.sqrt(2)] * 2)
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_with_excerpts_the_split_is_the_grids_and_keeps_texts_whole(seed):
+    tables = corpus_tables(seed)
+    sources = 7000 + np.arange(len(tables["f1"])) // 3  # three consecutive rows are one text's excerpts
+    authors = tables["f1"]["author"].to_numpy(dtype=object)[np.arange(len(sources)) // 3 * 3]  # one author a text
+    tables = {name: t.assign(source_id=sources, author=authors) for name, t in tables.items()}
+    run = recognition_run(
+        tables, "author", "all", seed, methods={"kl": ["f1"]}, test_fraction=0.2, classifier_options={}
+    )
+    grid = run.experiments[0]
+    data = sequence_row_split(tables["f1"], "author", "all", seed, 0.2)
+    np.testing.assert_array_equal(data.split.train_index, grid.train_index)
+    np.testing.assert_array_equal(data.split.test_index, grid.test_index)
+    assert data.split.test_index.size and not set(sources[data.split.train_index]) & set(sources[data.split.test_index])

@@ -284,3 +284,120 @@ def test_word_matrix_keeps_long_and_non_ascii_words(tmp_path):
     with np.load(tmp_path / "w.npz") as data:  # no fixed-width str array (as wide as the longest word)
         assert data["vocabulary_utf8"].size == len("naïveångström".encode()) + 5000
         assert not any(data[name].dtype.kind == "U" for name in data.files if name != "format")
+
+
+# ------------------------------------- exact counts: the pool decides the columns, not the cells
+
+
+def test_a_pool_word_below_a_books_own_top_words_keeps_its_exact_count(tmp_path):
+    # pool 2: book 1 keeps "the", "cat"; book 2 keeps "dog", "the" and has "cat" only 1 time
+    books = [
+        (1, ["the", "cat", "hat"], np.array([5, 4, 1]), 10),
+        (2, ["the", "dog", "cat", "emu"], np.array([6, 5, 1, 1]), 13),
+    ]
+    matrix = build_word_matrix(books, pool_per_book=2)
+    assert matrix.vocabulary.tolist() == ["cat", "dog", "the"]  # "hat", "emu": in no book's top 2
+    assert matrix.counts.toarray().tolist() == [[4, 0, 5], [1, 5, 6]]
+    assert matrix.cutoff.tolist() == [1 / 10, 1 / 13]
+    write_word_matrix(tmp_path / "w.npz", matrix)
+    freqs = read_word_matrix(tmp_path / "w.npz").relative_frequencies([2]).toarray()
+    assert freqs.tolist() == [[1 / 13, 5 / 13, 6 / 13]]  # n_words (13), not the stored counts' sum (12)
+
+
+def test_the_word_matrix_reads_its_books_twice_and_checks_the_second_pass():
+    books = [(1, ["a", "b"], np.array([2, 1]), 3), (2, ["b"], np.array([4]), 4)]
+    once = build_word_matrix(iter(books), pool_per_book=1)  # an iterator is read into a list first
+    assert once.counts.toarray().tolist() == [[2, 1], [0, 4]] and once.vocabulary.tolist() == ["a", "b"]
+
+    class Changing:
+        def __init__(self):
+            self.passes = 0
+
+        def __iter__(self):
+            self.passes += 1
+            return iter(books if self.passes == 1 else books[::-1])
+
+    with pytest.raises(ValueError, match="second pass over the books differs from the first at book 2"):
+        build_word_matrix(Changing(), pool_per_book=1)
+
+
+def _zipf_books(n_books=12, n_words=40, seed=3):
+    """Books of Poisson word counts whose favourite words differ (each its own tilt)."""
+    rng = np.random.default_rng(seed)
+    words = np.array([f"w{i:02d}" for i in range(n_words)])
+    law = 1.0 / np.arange(1, n_words + 1)
+    counts = rng.poisson(400 * law * rng.lognormal(0.0, 0.8, size=(n_books, n_words)))
+    books = []
+    for b in range(n_books):
+        present = np.flatnonzero(counts[b])
+        books.append((100 + b, words[present].tolist(), counts[b, present], int(counts[b].sum())))
+    return words, counts, books
+
+
+def _below_own_pool(books, chosen, pool_per_book):
+    """(book, word) of the chosen words a book uses but keeps out of its own pool."""
+    below = []
+    for book_id, book_words, book_counts, n_words in books:
+        kept = set(book_pool(book_words, book_counts, n_words, pool_per_book)[0].tolist())
+        below += [(book_id, w) for w in chosen.tolist() if w in book_words and w not in kept]
+    return below
+
+
+def test_the_chosen_words_matrix_equals_the_full_vocabulary_one():
+    words, counts, books = _zipf_books()
+    matrix = build_word_matrix(books, pool_per_book=8)
+    full = relative_frequencies(sp.csr_matrix(counts), counts.sum(axis=1)).toarray()
+    pool = matrix.relative_frequencies(matrix.book_ids)
+    chosen = select_vocabulary(pool, 15, matrix.cutoff)
+    full_columns = np.searchsorted(words, matrix.vocabulary[chosen.columns].astype(str))
+    # the test means something: chosen words that books use below their own top 8
+    assert len(_below_own_pool(books, matrix.vocabulary[chosen.columns], 8)) > 10
+    assert np.array_equal(pool[:, chosen.columns].toarray(), full[:, full_columns])
+    assert np.array_equal(matrix.counts.toarray(), counts[:, np.searchsorted(words, matrix.vocabulary.astype(str))])
+
+
+def test_a_proven_vocabulary_gives_the_classifiers_the_full_vocabulary_inputs(monkeypatch):
+    import punctstyle.recognition as recognition
+    from tests.unit.recognition_data import mlp_params
+
+    words, counts, books = _zipf_books(n_books=20, n_words=60, seed=5)
+    labels = np.repeat(["a", "b", "c", "d"], 5).astype(object)
+    features = {"f1": np.random.default_rng(0).random((labels.size, 10))}
+    matrix = build_word_matrix(books, pool_per_book=20)
+    pool = matrix.relative_frequencies(matrix.book_ids)
+    full = relative_frequencies(sp.csr_matrix(counts), counts.sum(axis=1))
+    real_build = recognition.build_classifier
+
+    def recording_build(name, **kwargs):
+        model = real_build(name, **kwargs)
+        fit, predict = model.fit, model.predict
+
+        def recording_fit(X, y):
+            inputs.append(("fit", name, X.copy()))
+            return fit(X, y)
+
+        def recording_predict(X):
+            inputs.append(("predict", name, X.copy()))
+            return predict(X)
+
+        model.fit, model.predict = recording_fit, recording_predict
+        return model
+
+    monkeypatch.setattr(recognition, "build_classifier", recording_build)
+    common = dict(
+        task="author", class_sizes=[4], seeds=[0, 1], test_fraction=0.2,
+        methods={"delta": ["words5", "words10"], "mlp": ["f1+words10"]},
+        classifier_options={"mlp": {"params": mlp_params(hidden=8, max_epochs=2), "num_threads": 1}},
+    )  # fmt: skip
+    inputs = []
+    from_pool = list(word_experiments(features, labels, pool, word_cutoff=matrix.cutoff, **common))
+    pool_inputs, inputs = inputs, []
+    from_full = list(word_experiments(features, labels, full, **common))
+    assert [e.diagnostics["vocabulary_proven"] for e in from_pool] == [1] * 6
+    # the pool's counts are exact where a chosen word lies below a book's own top 20
+    assert len(_below_own_pool(books, matrix.vocabulary[select_vocabulary(pool, 10).columns], 20)) > 10
+    assert len(pool_inputs) == len(inputs) == 12
+    for (step, name, X_pool), (_, _, X_full) in zip(pool_inputs, inputs, strict=True):
+        assert np.array_equal(X_pool, X_full), (step, name)
+    for a, b in zip(from_pool, from_full, strict=True):
+        assert np.array_equal(a.y_pred, b.y_pred)

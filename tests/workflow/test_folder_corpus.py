@@ -235,3 +235,132 @@ def test_a_folder_without_genres_or_dates_plans_neither(tmp_path):
     failed = snakemake("--cores", "1", "--configfile", "config/test.yaml", str(bad), "--dry-run", check=False)
     assert failed.returncode != 0
     assert "nocol.csv: the metadata CSV lacks column 'author'" in failed.stdout + failed.stderr
+
+
+# ------------------------------------------------------------------ documents from long texts
+
+EXCERPT_MARKS = 200
+
+
+def build_long_texts(root: Path) -> dict:
+    """Few long texts per author: Quill and Dash three long texts and one too short for an
+    excerpt; Comma two long texts and a short one (2 included texts < min_docs_per_author 3,
+    however many excerpts). Quill's texts are dated."""
+    rows = ["file,author,title,year"]
+    texts: dict[str, list[str]] = {}
+    for a, author in enumerate(AUTHORS):
+        surname = author.corpus_name.split(",")[0]
+        n_long = 2 if surname == "Comma" else 3
+        for k in range(n_long + 1):
+            file = f"{surname}/{k}.txt"
+            (root / surname).mkdir(parents=True, exist_ok=True)
+            paragraphs = 3 if k == n_long else 100  # the last text: fewer marks than one excerpt
+            (root / file).write_text(own_text(author, 500 * a + k, paragraphs), encoding="utf-8")
+            year = str(1850 + k) if surname == "Quill" else ""
+            rows.append(f'{file},"{author.corpus_name}",{surname} {k},{year}')
+            texts.setdefault(author.corpus_name, []).append(file)
+    (root / "metadata.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return texts
+
+
+@pytest.fixture(scope="module")
+def excerpt_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("long-texts")
+    texts = build_long_texts(root)
+    outdir = tmp_path_factory.mktemp("excerpt-results")
+    config = tmp_path_factory.mktemp("excerpt-config") / "run.yaml"
+    config.write_text(
+        yaml.safe_dump(
+            {
+                "outdir": str(outdir),
+                "source": "folder",
+                "folder": {"path": str(root)},
+                "extraction": {"excerpt_marks": EXCERPT_MARKS},
+            }
+        )
+    )
+    targets = [
+        "analysis/recognition/author_summary.csv",
+        "models/attribution/manifest.json",
+        "analysis/skipped_analyses.csv",
+        "figures/documents/books.json",
+        "analysis/beyond/parts.json",
+        "analysis/temporal/summary.json",
+    ]
+    snakemake(*[str(outdir / t) for t in targets], "--cores", "2", "--configfile", "config/test.yaml", str(config))
+    return {"root": root, "outdir": outdir, "texts": texts}
+
+
+def test_long_texts_become_excerpt_documents(excerpt_run):
+    from punctstyle.corpus import EXCERPT_ID_BASE
+
+    out = excerpt_run["outdir"]
+    selection = pd.read_parquet(out / "corpus/selection.parquet").set_index("doc_id")
+    f1 = pd.read_parquet(out / "corpus/f1.parquet")
+    assert set(f1["author"]) == {"Quill, Ada", "Dash, Cora"}
+    assert (f1["book_id"] >= EXCERPT_ID_BASE).all() and f1["book_id"].is_unique
+    assert (f1["n_marks"] == EXCERPT_MARKS).all() and (f1["stop_mark"] - f1["first_mark"] == EXCERPT_MARKS).all()
+    long_texts = {selection.loc[f"{s}-{k}", "book_id"] for s in ("quill", "dash") for k in range(3)}
+    assert set(f1["source_id"]) == long_texts
+    summary = json.loads((out / "corpus/summary.json").read_text())
+    assert summary["excerpt_marks"] == EXCERPT_MARKS and summary["texts_in_corpus"] == 6
+    per_text = {t["book_id"]: t["excerpts"] for t in summary["excerpts_per_text"]}
+    assert per_text == f1.groupby("source_id").size().to_dict() and min(per_text.values()) >= 5
+    assert summary["books_in_corpus"] == len(f1)
+    exclusions = pd.read_csv(out / "corpus/exclusions.csv").set_index("book_id")["reason"]
+    for surname, short in (("quill", 3), ("dash", 3), ("comma", 2)):
+        reason = exclusions[selection.loc[f"{surname}-{short}", "book_id"]]
+        assert reason.startswith("too few punctuation marks for one excerpt") and f"< excerpt_marks {EXCERPT_MARKS}" in reason
+    for k in range(2):  # Comma's two long texts: many excerpts, but two texts
+        assert exclusions[selection.loc[f"comma-{k}", "book_id"]] == "author has 2 included books < min_docs_per_author 3"
+
+
+def test_excerpt_recognition_holds_out_whole_texts(excerpt_run):
+    from punctstyle.splits import row_split
+
+    out = excerpt_run["outdir"]
+    f1 = pd.read_parquet(out / "corpus/f1.parquet")
+    labels, sources = f1["author"].to_numpy(dtype=object), f1["source_id"].to_numpy()
+    results = pd.concat(
+        pd.read_csv(p) for p in sorted((out / "analysis/recognition/author").glob("*/seed*_results.csv"))
+    )
+    assert len(results) and set(results["n_classes"]) == {2}
+    for seed, rows in results.groupby("seed"):
+        split = row_split(labels, 2, int(seed), "author", 0.2, groups=sources)
+        assert not set(sources[split.train_index]) & set(sources[split.test_index])
+        # one of three texts an author is tested: all of its excerpts
+        assert len(set(sources[split.test_index])) == 2
+        assert set(rows["n_test"]) == {split.test_index.size} and set(rows["n_train"]) == {split.train_index.size}
+    assert len(pd.read_csv(out / "analysis/recognition/author_summary.csv"))
+    skipped = pd.read_csv(out / "analysis/skipped_analyses.csv")
+    assert "word baselines" in skipped["analysis"].tolist()
+
+
+def test_excerpt_bundle_attributes_held_out_texts(excerpt_run):
+    from punctstyle.attribution_length import attribution_split
+
+    out = excerpt_run["outdir"]
+    f1 = pd.read_parquet(out / "corpus/f1.parquet")
+    manifest = json.loads((out / "models/attribution/manifest.json").read_text())
+    assert (manifest["n_books"], manifest["n_texts"], manifest["n_authors"]) == (len(f1), 6, 2)
+    threshold = json.loads((out / "models/attribution/threshold.json").read_text())
+    assert threshold["n_texts"] == 6
+    # held out: one whole text an author (attribution.test_fraction 0.2 of 3 texts), every excerpt of it
+    labels, sources = f1["author"].to_numpy(dtype=object), f1["source_id"].to_numpy()
+    train, test = attribution_split(labels, 0.2, 0, sources)
+    assert len(set(sources[test])) == 2 and not set(sources[train]) & set(sources[test])
+    curves = threshold["curves"].values()
+    assert {row["n_test"] for c in curves for row in c["curve"]} == {test.size}
+    # the other scripts read an excerpt's own marks: the documents figure and the parts analysis
+    books = json.loads((out / "figures/documents/books.json").read_text())["books"]
+    assert books and all(b["n_marks"] == EXCERPT_MARKS for b in books)
+    assert len({f1.set_index("book_id").loc[b["book_id"], "source_id"] for b in books}) == len(books)
+    assert json.loads((out / "analysis/beyond/parts.json").read_text())["status"] == "done"
+    temporal = json.loads((out / "analysis/temporal/summary.json").read_text())
+    assert temporal["over_time"]["drawn"]  # Quill's years reach the excerpts of the dated texts
+    for author in ("Quill, Ada", "Dash, Cora"):
+        held_out = out / f"held_out_{author[:4]}.txt"
+        held_out.write_text(own_text(next(a for a in AUTHORS if a.corpus_name == author), 7777, 60), encoding="utf-8")
+        proc = punctstyle("attribute", str(held_out), "--model", str(out / "models/attribution"), "--json")
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout)["authors"][0]["author"] == author

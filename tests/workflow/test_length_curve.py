@@ -40,7 +40,8 @@ def run(tmp_path_factory):
         "enabled": True,
         "lengths": LENGTHS,
         "class_sizes": [2, 10],
-        "methods": {"kl": ["f3"], "mlp": ["f1"]},
+        # a word method: the rows also read the books' texts, words files and tokenizer rules
+        "methods": {"kl": ["f3"], "mlp": ["f1"], "delta": ["words20"]},
         "training": ["whole", "excerpt"],
     }
     with serve(root) as base_url:
@@ -72,7 +73,11 @@ def test_rows_table_and_markdown(run):
     rows = results[["n_classes", "seed"]].drop_duplicates()
     assert sorted(map(tuple, rows.to_numpy().tolist())) == [(2, 0), (2, 1), (3, 0), (3, 1)]
     assert set(results["length"]) == {"20", "40", "100000", "whole"}
-    assert set(zip(results["method"], results["feature_set"], strict=True)) == {("kl", "f3"), ("mlp", "f1")}
+    assert set(zip(results["method"], results["feature_set"], strict=True)) == {
+        ("kl", "f3"),
+        ("mlp", "f1"),
+        ("delta", "words20"),
+    }
     assert results["accuracy"].between(0, 1).all()
     longest = results[results["length"] == "100000"]
     assert (longest["n_short_test"] == longest["n_test"]).all()  # every book used whole, counted
@@ -85,6 +90,18 @@ def test_rows_table_and_markdown(run):
     assert (test["n_marks"] == 20).all()
     markdown = (outdir / "analysis/length/author_summary.md").read_text()
     assert "### 2 authors" in markdown and "| chance level |" in markdown and "| median words |" in markdown
+    assert "| Burrows' Delta | 20 words | whole |" in markdown
+
+
+def test_word_rows_read_the_books_words(run):
+    """A word method runs in every row (whole documents included) and the row's log names its
+    training vocabulary (tests/unit/test_length_curve_words.py checks the values)."""
+    outdir = run["outdir"]
+    results = pd.read_csv(outdir / "analysis/length/author_results.csv", dtype={"length": str})
+    delta = results[(results["method"] == "delta") & (results["length"] == "whole")]
+    assert len(delta) == 4 and delta["accuracy"].between(0, 1).all()
+    log = (outdir / "logs/length/author_2_classes_seed0.log").read_text()
+    assert "the row's 20 words (training books only)" in log
 
 
 def test_figure_and_report_table(run):

@@ -121,5 +121,6 @@ rule book_features:
     params:
         min_marks=config["extraction"]["min_marks"],
         require_quotation_marks=config["extraction"]["require_quotation_marks"],
+        excerpt_marks=config["extraction"]["excerpt_marks"],
     script:
         "../../scripts/book_features.py"

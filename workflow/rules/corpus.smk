@@ -86,5 +86,7 @@ rule corpus_tables:
         genre_shelves=corpus_genre_shelves(),
         genre_min_docs=config["genres"]["min_docs"],
         genre_multi_shelf_rule=config["genres"]["multi_shelf_rule"],
+        # checks that the feature rows are the excerpts (or whole texts) of this setting
+        excerpt_marks=config["extraction"]["excerpt_marks"],
     script:
         "../../scripts/corpus_tables.py"

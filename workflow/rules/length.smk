@@ -5,6 +5,8 @@
 
 rule length_curve_row:
     input:
+        # texts, words files and tokenizer rules, when a method runs on words<k>
+        unpack(length_word_inputs),
         table=out("corpus/f1.parquet"),
         sequences=attribution_sequences,
     output:

@@ -8,9 +8,32 @@ def length_enabled():
 
 
 def length_methods():
-    """Classifier -> feature sets of the length curve, without those with no feature set."""
+    """Classifier -> feature sets of the length curve, without those with no feature set, and
+    without the word sets when the documents are excerpts (extraction.excerpt_marks: the word
+    counts are those of whole texts; excerpt_skips() lists them as skipped)."""
+    from punctstyle.length_curve import uses_word_features
+
+    excerpts = config["extraction"]["excerpt_marks"] is not None
+    methods = {
+        name: [s for s in sets if not (excerpts and uses_word_features({name: [s]}))]
+        for name, sets in config["length_curve"]["methods"].items()
+    }
+    return {name: sets for name, sets in methods.items() if sets}
+
+
+def length_word_inputs(wildcards):
+    """The word methods' inputs (feature sets with words<k>): the selected books' texts (each
+    excerpt's words, re-tokenized on the tokenizer rules file) and words files (whole-book
+    counts for the row's training vocabulary); none without a word method."""
+    from punctstyle.length_curve import uses_word_features
+
+    if not uses_word_features(length_methods()):
+        return {}
+    ids = selected_book_ids(wildcards)
     return {
-        name: sets for name, sets in config["length_curve"]["methods"].items() if sets
+        "texts": expand(out("books/{book_id}.txt.gz"), book_id=ids),
+        "words": expand(out("words/{book_id}.parquet"), book_id=ids),
+        "rules": out(f"extraction/tokenizer_rules-spacy{SPACY_VERSION}.json"),
     }
 
 

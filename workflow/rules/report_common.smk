@@ -284,10 +284,34 @@ def appendix_inputs(wildcards):
 # --------------------------- word baselines beside Tables 2-3 (issue 12, rules in analysis.smk)
 
 
+def excerpt_skips():
+    """(analysis, cause) of each analysis that documents cut from texts (extraction.excerpt_marks)
+    cannot feed: the word baselines and the length curve's word methods, when configured (the
+    word counts are those of whole texts)."""
+    from punctstyle.length_curve import uses_word_features
+
+    if config["extraction"]["excerpt_marks"] is None:
+        return []
+    cause = (
+        "extraction.excerpt_marks is set: the word counts (words/{id}.parquet) are "
+        "those of whole texts, not of their excerpts"
+    )
+    words = config["recognition"]["words"]
+    skips = []
+    if words["tasks"] and words["top_k"] and any(words["methods"].values()):
+        skips.append(("word baselines", cause))
+    curve = config["length_curve"]
+    if curve["enabled"] and uses_word_features(curve["methods"]):
+        skips.append(("length curve's word methods", cause))
+    return skips
+
+
 def word_tasks():
     """Recognition tasks whose rows also run the word baselines (recognition.words)."""
     words = config["recognition"]["words"]
     if not words["top_k"] or not any(words["methods"].values()):
+        return []
+    if excerpt_skips():  # excerpts: the word counts are the texts'
         return []
     return [task for task in recognition_tasks() if task in words["tasks"]]
 
