@@ -376,7 +376,16 @@ def _long_builders(text: str):
         "author_over_time": lambda: plots.plot_author_f1_over_time(over_time),
         "accuracy": lambda: plots.plot_accuracy_vs_classes(accuracy, label=text, title=text),
         "placeholder": lambda: placeholder_figure(f"{text}: {text}. {text}", title=text),
+        "length_curve": lambda: _length_curve(text),
     }
+
+
+def _length_curve(text: str):
+    """The accuracy-vs-length figure (beyond the paper), every method's legend label ``text``-long."""
+    from punctstyle.plots.length import plot_length_curve
+    from tests.unit.test_length_curve import _summary_two_sizes
+
+    return plot_length_curve(_summary_two_sizes(), lambda name: f"{text} {name}", title=text)
 
 
 def _drawn_texts(fig: Figure, monkeypatch) -> list[Text]:
