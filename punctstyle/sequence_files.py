@@ -6,7 +6,7 @@ without importing the attribution bundle's torch-backed code."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -15,11 +15,9 @@ import pandas as pd
 from punctstyle.io import InputError
 
 
-def sequence_paths_for_books(paths: Sequence[Any], book_ids: Sequence[int]) -> list[str]:
-    """The sequence files of ``book_ids``, in that order, from files named ``{id}.parquet``.
-
-    Files of other books are ignored; a book without a file raises :class:`InputError`.
-    """
+def book_paths(paths: Iterable[Any], book_ids: Sequence[int], kind: str) -> list[str]:
+    """The files of ``book_ids``, in that order, from files named ``{id}.<ext>`` (other books'
+    files ignored); an :class:`InputError` naming ``kind`` when a book has none."""
     by_id: dict[int, str] = {}
     for path in paths:
         stem = os.path.basename(os.fspath(path)).split(".", 1)[0]
@@ -27,8 +25,13 @@ def sequence_paths_for_books(paths: Sequence[Any], book_ids: Sequence[int]) -> l
             by_id[int(stem)] = os.fspath(path)
     missing = [int(b) for b in book_ids if int(b) not in by_id]
     if missing:
-        raise InputError(f"no sequence file for {len(missing)} corpus books, e.g. book {missing[0]}")
+        raise InputError(f"no {kind} file for {len(missing)} corpus books, e.g. book {missing[0]}")
     return [by_id[int(b)] for b in book_ids]
+
+
+def sequence_paths_for_books(paths: Sequence[Any], book_ids: Sequence[int]) -> list[str]:
+    """The sequence files of ``book_ids``, in that order (:func:`book_paths`)."""
+    return book_paths(paths, book_ids, "sequence")
 
 
 class SequenceFiles(Sequence):

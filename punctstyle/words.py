@@ -47,6 +47,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from punctstyle.io import InputError, atomic_path
+from punctstyle.sequence_files import book_paths
 
 if TYPE_CHECKING:
     from punctstyle.extract import ChunkCachedExtractor, PunctuationSequence
@@ -315,20 +316,6 @@ class BookWordStreams:
                 "(another tokenizer rules file or cleaning?)"
             )
         return np.array(stream, dtype=object)
-
-
-def book_paths(paths: Iterable[str | os.PathLike[str]], book_ids: Sequence[int], kind: str) -> list[str]:
-    """The files of ``book_ids``, in that order, from files named ``{id}.<ext>`` (other books'
-    files ignored); an :class:`InputError` naming ``kind`` when a book has none."""
-    by_id: dict[int, str] = {}
-    for path in paths:
-        stem = os.path.basename(os.fspath(path)).split(".", 1)[0]
-        if stem.isdigit():
-            by_id[int(stem)] = os.fspath(path)
-    missing = [int(b) for b in book_ids if int(b) not in by_id]
-    if missing:
-        raise InputError(f"no {kind} file for {len(missing)} corpus books, e.g. book {missing[0]}")
-    return [by_id[int(b)] for b in book_ids]
 
 
 class CorpusWordFiles:
