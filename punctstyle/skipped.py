@@ -3,7 +3,8 @@
 Some are known before the run (a folder corpus without a genre column or without dates:
 the workflow does not plan them); one is known only once the corpus tables exist: a genre
 analysis needs at least two genres, each with ``genres.min_docs`` documents
-(:func:`punctstyle.catalog.assign_genres`). The table is written to
+(:func:`punctstyle.catalog.assign_genres`); the workflow then drops its targets (the rule
+``corpus_tables`` is a checkpoint). The table is written to
 ``analysis/skipped_analyses.csv``, shown in the report and printed at the end of a run.
 """
 
@@ -34,7 +35,7 @@ def skipped_analyses(
             (
                 "genre analysis",
                 f"the corpus has {n_genres} genre(s) with at least genres.min_docs={genre_min_docs} "
-                "documents, at least two are needed (its figures show placeholders)",
+                "documents, at least two are needed (no genre consistency, recognition, figures or appendix were made)",
             )
         )
     return pd.DataFrame(rows, columns=list(COLUMNS))

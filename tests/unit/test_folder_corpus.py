@@ -185,7 +185,7 @@ def test_skipped_analyses_add_a_corpus_with_fewer_than_two_genres():
     assert skip_lines(table) == [
         "skipped temporal analysis: no dates",
         "skipped genre analysis: the corpus has 1 genre(s) with at least genres.min_docs=10 documents, "
-        "at least two are needed (its figures show placeholders)",
+        "at least two are needed (no genre consistency, recognition, figures or appendix were made)",
     ]
     assert skipped_analyses([], {"genres_in_corpus": 2}, genre_analysis_configured=True, genre_min_docs=10).empty
     assert skipped_analyses([], {"genres_in_corpus": 0}, genre_analysis_configured=False, genre_min_docs=10).empty

@@ -182,6 +182,9 @@ def test_the_run_ends_with_the_skipped_analyses(folder_run):
     assert skipped["analysis"].tolist() == ["genre analysis"]
     assert "the corpus has 1 genre(s)" in skipped["cause"].iloc[0]
     assert f"skipped genre analysis: {skipped['cause'].iloc[0]}" in folder_run["run"].stdout
+    # one genre: no genre job, file or report section at all (the targets follow the corpus tables)
+    assert [str(path.relative_to(out)) for path in out.rglob("*genre*") if path.is_file()] == []
+    assert "4. Genre analysis" not in folder_run["report"].read_text(encoding="utf-8")
     # dates exist: the temporal analysis ran, with the publication years of the CSV
     temporal = json.loads((out / "analysis/temporal/summary.json").read_text())
     assert temporal["over_time"]["publication_years_csv"] == str(out / "corpus/publication_years.csv")

@@ -30,7 +30,7 @@ rule consistency:
 
 rule consistency_summary:
     input:
-        expand(
+        lambda wildcards: expand(
             out("analysis/consistency/{task}_{feature}.json"),
             task=consistency_tasks(),
             feature=config["consistency"]["features"],

@@ -1,3 +1,4 @@
+import json
 import os
 from functools import lru_cache
 
@@ -99,7 +100,26 @@ def skipped_analyses():
 
 def genre_analysis_configured():
     """True when a genre analysis (consistency or recognition) is planned."""
-    return "genre" in consistency_tasks() or "genre" in recognition_tasks()
+    return (
+        "genre" in configured_consistency_tasks()
+        or "genre" in configured_recognition_tasks()
+    )
+
+
+def corpus_genre_count():
+    """Genres with genres.min_docs documents in the corpus (corpus/summary.json): read once the
+    corpus_tables checkpoint has run, so only from input functions (the targets of a genre
+    analysis follow the corpus, not the configuration)."""
+    summary = checkpoints.corpus_tables.get().output.summary
+    with open(summary, encoding="utf-8") as handle:
+        return int(json.load(handle).get("genres_in_corpus", 0))
+
+
+def without_unfed_genre(tasks):
+    """tasks without "genre" when the corpus has fewer than two genres to compare."""
+    if "genre" in tasks and corpus_genre_count() < 2:
+        return [task for task in tasks if task != "genre"]
+    return tasks
 
 
 def analysis_skipped(name):
@@ -156,19 +176,33 @@ def corpus_outputs():
     ]
 
 
-def consistency_tasks():
+def configured_consistency_tasks():
+    """consistency.tasks, less the genre analysis a folder corpus' metadata cannot feed."""
     tasks = config["consistency"]["tasks"]
     if analysis_skipped("genre analysis"):
         return [task for task in tasks if task != "genre"]
     return tasks
 
 
-def recognition_tasks():
+def configured_recognition_tasks():
+    """author, and genre when recognition.genre_recognition and the metadata can feed it."""
     tasks = ["author"]
     genre = config["recognition"]["genre_recognition"]
     if genre and not analysis_skipped("genre analysis"):
         tasks.append("genre")
     return tasks
+
+
+def consistency_tasks():
+    """The consistency tasks that run: those configured, less the genre analysis when the
+    corpus has fewer than two genres (waits for the corpus tables: input functions only).
+    """
+    return without_unfed_genre(configured_consistency_tasks())
+
+
+def recognition_tasks():
+    """The recognition tasks that run (as consistency_tasks: input functions only)."""
+    return without_unfed_genre(configured_recognition_tasks())
 
 
 def recognition_class_sizes():
@@ -203,7 +237,9 @@ def recognition_row_files(task, name, class_sizes=None):
     )
 
 
-def analysis_outputs():
+def analysis_outputs(wildcards):
+    """Consistency and recognition summaries (an input function of the target rule all; the genre task
+    runs only when the corpus tables hold two genres)."""
     return [
         out("analysis/consistency/summary.csv"),
         *expand(
@@ -218,6 +254,9 @@ ATTRIBUTION_FILES = ["mlp.pt", "signatures.parquet", "threshold.json", "manifest
 
 
 def attribution_outputs():
+    """The `punctstyle attribute` bundle; [] with attribution.enabled: false."""
+    if not config["attribution"]["enabled"]:
+        return []
     return [out(f"models/attribution/{name}") for name in ATTRIBUTION_FILES]
 
 

@@ -64,7 +64,9 @@ else:
             "../../scripts/select_books.py"
 
 
-rule corpus_tables:
+# A checkpoint: whether the genre analysis runs depends on the genres the corpus holds
+# (corpus/summary.json), read by the targets' input functions once this has run.
+checkpoint corpus_tables:
     input:
         unpack(corpus_table_extra_inputs),
         selection=out("corpus/selection.parquet"),

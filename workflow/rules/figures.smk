@@ -95,26 +95,18 @@ rule figures_documents:
         "../../scripts/figures_documents.py"
 
 
-rule figures_kl:
+rule figures_kl_heatmaps:
     input:
-        unpack(kl_inputs),
+        summary=out("analysis/consistency/author_{feature}.json"),
+        heatmaps=out("analysis/consistency/author_{feature}_top.npz"),
     output:
         heatmaps=heatmap_outputs(),
         heatmaps_pdf=[
             pdf(f"kl/heatmap_{{feature}}_top{k}")
             for k in config["consistency"]["top_k"]
-            if "author" in consistency_tasks()
-        ],
-        consistency=consistency_outputs("consistency"),
-        consistency_pdf=[
-            pdf(f"kl/consistency_{t}_{{feature}}") for t in consistency_tasks()
-        ],
-        distributions=consistency_outputs("kl_distribution"),
-        distributions_pdf=[
-            pdf(f"kl/kl_distribution_{t}_{{feature}}") for t in consistency_tasks()
         ],
     log:
-        log_path("figures/kl_{feature}"),
+        log_path("figures/kl_heatmaps_{feature}"),
     wildcard_constraints:
         feature=wildcard_pattern(DISTRIBUTION_FEATURES),
     conda:
@@ -122,8 +114,29 @@ rule figures_kl:
     resources:
         mem_mb=3000,
     params:
-        tasks=consistency_tasks(),
         top_k=config["consistency"]["top_k"],
+    script:
+        "../../scripts/figures_kl_heatmaps.py"
+
+
+rule figures_kl:
+    input:
+        table=out("analysis/consistency/{task}_{feature}.csv"),
+        summary=out("analysis/consistency/{task}_{feature}.json"),
+        kl_values=out("analysis/consistency/{task}_{feature}_kl.npz"),
+    output:
+        consistency=consistency_figure("consistency"),
+        consistency_pdf=pdf("kl/consistency_{task}_{feature}"),
+        distribution=consistency_figure("kl_distribution"),
+        distribution_pdf=pdf("kl/kl_distribution_{task}_{feature}"),
+    log:
+        log_path("figures/kl_{task}_{feature}"),
+    wildcard_constraints:
+        feature=wildcard_pattern(DISTRIBUTION_FEATURES),
+    conda:
+        "../../envs/figures.yaml"
+    resources:
+        mem_mb=3000,
     script:
         "../../scripts/figures_kl.py"
 
@@ -214,7 +227,8 @@ rule appendix_table:
         "../../envs/figures.yaml"
     params:
         feature=consistency_feature(),
-        recognised=lambda wildcards: wildcards.task in recognition_tasks(),
+        # an appendix of genres is made only when the genre analysis runs
+        recognised=lambda wildcards: wildcards.task in configured_recognition_tasks(),
         seeds=config["recognition"]["seeds"],
         method="mlp",
         feature_set="all",

@@ -153,23 +153,29 @@ def document_pdfs(name, count):
 
 
 def figure_rule_wildcards():
-    """Each figure and report-table rule with the wildcard values it is run for."""
+    """Each figure and report-table rule with the wildcard values it is run for (the genre
+    task only when the corpus tables hold two genres: call from input functions)."""
+    features = config["consistency"]["features"]
+    tasks = consistency_tasks()
     return {
         "figures_corpus": {},
         "figures_documents": {},
-        "figures_kl": {"feature": config["consistency"]["features"]},
+        "figures_kl_heatmaps": {"feature": features if "author" in tasks else []},
+        "figures_kl": {"task": tasks, "feature": features},
         "figures_recognition": {"task": recognition_tasks()},
-        "recognition_word_tables": {"task": word_tasks()},
+        "recognition_word_tables": {
+            "task": [task for task in word_tasks() if task in recognition_tasks()]
+        },
         **({} if analysis_skipped("temporal analysis") else {"figures_temporal": {}}),
-        "appendix_table": {"task": consistency_tasks()},
+        "appendix_table": {"task": tasks},
         "config_used": {},
     }
 
 
-def figure_outputs():
+def figure_outputs(wildcards):
     """Every figure (PNG and PDF) and report table: every output of the figure rules, so a
-    figure added to a rule's outputs is a target with no other edit (called by rule all,
-    after the rules are defined)."""
+    figure added to a rule's outputs is a target with no other edit (an input function of
+    rule all, which runs after the rules are defined and after the corpus tables)."""
     return [
         path
         for name, values in figure_rule_wildcards().items()
@@ -178,18 +184,6 @@ def figure_outputs():
 
 
 # ------------------------------------------ sections 3.1, 4.1: KL heat maps, consistency
-
-
-def kl_inputs(wildcards):
-    inputs = {}
-    for task in consistency_tasks():
-        stem = out(f"analysis/consistency/{task}_{wildcards.feature}")
-        inputs[f"{task}_table"] = f"{stem}.csv"
-        inputs[f"{task}_summary"] = f"{stem}.json"
-        inputs[f"{task}_values"] = f"{stem}_kl.npz"
-        if task == "author":
-            inputs["author_heatmaps"] = f"{stem}_top.npz"
-    return inputs
 
 
 def kl_report(name, caption_name, section, subcategory, labels):
@@ -203,8 +197,6 @@ def kl_report(name, caption_name, section, subcategory, labels):
 
 
 def heatmap_outputs():
-    if "author" not in consistency_tasks():
-        return []
     return [
         kl_report(
             f"heatmap_{{feature}}_top{k}",
@@ -217,20 +209,16 @@ def heatmap_outputs():
     ]
 
 
-def consistency_outputs(kind):
-    subcategory = {"consistency": "Consistency", "kl_distribution": "KL distributions"}[
-        kind
-    ]
-    return [
-        kl_report(
-            f"{kind}_{task}_{{feature}}",
-            f"{kind}_{task}",
-            TASK_SECTIONS[task],
-            subcategory,
-            {"feature": "{feature}"},
-        )
-        for task in consistency_tasks()
-    ]
+def consistency_figure(kind):
+    """The consistency curve or KL distributions of one task and feature (rule figures_kl)."""
+    subcategory = {"consistency": "Consistency", "kl_distribution": "KL distributions"}
+    return kl_report(
+        f"{kind}_{{task}}_{{feature}}",
+        kind,
+        task_section,
+        subcategory[kind],
+        {"feature": "{feature}"},
+    )
 
 
 # ------------------------------------------------------------ section 5: temporal analysis
@@ -272,7 +260,7 @@ def appendix_inputs(wildcards):
             f"analysis/consistency/{wildcards.task}_{consistency_feature()}.csv"
         )
     }
-    if wildcards.task in recognition_tasks():
+    if wildcards.task in configured_recognition_tasks():
         # the full-corpus rows: class size "all", else every size (one may cap to all)
         sizes = ["all"] if "all" in recognition_class_sizes() else None
         inputs["per_class"] = recognition_row_files(
@@ -307,13 +295,14 @@ def excerpt_skips():
 
 
 def word_tasks():
-    """Recognition tasks whose rows also run the word baselines (recognition.words)."""
+    """Recognition tasks whose rows also run the word baselines (recognition.words); a genre
+    row runs only when the corpus holds two genres (figure_rule_wildcards)."""
     words = config["recognition"]["words"]
     if not words["top_k"] or not any(words["methods"].values()):
         return []
     if excerpt_skips():  # excerpts: the word counts are the texts'
         return []
-    return [task for task in recognition_tasks() if task in words["tasks"]]
+    return [task for task in configured_recognition_tasks() if task in words["tasks"]]
 
 
 def recognition_word_methods(task):

@@ -1,0 +1,92 @@
+"""A Gutenberg corpus with one usable genre: the genre analysis is not run at all (issue 11).
+
+Whether a corpus can feed a genre analysis (two genres with genres.min_docs documents each)
+is known only once the corpus tables exist, so the rule corpus_tables is a checkpoint and the
+genre targets follow it: no genre consistency, recognition, figures or appendix, one line at
+the end of the run and a row in analysis/skipped_analyses.csv, and a report without a genre
+section.
+"""
+
+from __future__ import annotations
+
+import zipfile
+
+import pandas as pd
+import pytest
+import yaml
+
+from tests.conftest import snakemake
+from tests.fixtures.mini_mirror import build_mini_mirror, serve
+
+pytestmark = pytest.mark.workflow
+
+
+@pytest.fixture(scope="module")
+def one_genre_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("mirror")
+    build_mini_mirror(root)
+    outdir = tmp_path_factory.mktemp("results")
+    config = tmp_path_factory.mktemp("config") / "run.yaml"
+    with serve(root) as base_url:
+        config.write_text(
+            yaml.safe_dump(
+                {
+                    "outdir": str(outdir),
+                    "mirror": {"base_url": base_url},
+                    # only one author's shelf: one genre in the corpus
+                    "genres": {"shelves": ["Humor"]},
+                    "recognition": {"class_sizes": ["all"], "seeds": [0], "mlp": {"max_epochs": 5}},
+                    "attribution": {"enabled": False},
+                    "beyond": {"importance": {"enabled": False}, "parts": {"enabled": False}},
+                }
+            )
+        )
+        args = ("--configfile", "config/test.yaml", str(config))
+        run = snakemake("--cores", "2", *args)
+        again = snakemake("--cores", "2", *args, "--dry-run")
+        report = outdir.parent / f"{outdir.name}_report.zip"
+        snakemake(*args, "--report", str(report))
+    return {"outdir": outdir, "run": run, "again": again, "report": report}
+
+
+def test_the_corpus_has_one_genre(one_genre_run):
+    f1 = pd.read_parquet(one_genre_run["outdir"] / "corpus/f1.parquet")
+    assert set(f1["genre"].dropna()) == {"Humor"}
+    assert f1["author"].nunique() == 3
+
+
+def test_no_genre_job_or_file(one_genre_run):
+    outdir = one_genre_run["outdir"]
+    genre_files = [str(path.relative_to(outdir)) for path in outdir.rglob("*genre*") if path.is_file()]
+    assert genre_files == []
+    assert "task=genre" not in one_genre_run["run"].stderr
+    # the author analysis is complete
+    for path in (
+        "figures/kl/consistency_author_f3.png",
+        "figures/kl/kl_distribution_author_f3.pdf",
+        "figures/kl/heatmap_f3_top2.png",
+        "figures/recognition/accuracy_author.png",
+        "tables/appendix_author.html",
+        "analysis/recognition/author_summary.csv",
+    ):
+        assert (outdir / path).is_file(), path
+    summary = pd.read_csv(outdir / "analysis/consistency/summary.csv")
+    assert set(summary["task"]) == {"author"}
+
+
+def test_the_skip_is_said_once_with_its_cause(one_genre_run):
+    skipped = pd.read_csv(one_genre_run["outdir"] / "analysis/skipped_analyses.csv")
+    assert skipped["analysis"].tolist() == ["genre analysis"]
+    cause = skipped["cause"].iloc[0]
+    assert "the corpus has 1 genre(s)" in cause and "no genre consistency" in cause
+    assert one_genre_run["run"].stdout.count(f"skipped genre analysis: {cause}") == 1
+
+
+def test_a_second_run_has_nothing_to_do_and_the_report_has_no_genre_section(one_genre_run):
+    assert "Nothing to be done" in one_genre_run["again"].stdout + one_genre_run["again"].stderr
+    with zipfile.ZipFile(one_genre_run["report"]) as archive:
+        html = "".join(
+            archive.read(name).decode("utf-8", "replace") for name in archive.namelist() if name.endswith(".html")
+        )
+    assert "3. Author analysis" in html
+    assert "4. Genre analysis" not in html
