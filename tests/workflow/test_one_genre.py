@@ -4,7 +4,8 @@ Whether a corpus can feed a genre analysis (two genres with genres.min_docs docu
 is known only once the corpus tables exist, so the rule corpus_tables is a checkpoint and the
 genre targets follow it: no genre consistency, recognition, figures or appendix, one line at
 the end of the run and a row in analysis/skipped_analyses.csv, and a report without a genre
-section.
+section. The recognition rows follow it too: a class size that caps to every class is the
+"all" row's experiment and is not run.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ def one_genre_run(tmp_path_factory):
                     "mirror": {"base_url": base_url},
                     # only one author's shelf: one genre in the corpus
                     "genres": {"shelves": ["Humor"]},
-                    "recognition": {"class_sizes": ["all"], "seeds": [0], "mlp": {"max_epochs": 5}},
+                    # 10 caps to the 3 authors: the "all" row's experiment, not run
+                    "recognition": {"class_sizes": [2, 10, "all"], "seeds": [0], "mlp": {"max_epochs": 5}},
                     "attribution": {"enabled": False},
                     "beyond": {"importance": {"enabled": False}, "parts": {"enabled": False}},
                 }
@@ -72,6 +74,13 @@ def test_no_genre_job_or_file(one_genre_run):
         assert (outdir / path).is_file(), path
     summary = pd.read_csv(outdir / "analysis/consistency/summary.csv")
     assert set(summary["task"]) == {"author"}
+
+
+def test_rows_follow_the_corpus(one_genre_run):
+    recognition = one_genre_run["outdir"] / "analysis/recognition"
+    assert sorted(path.name for path in (recognition / "author").iterdir()) == ["2_classes", "all_classes"]
+    summary = pd.read_csv(recognition / "author_summary.csv")
+    assert sorted(summary["n_classes"].unique()) == [2, 3]
 
 
 def test_the_skip_is_said_once_with_its_cause(one_genre_run):

@@ -114,7 +114,7 @@ rule corpus_words:
 
 rule recognition_word_tables:
     input:
-        lambda wildcards: recognition_row_files(wildcards.task, "words.csv"),
+        lambda wildcards: corpus_row_files(wildcards.task, "words.csv"),
     output:
         results=out("analysis/recognition/{task}_words_results.csv"),
         summary=out("analysis/recognition/{task}_words_summary.csv"),
@@ -135,7 +135,7 @@ rule recognition_word_tables:
 
 rule recognition_tables:
     input:
-        lambda wildcards: recognition_row_files(wildcards.task, "results.csv"),
+        lambda wildcards: corpus_row_files(wildcards.task, "results.csv"),
     output:
         results=out("analysis/recognition/{task}_results.csv"),
         summary=out("analysis/recognition/{task}_summary.csv"),

@@ -106,18 +106,10 @@ def genre_analysis_configured():
     )
 
 
-def corpus_genre_count():
-    """Genres with genres.min_docs documents in the corpus (corpus/summary.json): read once the
-    corpus_tables checkpoint has run, so only from input functions (the targets of a genre
-    analysis follow the corpus, not the configuration)."""
-    summary = checkpoints.corpus_tables.get().output.summary
-    with open(summary, encoding="utf-8") as handle:
-        return int(json.load(handle).get("genres_in_corpus", 0))
-
-
 def without_unfed_genre(tasks):
-    """tasks without "genre" when the corpus has fewer than two genres to compare."""
-    if "genre" in tasks and corpus_genre_count() < 2:
+    """tasks without "genre" when the corpus has fewer than two genres to compare (read from the
+    corpus tables' summary: input functions only)."""
+    if "genre" in tasks and corpus_class_count("genre") < 2:
         return [task for task in tasks if task != "genre"]
     return tasks
 
@@ -235,6 +227,26 @@ def recognition_row_files(task, name, class_sizes=None):
         seed=config["recognition"]["seeds"],
         name=name,
     )
+
+
+def corpus_class_count(task):
+    """Authors or genres in the corpus (corpus/summary.json: authors_in_corpus, genres_in_corpus);
+    waits for the corpus_tables checkpoint (input functions only)."""
+    summary = checkpoints.corpus_tables.get().output.summary
+    with open(summary, encoding="utf-8") as handle:
+        return int(json.load(handle)[f"{task}s_in_corpus"])
+
+
+def corpus_row_files(task, name):
+    """recognition_row_files of the rows that compute something: a class size at or above the
+    corpus' classes is the "all" row's experiment (analysis.duplicates_full_corpus_row), so with
+    "all" configured it is not run at all (on the development mirror 45 of the 70 default rows
+    of both tasks). An input function's helper: it waits for the corpus tables."""
+    sizes = recognition_class_sizes()
+    if "all" in sizes:
+        n_classes = corpus_class_count(task)
+        sizes = [size for size in sizes if size == "all" or int(size) < n_classes]
+    return recognition_row_files(task, name, sizes)
 
 
 def analysis_outputs(wildcards):
