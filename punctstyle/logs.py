@@ -23,3 +23,22 @@ def configure_logging(log_path: str | os.PathLike[str] | None, level: int = logg
     logger.addHandler(handler)
     logging.captureWarnings(True)
     return logger
+
+
+JOB_COST_PREFIX: str = "job cost:"
+
+
+def job_cost_line() -> str:
+    """What this job has cost so far, exactly: ``job cost: <cpu> CPU s, peak memory <mb> MB``.
+
+    CPU s = user + system time of this process and of its children that have ended
+    (``getrusage``); peak memory = this process's maximum resident set. Snakemake's benchmark
+    files sample a job's CPU time every 30 s, so they undercount it by up to 30 s a job.
+    """
+    import resource  # Unix only, like the workflow's jobs
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    peak_mb = own.ru_maxrss / 1024  # kilobytes on Linux
+    return f"{JOB_COST_PREFIX} {cpu:.2f} CPU s, peak memory {peak_mb:.0f} MB"

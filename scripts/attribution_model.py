@@ -4,7 +4,7 @@ import pandas as pd
 
 from punctstyle.attribution_bundle import AttributionSettings, build_attribution_bundle
 from punctstyle.classifiers.mlp import MLPParams
-from punctstyle.logs import configure_logging
+from punctstyle.logs import configure_logging, job_cost_line
 from punctstyle.vocabulary import FEATURES
 
 log = configure_logging(snakemake.log[0])
@@ -27,3 +27,4 @@ log.info(
     manifest["n_authors"],
     manifest["min_marks"],
 )
+log.info("%s", job_cost_line())

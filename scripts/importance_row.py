@@ -7,7 +7,7 @@ from punctstyle.analysis import labelled_rows
 from punctstyle.classifiers import build_classifier
 from punctstyle.corpus import feature_matrix, text_groups
 from punctstyle.importance import capped_class_size, importance_row, write_importance_row
-from punctstyle.logs import configure_logging
+from punctstyle.logs import configure_logging, job_cost_line
 
 log = configure_logging(snakemake.log[0])
 params, wildcards = snakemake.params, snakemake.wildcards
@@ -39,3 +39,4 @@ else:
         log.info("%d classes, seed %d: no training book could be held out, no top-k rows", n_classes, seed)
     write_importance_row(snakemake.output[0], row)
     log.info("f3 importance: %d classes (requested %s), seed %d", n_classes, wildcards.classes, seed)
+log.info("%s", job_cost_line())

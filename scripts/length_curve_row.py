@@ -22,7 +22,7 @@ from punctstyle.length_curve import (
     length_curve_row,
     uses_word_features,
 )
-from punctstyle.logs import configure_logging
+from punctstyle.logs import configure_logging, job_cost_line
 
 log = configure_logging(snakemake.log[0])
 params, wildcards, output = snakemake.params, snakemake.wildcards, snakemake.output
@@ -83,3 +83,4 @@ else:
 for frame, path in ((results, output.results), (excerpts, output.excerpts)):
     with atomic_open(path, "w", newline="") as handle:
         frame.to_csv(handle, index=False)
+log.info("%s", job_cost_line())

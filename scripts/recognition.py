@@ -12,7 +12,7 @@ from punctstyle.analysis import (
     task_column,
     word_baseline_run,
 )
-from punctstyle.logs import configure_logging
+from punctstyle.logs import configure_logging, job_cost_line
 from punctstyle.marks import FEATURES
 from punctstyle.recognition_files import write_row_files, write_word_results
 from punctstyle.words import read_word_matrix
@@ -74,3 +74,4 @@ for experiment in run.experiments if run else []:
         experiment.model.save(Path(output.models) / name)
 if run:
     log.info("\n%s", run.results.to_string())
+log.info("%s", job_cost_line())

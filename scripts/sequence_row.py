@@ -6,7 +6,7 @@ import pandas as pd
 from punctstyle.sequence_files import document_sequences
 from punctstyle.classifiers import build_sequence_classifier
 from punctstyle.classifiers.mlp import resolve_device
-from punctstyle.logs import configure_logging
+from punctstyle.logs import configure_logging, job_cost_line
 from punctstyle.sequence_recognition import (
     excerpt_accuracies,
     fit_and_score,
@@ -45,3 +45,4 @@ else:
     write_sequence_row(snakemake.output.row, row)
     write_length_rows(snakemake.output.lengths, lengths)
     log.info("\n%s\n%s", row.T.to_string(), lengths.to_string())
+log.info("%s", job_cost_line())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 def load(name: str):
     spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
@@ -66,3 +68,31 @@ def test_recognition_rows_plans_the_workflow_rows():
     planned = rows.planned_rows({"f1": table}, ["author", "genre"], ["2", "10", "all"], [0, 1])
     # 10 >= 3 authors duplicates the "all" row; genre has no labels
     assert planned == [("author", "2", 0), ("author", "2", 1), ("author", "all", 0), ("author", "all", 1)]
+
+
+def test_job_costs_sum_the_logged_cost_per_family_with_the_benchmark_wall(tmp_path):
+    from punctstyle.logs import job_cost_line
+
+    costs = load("job_costs")
+    line = job_cost_line()
+    cpu, peak = costs.parse_cost(f"2026-11-26 INFO start\n2026-11-26 INFO {line}\n")
+    assert cpu > 0 and peak > 10  # this test process has run and holds more than 10 MB
+    logs, bench = tmp_path / "logs/recognition", tmp_path / "benchmarks/recognition"
+    logs.mkdir(parents=True), bench.mkdir(parents=True)
+    for seed, (cpu_s, wall_s) in enumerate([(10.5, 11.0), (12.0, 13.5)]):
+        name = f"author_50_classes_seed{seed}"
+        (logs / f"{name}.log").write_text(f"x INFO job cost: 1.00 CPU s, peak memory 5 MB\n"
+                                          f"x INFO job cost: {cpu_s:.2f} CPU s, peak memory 300 MB\n")
+        (bench / f"{name}.tsv").write_text(f"s\th:m:s\tcpu_time\n{wall_s}\t0:00:11\t1.0\n")
+    (logs / "author_all_classes_seed0.log").write_text("x INFO job cost: 3.00 CPU s, peak memory 200 MB\n")
+    (logs / "author_10_classes_seed0.log").write_text("x INFO no cost line (an older version)\n")
+    jobs = costs.job_costs(tmp_path)
+    assert [(j.name, j.cpu_s, j.wall_s, j.peak_mb) for j in jobs] == [
+        ("recognition/author_50_classes_seed0", 10.5, 11.0, 300.0),
+        ("recognition/author_50_classes_seed1", 12.0, 13.5, 300.0),
+        ("recognition/author_all_classes_seed0", 3.0, None, 200.0),
+    ]
+    lines = costs.summary_lines(jobs)
+    assert lines[1].split() == ["recognition/author_50_classes", "2", "22.5", "10.5", "12.0", "24.5", "300"]
+    assert lines[2].split() == ["recognition/author_all_classes", "1", "3.0", "3.0", "3.0", "200"]
+    assert lines[-1].split()[-2:] == ["3", "25.5"]

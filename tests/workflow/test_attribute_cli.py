@@ -6,33 +6,19 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pandas as pd
 import pytest
-import yaml
 
 from punctstyle.marks import FEATURE_SIZES, FEATURES, PAPER_FEATURES
 from tests.conftest import REPO, snakemake
-from tests.fixtures.mini_mirror import AUTHORS, build_mini_mirror, book_text, serve
+from tests.fixtures.mini_mirror import AUTHORS, book_text, served_mini_mirror_run
 
 pytestmark = pytest.mark.workflow
 
 BUNDLE_FILES = ("mlp.pt", "signatures.parquet", "threshold.json", "manifest.json")
 GRID = [50, 100, 200, 400, 800, 1600, 3200, 6400]
 NEW_BOOK = 9000  # + author index: ids that are not in the mirror's catalog
-
-
-def snakefile_args(folder: Path) -> list[str]:
-    """Use the repository's Snakefile, plus attribution.smk while it does not include it yet."""
-    main = REPO / "Snakefile"
-    if "rules/attribution.smk" in main.read_text(encoding="utf-8"):
-        return []
-    wrapper = folder / "Snakefile"
-    wrapper.write_text(
-        f'include: "{main}"\ninclude: "{REPO / "workflow/rules/attribution.smk"}"\n', encoding="utf-8"
-    )
-    return ["--snakefile", str(wrapper), "--workflow-profile", str(REPO / "profiles/default")]
 
 
 def punctstyle(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -42,18 +28,11 @@ def punctstyle(*args: str, stdin: str | None = None) -> subprocess.CompletedProc
 
 @pytest.fixture(scope="module")
 def bundle(tmp_path_factory):
-    root = tmp_path_factory.mktemp("mirror")
-    build_mini_mirror(root)
-    outdir = tmp_path_factory.mktemp("results")
-    folder = tmp_path_factory.mktemp("config")
-    config = folder / "run.yaml"
-    targets = [str(outdir / "models/attribution" / name) for name in BUNDLE_FILES]
-    with serve(root) as base_url:
-        config.write_text(yaml.safe_dump({"outdir": str(outdir), "mirror": {"base_url": base_url}}))
+    with served_mini_mirror_run(tmp_path_factory) as served:
+        outdir, config = served.outdir, served.config
+        targets = [str(outdir / "models/attribution" / name) for name in BUNDLE_FILES]
         # targets first: --configfile takes every argument after it
-        snakemake(
-            *targets, *snakefile_args(folder), "--cores", "2", "--configfile", "config/test.yaml", str(config)
-        )
+        snakemake(*targets, "--cores", "2", "--configfile", "config/test.yaml", str(config))
     return outdir / "models/attribution"
 
 

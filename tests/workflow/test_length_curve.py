@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import yaml
 
 from tests.conftest import snakemake
-from tests.fixtures.mini_mirror import build_mini_mirror, serve
+from tests.fixtures.mini_mirror import served_mini_mirror_run
 
 pytestmark = pytest.mark.workflow
 
@@ -32,10 +31,6 @@ TARGETS = [
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
-    root = tmp_path_factory.mktemp("mirror")
-    build_mini_mirror(root)
-    outdir = tmp_path_factory.mktemp("results")
-    config = tmp_path_factory.mktemp("config") / "run.yaml"
     length = {
         "enabled": True,
         "lengths": LENGTHS,
@@ -44,17 +39,9 @@ def run(tmp_path_factory):
         "methods": {"kl": ["f3"], "mlp": ["f1"], "delta": ["words20"]},
         "training": ["whole", "excerpt"],
     }
-    with serve(root) as base_url:
-        config.write_text(
-            yaml.safe_dump(
-                {
-                    "outdir": str(outdir),
-                    "mirror": {"base_url": base_url},
-                    "recognition": {"mlp": {"max_epochs": 5}},
-                    "length_curve": length,
-                }
-            )
-        )
+    overlay = {"recognition": {"mlp": {"max_epochs": 5}}, "length_curve": length}
+    with served_mini_mirror_run(tmp_path_factory, overlay) as served:
+        outdir, config = served.outdir, served.config
         targets = [str(outdir / target) for target in TARGETS]
         snakemake(*targets, "--cores", "2", "--configfile", "config/test.yaml", str(config))
         summary = snakemake("--configfile", "config/test.yaml", str(config), "--summary").stdout

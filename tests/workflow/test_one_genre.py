@@ -14,35 +14,25 @@ import zipfile
 
 import pandas as pd
 import pytest
-import yaml
 
 from tests.conftest import snakemake
-from tests.fixtures.mini_mirror import build_mini_mirror, serve
+from tests.fixtures.mini_mirror import served_mini_mirror_run
 
 pytestmark = pytest.mark.workflow
 
 
 @pytest.fixture(scope="module")
 def one_genre_run(tmp_path_factory):
-    root = tmp_path_factory.mktemp("mirror")
-    build_mini_mirror(root)
-    outdir = tmp_path_factory.mktemp("results")
-    config = tmp_path_factory.mktemp("config") / "run.yaml"
-    with serve(root) as base_url:
-        config.write_text(
-            yaml.safe_dump(
-                {
-                    "outdir": str(outdir),
-                    "mirror": {"base_url": base_url},
-                    # only one author's shelf: one genre in the corpus
-                    "genres": {"shelves": ["Humor"]},
-                    # 10 caps to the 3 authors: the "all" row's experiment, not run
-                    "recognition": {"class_sizes": [2, 10, "all"], "seeds": [0], "mlp": {"max_epochs": 5}},
-                    "attribution": {"enabled": False},
-                    "beyond": {"importance": {"enabled": False}, "parts": {"enabled": False}},
-                }
-            )
-        )
+    overlay = {
+        # only one author's shelf: one genre in the corpus
+        "genres": {"shelves": ["Humor"]},
+        # 10 caps to the 3 authors: the "all" row's experiment, not run
+        "recognition": {"class_sizes": [2, 10, "all"], "seeds": [0], "mlp": {"max_epochs": 5}},
+        "attribution": {"enabled": False},
+        "beyond": {"importance": {"enabled": False}, "parts": {"enabled": False}},
+    }
+    with served_mini_mirror_run(tmp_path_factory, overlay) as served:
+        outdir, config = served.outdir, served.config
         args = ("--configfile", "config/test.yaml", str(config))
         run = snakemake("--cores", "2", *args)
         again = snakemake("--cores", "2", *args, "--dry-run")

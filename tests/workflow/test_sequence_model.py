@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-import yaml
 
 from tests.conftest import snakemake
-from tests.fixtures.mini_mirror import build_mini_mirror, serve
+from tests.fixtures.mini_mirror import served_mini_mirror_run
 
 pytestmark = pytest.mark.workflow
 
@@ -26,18 +25,14 @@ TARGETS = [
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
-    root = tmp_path_factory.mktemp("mirror")
-    build_mini_mirror(root)
-    outdir = tmp_path_factory.mktemp("results")
-    config = tmp_path_factory.mktemp("config") / "run.yaml"
     overlay = {
         "recognition": {"methods": {"kl": ["f1"], "mlp": ["f3"]}, "mlp": {"max_epochs": 5}},
         "beyond": {"sequence": {"enabled": True, "device": "cpu"}},
         # the length curve's grid: the sequence rows also score the test books cut to these lengths
         "length_curve": {"enabled": True, "lengths": [50, 100]},
     }
-    with serve(root) as base_url:
-        config.write_text(yaml.safe_dump({"outdir": str(outdir), "mirror": {"base_url": base_url}, **overlay}))
+    with served_mini_mirror_run(tmp_path_factory, overlay) as served:
+        outdir, config = served.outdir, served.config
         snakemake(*[str(outdir / t) for t in TARGETS], "--cores", "2", "--configfile", "config/test.yaml", str(config))
         summary = snakemake("--configfile", "config/test.yaml", str(config), "--summary").stdout
     return {"outdir": outdir, "summary": summary}

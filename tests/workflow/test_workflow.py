@@ -11,29 +11,18 @@ import pytest
 import yaml
 
 from tests.conftest import snakemake
-from tests.fixtures.mini_mirror import HTML_BOOK, LATIN1_BOOK, MISSING_BOOK, build_mini_mirror, serve
+from tests.fixtures.mini_mirror import HTML_BOOK, LATIN1_BOOK, MISSING_BOOK, served_mini_mirror_run
 
 pytestmark = pytest.mark.workflow
 
 
-def write_config(path: Path, base_url: str, outdir: Path, **extra: object) -> Path:
-    config = {"outdir": str(outdir), "mirror": {"base_url": base_url}}
-    config.update(extra)
-    path.write_text(yaml.safe_dump(config))
-    return path
-
-
 @pytest.fixture(scope="module")
 def workflow_run(tmp_path_factory):
-    root = tmp_path_factory.mktemp("mirror")
-    expected = build_mini_mirror(root)
-    outdir = tmp_path_factory.mktemp("results")
-    config = write_config(tmp_path_factory.mktemp("config") / "run.yaml", "", outdir)
-    with serve(root) as base_url:
-        write_config(config, base_url, outdir)
-        first = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(config))
-        second = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(config), "--dry-run")
-    return {"outdir": outdir, "expected": expected, "first": first, "second": second, "mirror": root, "config": config}
+    with served_mini_mirror_run(tmp_path_factory) as served:
+        first = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(served.config))
+        second = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(served.config), "--dry-run")
+    return {"outdir": served.outdir, "expected": served.expected, "first": first, "second": second,
+            "mirror": served.mirror, "config": served.config}
 
 
 def test_selection_applies_the_catalog_filters(workflow_run):
@@ -93,7 +82,11 @@ def planned_jobs(workflow_run, tmp_path: Path, overlay: dict | None = None, *cli
         extra = tmp_path / "overlay.yaml"
         extra.write_text(yaml.safe_dump(overlay))
         args.append(str(extra))
-    text = snakemake(*args, *cli).stdout
+    return planned_jobs_of(snakemake(*args, *cli).stdout)
+
+
+def planned_jobs_of(text: str) -> list[tuple[str, dict]]:
+    """(rule, wildcards) of every job in the output of a dry run."""
     jobs = []
     for block in re.split(r"\n(?=(?:local)?(?:rule|checkpoint) \w+:\n)", "\n" + text):
         name = re.match(r"(?:local)?(?:rule|checkpoint) (\w+):\n", block)
@@ -126,6 +119,34 @@ def test_a_new_class_size_that_caps_to_every_class_plans_no_row(workflow_run, tm
     jobs = planned_jobs(workflow_run, tmp_path, {"recognition": {"class_sizes": [2, 3, "all"]}})
     assert [wc for rule, wc in jobs if rule == "recognition"] == [], jobs
     assert {rule for rule, _ in jobs} <= {"config_used", "all"}, jobs
+
+
+# the analyses beyond the paper: rules that config/paper_only.yaml leaves out of the run
+BEYOND_THE_PAPER = {"corpus_words", "recognition_word_tables", "attribution_model", "f3_importance_row",
+                    "f3_importance", "figures_f3_importance", "book_parts", "figures_parts", "length_curve_row",
+                    "length_curve", "figures_length_curve", "sequence_row", "sequence_table"}
+PAPER_RULES = {"download_catalog", "select_books", "download_book", "tokenizer_rules", "extract_book", "book_features",
+               "corpus_tables", "consistency", "consistency_summary", "recognition", "recognition_tables",
+               "appendix_table", "temporal", "figures_corpus", "figures_documents", "figures_kl",
+               "figures_kl_heatmaps", "figures_recognition", "figures_temporal", "config_used", "skipped_analyses"}
+
+
+def test_the_paper_only_overlays_plan_the_paper_and_nothing_beyond(workflow_run):
+    # the README's timed commands: the rule of every output file of the whole DAG (--summary,
+    # with the run's corpus tables deciding the rows) under the overlays
+    def rules_and_seeds(*overlays: str) -> tuple[set[str], set[str]]:
+        args = ["--cores", "2", "--summary", "--configfile", "config/test.yaml", str(workflow_run["config"]), *overlays]
+        rows = [line.split("\t") for line in snakemake(*args).stdout.splitlines()[1:] if line.count("\t") >= 2]
+        seeds = {re.search(r"seed(\d+)", path).group(1) for path, _, rule, *_ in rows if rule == "recognition"}
+        return {rule for _, _, rule, *_ in rows}, seeds
+
+    default_rules, default_seeds = rules_and_seeds()
+    assert {"corpus_words", "attribution_model", "f3_importance_row", "book_parts"} <= default_rules
+    paper_rules, paper_seeds = rules_and_seeds("config/paper_only.yaml")
+    assert PAPER_RULES <= paper_rules and not paper_rules & BEYOND_THE_PAPER, paper_rules
+    assert paper_seeds == default_seeds == {"0", "1"}
+    one_run_rules, one_run_seeds = rules_and_seeds("config/paper_only.yaml", "config/one_run_per_row.yaml")
+    assert one_run_rules == paper_rules and one_run_seeds == {"0"}
 
 
 @pytest.mark.parametrize(
