@@ -8,6 +8,7 @@ from snakemake.utils import validate
 
 from punctstyle.folder_corpus import metadata_columns
 from punctstyle.io import InputError
+from punctstyle.scheduler_timers import coalesce_reevaluation_timers
 from punctstyle.settings import (
     coerce_config_types,
     config_error,
@@ -30,6 +31,10 @@ if config_error(config):
 validate(config, schema="../schemas/config.schema.yaml")
 
 OUT = config["outdir"]
+
+# One pending scheduler re-evaluation timer instead of one chain of passes per finished job
+# (punctstyle.scheduler_timers: the main process's CPU per job otherwise grows with the run).
+coalesce_reevaluation_timers()
 
 
 wildcard_constraints:
