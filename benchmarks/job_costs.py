@@ -22,7 +22,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-COST = re.compile(r"job cost: ([0-9.]+) CPU s, peak memory ([0-9.]+) MB")
+from punctstyle.logs import parse_job_cost
+
 SEED = re.compile(r"_seed\d+$")
 
 
@@ -35,12 +36,6 @@ class JobCost:
     cpu_s: float
     wall_s: float | None
     peak_mb: float
-
-
-def parse_cost(text: str) -> tuple[float, float] | None:
-    """(CPU s, peak MB) of the last ``job cost:`` line of a log; None when it has none."""
-    found = COST.findall(text)
-    return (float(found[-1][0]), float(found[-1][1])) if found else None
 
 
 def benchmark_wall(path: Path) -> float | None:
@@ -57,7 +52,7 @@ def job_costs(outdir: Path) -> list[JobCost]:
     """Every job under ``outdir/logs`` that logged its cost, sorted by name."""
     jobs = []
     for log in sorted((outdir / "logs").rglob("*.log")):
-        cost = parse_cost(log.read_text(errors="replace"))
+        cost = parse_job_cost(log.read_text(errors="replace"))
         if cost is None:
             continue
         name = log.relative_to(outdir / "logs").with_suffix("").as_posix()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 
 
 def configure_logging(log_path: str | os.PathLike[str] | None, level: int = logging.INFO) -> logging.Logger:
@@ -26,6 +27,7 @@ def configure_logging(log_path: str | os.PathLike[str] | None, level: int = logg
 
 
 JOB_COST_PREFIX: str = "job cost:"
+_JOB_COST = re.compile(re.escape(JOB_COST_PREFIX) + r" ([0-9.]+) CPU s, peak memory ([0-9.]+) MB")
 
 
 def job_cost_line() -> str:
@@ -42,3 +44,9 @@ def job_cost_line() -> str:
     cpu = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
     peak_mb = own.ru_maxrss / 1024  # kilobytes on Linux
     return f"{JOB_COST_PREFIX} {cpu:.2f} CPU s, peak memory {peak_mb:.0f} MB"
+
+
+def parse_job_cost(text: str) -> tuple[float, float] | None:
+    """(CPU s, peak MB) of the last :func:`job_cost_line` in a log's text; None when it has none."""
+    found = _JOB_COST.findall(text)
+    return (float(found[-1][0]), float(found[-1][1])) if found else None

@@ -71,11 +71,11 @@ def test_recognition_rows_plans_the_workflow_rows():
 
 
 def test_job_costs_sum_the_logged_cost_per_family_with_the_benchmark_wall(tmp_path):
-    from punctstyle.logs import job_cost_line
+    from punctstyle.logs import job_cost_line, parse_job_cost
 
     costs = load("job_costs")
     line = job_cost_line()
-    cpu, peak = costs.parse_cost(f"2026-11-26 INFO start\n2026-11-26 INFO {line}\n")
+    cpu, peak = parse_job_cost(f"2026-11-26 INFO start\n2026-11-26 INFO {line}\n")
     assert cpu > 0 and peak > 10  # this test process has run and holds more than 10 MB
     logs, bench = tmp_path / "logs/recognition", tmp_path / "benchmarks/recognition"
     logs.mkdir(parents=True), bench.mkdir(parents=True)

@@ -82,11 +82,7 @@ def planned_jobs(workflow_run, tmp_path: Path, overlay: dict | None = None, *cli
         extra = tmp_path / "overlay.yaml"
         extra.write_text(yaml.safe_dump(overlay))
         args.append(str(extra))
-    return planned_jobs_of(snakemake(*args, *cli).stdout)
-
-
-def planned_jobs_of(text: str) -> list[tuple[str, dict]]:
-    """(rule, wildcards) of every job in the output of a dry run."""
+    text = snakemake(*args, *cli).stdout
     jobs = []
     for block in re.split(r"\n(?=(?:local)?(?:rule|checkpoint) \w+:\n)", "\n" + text):
         name = re.match(r"(?:local)?(?:rule|checkpoint) (\w+):\n", block)
