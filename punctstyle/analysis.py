@@ -44,13 +44,6 @@ def labelled_rows(table: pd.DataFrame, task: str) -> pd.DataFrame:
     return table[table[task_column(task)].notna()].reset_index(drop=True)
 
 
-def available_cross_pairs(labels: np.ndarray) -> int:
-    """Number of ordered pairs of documents from distinct classes: ``m^2 - sum_c m_c^2``."""
-    _, counts = np.unique(labels, return_counts=True)
-    m = int(counts.sum())
-    return m * m - int((counts.astype(np.int64) ** 2).sum())
-
-
 @dataclass(frozen=True)
 class ConsistencyResult:
     """Consistency of one (task, feature), plus the heat-map matrices of the top classes."""

@@ -27,6 +27,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from punctstyle.analysis import consistency_analysis, labelled_rows, task_column
+from punctstyle.consistency import pair_counts
+from punctstyle.corpus import text_groups
 from punctstyle.io import InputError, atomic_open, read_json_object, write_json_atomic
 
 
@@ -141,3 +144,53 @@ def heatmap_key(k: int, available: Iterable[int]) -> int | None:
     if keys and keys[-1] < k:
         return keys[-1]
     return None
+
+
+def consistency_job(
+    table: pd.DataFrame,
+    task: str,
+    feature: str,
+    outputs: Mapping[str, str],
+    *,
+    baseline_pairs: int,
+    seed: int,
+    top_k: Sequence[int],
+    log: Any = None,
+) -> dict[str, Any]:
+    """Rule ``consistency`` for one (task, feature): :func:`punctstyle.analysis.consistency_analysis`
+    on the corpus table, written to ``outputs`` (``table``, ``summary``, ``values``, ``heatmaps``);
+    the heat maps of the top ``top_k`` classes for the author task only. Skipped (empty files and
+    a summary naming the reason) with fewer than 2 classes or no class with documents from two
+    texts. Returns the summary."""
+    rows = labelled_rows(table, task)
+    labels = rows[task_column(task)].to_numpy(dtype=object)
+    n_classes = pd.Series(labels).nunique()
+    counts = pair_counts(labels, text_groups(rows))
+    reason = None
+    if n_classes < 2:
+        reason = f"skipped: the corpus has {n_classes} {task} class(es) with documents, at least 2 are needed"
+    elif counts.within == 0:
+        reason = (
+            f"skipped: no {task} has documents from two texts "
+            f"({counts.within_same_text} pairs of excerpts of one text are left out)"
+        )
+    if reason is not None:
+        if log is not None:
+            log.warning("%s %s %s", task, feature, reason)
+        summary = skipped_summary(task, feature, reason)
+        write_consistency_table(outputs["table"], pd.DataFrame(columns=["class", "n_docs", "consistency"]))
+        write_summary(outputs["summary"], summary)
+        write_values(outputs["values"])
+        write_heatmaps(outputs["heatmaps"], {})
+        return summary
+    result = consistency_analysis(
+        table, task, feature, baseline_pairs=baseline_pairs, seed=seed, top_k=top_k if task == "author" else ()
+    )
+    write_consistency_table(outputs["table"], result.report.table)
+    write_values(outputs["values"], result.report.within, result.report.cross)
+    write_heatmaps(outputs["heatmaps"], result.heatmaps)
+    summary = result.summary()
+    write_summary(outputs["summary"], summary)
+    if log is not None:
+        log.info("%s", summary)
+    return summary

@@ -62,11 +62,12 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.classifiers import build_classifier, classifier_spec
+from punctstyle.experiments.row import Row
 from punctstyle.features import FEATURE_FUNCTIONS
 from punctstyle.featuresets import feature_set_label, stack_features
 from punctstyle.marks import DISTRIBUTION_FEATURES, PAPER_FEATURES
 from punctstyle.metrics import accuracy, baseline_accuracy
-from punctstyle.splits import RowSplit, row_split
+from punctstyle.splits import RowSplit
 
 WHOLE = "whole"
 """The length label of whole documents (and the training mode on whole documents)."""
@@ -407,20 +408,6 @@ class LengthRow:
     """The row's words, best first (word features only; chosen on the training documents)."""
 
 
-def length_split(
-    labels: Sequence[Any],
-    n_classes: int,
-    seed: int,
-    task: str,
-    test_fraction: float,
-    groups: Sequence[Any] | None = None,
-) -> RowSplit:
-    """The row's class sample and split: exactly :func:`punctstyle.splits.row_split`, as the
-    recognition grid (:func:`punctstyle.recognition.recognition_experiments`) draws it;
-    ``groups``: the text of each document when documents are excerpts (never split)."""
-    return row_split(labels, n_classes, seed, task, test_fraction, groups=groups)
-
-
 def _fitted(method: str, names: tuple[str, ...], seed: int, options: Mapping[str, Any], X: np.ndarray, y: np.ndarray):
     """A registered classifier built for (seed, feature names) and fitted on (X, y)."""
     model = build_classifier(method, seed=seed, feature_set=names, **options)
@@ -481,7 +468,7 @@ def length_curve_row(
         raise ValueError(f"bad short_documents {short_documents!r}: expected one of {SHORT_RULES}")
     y = np.asarray(labels, dtype=object)
     options = classifier_options or {}
-    split = length_split(y, n_classes, seed, task, test_fraction, groups)
+    split = Row(task, n_classes, seed, y, groups=None if groups is None else np.asarray(groups, dtype=object)).split(test_fraction)
     grid = length_labels(lengths)
     features = sorted({f for sets in methods.values() for name in sets for f in resolve_excerpt_features(name)})
     reader, functions, vocabulary = documents, dict(EXCERPT_FEATURES), ()

@@ -25,6 +25,8 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.classifiers import Classifier, build_classifier, classifier_spec
+from punctstyle.experiments.row import Row
+from punctstyle.experiments.runner import run_split
 from punctstyle.featuresets import (
     is_distribution_set,
     matrices_from_tables,
@@ -32,8 +34,8 @@ from punctstyle.featuresets import (
     stack_features,
     word_set_parts,
 )
-from punctstyle.metrics import accuracy, baseline_accuracy, confusion_matrix, per_class_accuracy
-from punctstyle.splits import effective_class_sizes, row_split
+from punctstyle.metrics import accuracy, confusion_matrix, per_class_accuracy
+from punctstyle.splits import effective_class_sizes
 
 RESULT_COLUMNS: list[str] = [
     "task",
@@ -161,7 +163,7 @@ def recognition_experiments(
     matrices = {name: stack_features(features, name) for sets in methods.values() for name in sets}
     for n_classes in effective_class_sizes(class_sizes, np.unique(y).size):
         for seed in seeds:
-            split = row_split(y, n_classes, seed, task, test_fraction, groups=groups)
+            split = Row(task, n_classes, seed, y, groups=groups).split(test_fraction)
             y_train, y_test = y[split.train_index], y[split.test_index]
             common = dict(
                 task=task,
@@ -171,25 +173,31 @@ def recognition_experiments(
                 test_index=split.test_index,
                 y_true=y_test,
                 classes=split.classes,
-                baseline=baseline_accuracy(y_train, y_test),
             )
             for method, feature_sets in methods.items():
                 for name in feature_sets:
                     X = matrices[name]
-                    model = build_classifier(
-                        method, seed=seed, feature_set=resolve_feature_set(name), **options.get(method, {})
+                    scored = run_split(
+                        _maker(method, seed, resolve_feature_set(name), options.get(method, {})),
+                        X[split.train_index],
+                        y_train,
+                        X[split.test_index],
+                        y_test,
                     )
-                    model.fit(X[split.train_index], y_train)
-                    y_pred = np.asarray(model.predict(X[split.test_index]), dtype=object)
-                    diagnostics = model.diagnostics() if hasattr(model, "diagnostics") else {}
                     yield Experiment(
                         method=method,
                         feature_set=name,
-                        y_pred=y_pred,
-                        diagnostics=diagnostics,
-                        model=model if keep_models else None,
+                        y_pred=scored.y_pred,
+                        diagnostics=scored.diagnostics,
+                        model=scored.model if keep_models else None,
+                        baseline=scored.baseline,
                         **common,
                     )
+
+
+def _maker(method: str, seed: int, feature_set: tuple[str, ...], options: Mapping[str, Any]):
+    """A factory of a fresh registered classifier ``method`` for one experiment."""
+    return lambda: build_classifier(method, seed=seed, feature_set=feature_set, **options)
 
 
 def word_experiments(
@@ -243,7 +251,7 @@ def word_experiments(
     cutoff = None if word_cutoff is None else np.asarray(word_cutoff, dtype=np.float64)
     for n_classes in effective_class_sizes(class_sizes, np.unique(y).size):
         for seed in seeds:
-            split = row_split(y, n_classes, seed, task, test_fraction, groups=groups)
+            split = Row(task, n_classes, seed, y, groups=groups).split(test_fraction)
             train, test = split.train_index, split.test_index
             y_train, y_test = y[train], y[test]
             vocabulary = select_vocabulary(freqs[train], k_max, None if cutoff is None else cutoff[train])
@@ -257,7 +265,6 @@ def word_experiments(
                 test_index=test,
                 y_true=y_test,
                 classes=split.classes,
-                baseline=baseline_accuracy(y_train, y_test),
             )
             for method, word_sets in methods.items():
                 for name in word_sets:
@@ -271,17 +278,28 @@ def word_experiments(
                     feature_set = (
                         (*resolve_feature_set(punctuation_set), f"words{k}") if punctuation_set else (f"words{k}",)
                     )
-                    model = build_classifier(method, seed=seed, feature_set=feature_set, **options.get(method, {}))
-                    model.fit(np.concatenate(blocks_train, axis=1), y_train)
-                    y_pred = np.asarray(model.predict(np.concatenate(blocks_test, axis=1)), dtype=object)
-                    diagnostics = dict(model.diagnostics()) if hasattr(model, "diagnostics") else {}
+                    scored = run_split(
+                        _maker(method, seed, feature_set, options.get(method, {})),
+                        np.concatenate(blocks_train, axis=1),
+                        y_train,
+                        np.concatenate(blocks_test, axis=1),
+                        y_test,
+                    )
+                    diagnostics = dict(scored.diagnostics)
                     # k words: the k-th must beat any word outside the pool; fewer: none may lie outside
                     if n_vocabulary == k:
                         proven = bool(vocabulary.scores[k - 1] > vocabulary.bound)
                     else:
                         proven = vocabulary.bound == 0.0
                     diagnostics.update(top_k=k, n_vocabulary=n_vocabulary, vocabulary_proven=int(proven))
-                    yield Experiment(method=method, feature_set=name, y_pred=y_pred, diagnostics=diagnostics, **common)
+                    yield Experiment(
+                        method=method,
+                        feature_set=name,
+                        y_pred=scored.y_pred,
+                        diagnostics=diagnostics,
+                        baseline=scored.baseline,
+                        **common,
+                    )
 
 
 def word_results_frame(experiments: Iterable[Experiment]) -> pd.DataFrame:

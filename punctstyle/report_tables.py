@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-
 # ------------------------------------------------------------------ choosing what to draw
 
 

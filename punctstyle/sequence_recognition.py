@@ -17,7 +17,6 @@ with these columns.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,12 +26,14 @@ import pandas as pd
 
 from punctstyle.analysis import labelled_rows, task_column
 from punctstyle.classifiers import display_name
+from punctstyle.experiments.row import Row
+from punctstyle.experiments.runner import run_split
 from punctstyle.featuresets import feature_set_label
 from punctstyle.io import atomic_open
 from punctstyle.metrics import accuracy, baseline_accuracy
 from punctstyle.recognition import RESULT_COLUMNS
 from punctstyle.recognition_tables import mean_std
-from punctstyle.splits import RowSplit, effective_class_size, row_split
+from punctstyle.splits import RowSplit, effective_class_size
 
 SEQUENCE_FEATURE_SET: str = "sequence"
 """The ``feature_set`` value of the sequence classifier's rows (its input is the raw sequence)."""
@@ -72,15 +73,13 @@ def sequence_row_split(
     documents are excerpts: a text's excerpts stay on one side, :func:`punctstyle.corpus.text_groups`),
     in the table's order, with ``n_classes = min(class_size, number of classes)``: the sample and
     split of Tables 2-3."""
-    from punctstyle.corpus import text_groups
-
     rows = labelled_rows(table, task)
     labels = rows[task_column(task)].to_numpy(dtype=object)
     n_available = np.unique(labels).size
     if n_available < 2:
         raise ValueError(f"the corpus has {n_available} {task} class(es) with a label, at least 2 are needed")
     n_classes = effective_class_size(class_size, n_available)
-    split = row_split(labels, n_classes, seed, task, test_fraction, groups=text_groups(rows))
+    split = Row.from_table(rows, labels, task=task, n_classes=n_classes, seed=seed).split(test_fraction)
     return SequenceRowData(rows["book_id"].to_numpy(dtype=np.int64), labels, n_classes, split)
 
 
@@ -98,13 +97,13 @@ def fit_and_score(
     model and one row of :data:`ROW_COLUMNS` (wall seconds of ``fit`` and of ``predict``).
     ``documents[i]`` is the (marks, gaps) of book ``data.book_ids[i]``; only the row's books are read."""
     split, y = data.split, data.labels
-    model = make()
-    t0 = time.perf_counter()
-    model.fit([documents[i] for i in split.train_index], y[split.train_index])
-    t1 = time.perf_counter()
-    y_pred = np.asarray(model.predict([documents[i] for i in split.test_index]), dtype=object)
-    t2 = time.perf_counter()
-    diagnostics = model.diagnostics() if hasattr(model, "diagnostics") else {}
+    scored = run_split(
+        make,
+        [documents[i] for i in split.train_index],
+        y[split.train_index],
+        [documents[i] for i in split.test_index],
+        y[split.test_index],
+    )
     row = {
         "task": task,
         "n_classes": data.n_classes,
@@ -113,15 +112,10 @@ def fit_and_score(
         "feature_set": SEQUENCE_FEATURE_SET,
         "n_train": int(split.train_index.size),
         "n_test": int(split.test_index.size),
-        "accuracy": accuracy(y[split.test_index], y_pred),
-        "baseline": baseline_accuracy(y[split.train_index], y[split.test_index]),
-        "n_fallback": int(diagnostics.get("n_fallback", 0)),
-        "epochs": int(diagnostics.get("epochs", 0)),
-        "train_seconds": t1 - t0,
-        "predict_seconds": t2 - t1,
+        **scored.record(),
         "device": device,
     }
-    return model, pd.DataFrame([row], columns=ROW_COLUMNS)
+    return scored.model, pd.DataFrame([row], columns=ROW_COLUMNS)
 
 
 def sequence_row(

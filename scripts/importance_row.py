@@ -5,6 +5,7 @@ import pandas as pd
 
 from punctstyle.analysis import labelled_rows
 from punctstyle.classifiers import build_classifier
+from punctstyle.classifiers.options import options_by_classifier
 from punctstyle.corpus import feature_matrix, text_groups
 from punctstyle.importance import capped_class_size, importance_row, write_importance_row
 from punctstyle.logs import configure_logging, job_cost_line
@@ -12,9 +13,7 @@ from punctstyle.logs import configure_logging, job_cost_line
 log = configure_logging(snakemake.log[0])
 params, wildcards = snakemake.params, snakemake.wildcards
 seed = int(wildcards.seed)
-# the device decides where the network runs, not what it computes: read at run time, not a param
-device = snakemake.config["recognition"]["mlp"]["device"]
-options = {"mlp": {"params": params.mlp, "device": device, "num_threads": snakemake.threads}}
+options = options_by_classifier(snakemake.config, {"mlp": params.mlp}, snakemake.threads)
 
 
 def make(method):

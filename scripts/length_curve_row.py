@@ -22,6 +22,7 @@ from punctstyle.length_curve import (
     length_curve_row,
     uses_word_features,
 )
+from punctstyle.classifiers.options import options_by_classifier
 from punctstyle.logs import configure_logging, job_cost_line
 
 log = configure_logging(snakemake.log[0])
@@ -51,9 +52,7 @@ else:
         streams = {} if words is None else {WORD_STREAM: words.stream(i, marks, gaps)}
         return Document(int(book_ids[i]), marks, gaps, streams)
 
-    # the device decides where the network runs, not what it computes: read at run time, not a param
-    device = snakemake.config["recognition"]["mlp"]["device"]
-    options = {"mlp": {"params": params.mlp, "device": device, "num_threads": snakemake.threads}}
+    options = options_by_classifier(snakemake.config, {"mlp": params.mlp}, snakemake.threads)
     start = time.process_time()
     row = length_curve_row(
         document,

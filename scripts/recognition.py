@@ -12,6 +12,7 @@ from punctstyle.analysis import (
     task_column,
     word_baseline_run,
 )
+from punctstyle.classifiers.options import options_by_classifier
 from punctstyle.logs import configure_logging, job_cost_line
 from punctstyle.marks import FEATURES
 from punctstyle.recognition_files import write_row_files, write_word_results
@@ -33,9 +34,7 @@ elif duplicates_full_corpus_row(class_size, n_available, params.all_configured):
         "skipped: %s classes cap to all %d %ss, the row computed by class size 'all'", class_size, n_available, task
     )
 else:
-    # the device decides where the network runs, not what it computes: read at run time, not a param
-    device = snakemake.config["recognition"]["mlp"]["device"]
-    options = {"mlp": {"params": params.mlp, "device": device, "num_threads": snakemake.threads}}
+    options = options_by_classifier(snakemake.config, {"mlp": params.mlp}, snakemake.threads)
     run = recognition_run(
         tables,
         task,
@@ -56,7 +55,7 @@ if run and params.word_methods:
         matrix=read_word_matrix(snakemake.input.words),
         methods=params.word_methods,
         test_fraction=params.test_fraction,
-        classifier_options={"mlp": {**options["mlp"], "params": params.word_mlp}},
+        classifier_options=options_by_classifier(snakemake.config, {"mlp": params.word_mlp}, snakemake.threads),
     )
     log.info("word baselines:\n%s", word_results.to_string())
 write_word_results(output.words, word_results)

@@ -5,7 +5,7 @@ import pandas as pd
 
 from punctstyle.sequence_files import document_sequences
 from punctstyle.classifiers import build_sequence_classifier
-from punctstyle.classifiers.mlp import resolve_device
+from punctstyle.classifiers.options import classifier_options
 from punctstyle.logs import configure_logging, job_cost_line
 from punctstyle.sequence_recognition import (
     excerpt_accuracies,
@@ -20,8 +20,8 @@ METHOD = "sequence_cnn"
 log = configure_logging(snakemake.log[0])
 params, wildcards = snakemake.params, snakemake.wildcards
 seed, task = int(wildcards.seed), "author"
-# the device decides where the network runs, not what it computes: read at run time, not a param
-device = resolve_device(snakemake.config["beyond"]["sequence"]["device"])
+options = classifier_options(snakemake.config, METHOD, snakemake.threads, params.model)
+device = options["device"]
 
 table = pd.read_parquet(snakemake.input.table)  # book_id, author (and an excerpt's text and marks)
 try:
@@ -34,9 +34,7 @@ else:
     documents = document_sequences(snakemake.input.sequences, table, data.book_ids)
 
     def make():
-        return build_sequence_classifier(
-            METHOD, seed=seed, params=params.model, device=device, num_threads=snakemake.threads
-        )
+        return build_sequence_classifier(METHOD, seed=seed, **options)
 
     model, row = fit_and_score(data, documents, task=task, seed=seed, method=METHOD, make=make, device=device)
     # the test books cut to the length curve's excerpts (none when length_curve is off)

@@ -22,12 +22,12 @@ from punctstyle.length_curve import (
     excerpt_vectors,
     length_curve_row,
     length_labels,
-    length_split,
     median_words,
     summarise,
     summary_markdown,
 )
 from punctstyle.recognition import recognition_experiments
+from punctstyle.splits import row_split
 from tests.unit.recognition_data import feature_dict
 
 MARKS = np.arange(10, dtype=np.uint8)  # ! " ( ) , . : ; ? ...
@@ -134,7 +134,7 @@ def test_the_split_is_the_recognition_grids():
             methods={"kl": ["f1"]},
             test_fraction=0.2,
         )
-        split = length_split(labels, n_classes, seed, "author", 0.2)
+        split = row_split(labels, n_classes, seed, "author", 0.2)
         assert np.array_equal(split.train_index, experiment.train_index)
         assert np.array_equal(split.test_index, experiment.test_index)
         # and the row itself uses it
@@ -455,7 +455,7 @@ def test_excerpts_of_one_text_stay_on_one_side_and_refuse_word_features():
             training=["whole"],
             groups=groups,
         )
-        expected = length_split(labels, 3, seed, "author", 0.25, groups)
+        expected = row_split(labels, 3, seed, "author", 0.25, groups)
         assert np.array_equal(row.split.test_index, expected.test_index)
         assert not set(groups[row.split.train_index]) & set(groups[row.split.test_index])
         tested = set(groups[row.split.test_index])

@@ -1,0 +1,63 @@
+"""One experiment row of Tables 2-4 (a task, a class count, a seed): the documents' labels, ids
+and text groups, and the row's class sample and split (:func:`punctstyle.splits.row_split`).
+
+The groups (the text each document comes from, :func:`punctstyle.corpus.text_groups`) are taken
+from the corpus table when the row is built, so that every split of an excerpt corpus keeps the
+excerpts of one text on one side; with whole texts there are none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from punctstyle.corpus import text_groups
+from punctstyle.splits import RowSplit, row_split
+
+
+@dataclass(frozen=True)
+class Row:
+    """The documents of one row: ``labels`` (one per document), ``book_ids`` (same order) and
+    ``groups`` (the text of each document; None: documents are whole texts)."""
+
+    task: str
+    n_classes: int
+    seed: int
+    labels: np.ndarray
+    book_ids: np.ndarray | None = None
+    groups: np.ndarray | None = None
+    _splits: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_table(
+        cls,
+        table: pd.DataFrame,
+        labels: Sequence[Any],
+        *,
+        task: str,
+        n_classes: int,
+        seed: int,
+        book_ids: Sequence[Any] | None = None,
+    ) -> Row:
+        """The row of ``labels`` (one per document of ``book_ids``, or per row of ``table``), its
+        groups read from ``table`` (:func:`punctstyle.corpus.text_groups`)."""
+        ids = None if book_ids is None else np.asarray(book_ids)
+        return cls(task, int(n_classes), int(seed), np.asarray(labels, dtype=object), ids, text_groups(table, ids))
+
+    @property
+    def n_available(self) -> int:
+        """The number of classes in the corpus (before the sample)."""
+        return int(np.unique(self.labels).size)
+
+    def split(self, test_fraction: float) -> RowSplit:
+        """The row's class sample and closed-set split (:func:`punctstyle.splits.row_split`),
+        whole groups on one side; the same for every classifier and feature set of the row."""
+        if test_fraction not in self._splits:
+            self._splits[test_fraction] = row_split(
+                self.labels, self.n_classes, self.seed, self.task, test_fraction, groups=self.groups
+            )
+        return self._splits[test_fraction]

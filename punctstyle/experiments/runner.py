@@ -1,0 +1,74 @@
+"""One classifier on one row's split: fit on the training documents, predict the test documents,
+score (section 2.5 of the paper). Every experiment of the package (recognition grid, sequence
+network, ...) gets its scores through :func:`run_split`, so every record has one schema
+(:data:`RECORD_FIELDS`) and the baseline and diagnostics are computed once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+
+from punctstyle.metrics import accuracy, baseline_accuracy
+
+
+@dataclass
+class Scored:
+    """The outcome of one (row, classifier, feature view): the predictions, ``accuracy`` (correct
+    test documents / test documents), ``baseline`` (the proportional random classifier's expected
+    accuracy on the same split), the classifier's diagnostics (``n_fallback``, ``epochs``: 0 when it
+    reports none), the wall seconds of ``fit`` and ``predict``, and the fitted model."""
+
+    y_pred: np.ndarray
+    accuracy: float
+    baseline: float
+    n_fallback: int
+    epochs: int
+    diagnostics: dict
+    train_seconds: float
+    predict_seconds: float
+    model: Any
+
+    def record(self) -> dict[str, Any]:
+        """The scalar fields (:data:`RECORD_FIELDS`)."""
+        return {name: getattr(self, name) for name in RECORD_FIELDS}
+
+
+RECORD_FIELDS: tuple[str, ...] = ("accuracy", "baseline", "n_fallback", "epochs", "train_seconds", "predict_seconds")
+"""The scalar fields of every scored experiment."""
+assert set(RECORD_FIELDS) <= {f.name for f in fields(Scored)}
+
+
+def run_split(
+    make: Callable[[], Any],
+    train_inputs: Any,
+    y_train: Sequence[Any],
+    test_inputs: Any,
+    y_test: Sequence[Any],
+) -> Scored:
+    """Fit ``make()`` on (``train_inputs``, ``y_train``) and predict ``test_inputs`` (a feature
+    matrix's rows or a list of documents, whatever the classifier takes); score against ``y_test``."""
+    y_train = np.asarray(y_train, dtype=object)
+    y_test = np.asarray(y_test, dtype=object)
+    model = make()
+    t0 = time.perf_counter()
+    model.fit(train_inputs, y_train)
+    t1 = time.perf_counter()
+    y_pred = np.asarray(model.predict(test_inputs), dtype=object)
+    t2 = time.perf_counter()
+    diagnostics = model.diagnostics() if hasattr(model, "diagnostics") else {}
+    return Scored(
+        y_pred=y_pred,
+        accuracy=accuracy(y_test, y_pred),
+        baseline=baseline_accuracy(y_train, y_test),
+        n_fallback=int(diagnostics.get("n_fallback", 0)),
+        epochs=int(diagnostics.get("epochs", 0)),
+        diagnostics=diagnostics,
+        train_seconds=t1 - t0,
+        predict_seconds=t2 - t1,
+        model=model,
+    )
