@@ -42,7 +42,16 @@ def main(repo: str, outdir: str, cores: str = "2") -> int:
             config = Path(scratch) / "run.yaml"
             config.write_text(yaml.safe_dump({"outdir": str(out), "mirror": {"base_url": base_url}, **OVERLAY}))
             env = {**os.environ, "PYTHONPATH": str(repo_path)}
-            command = [sys.executable, "-m", "snakemake", "--cores", cores, "--configfile", "config/test.yaml", str(config)]
+            command = [
+                sys.executable,
+                "-m",
+                "snakemake",
+                "--cores",
+                cores,
+                "--configfile",
+                "config/test.yaml",
+                str(config),
+            ]
             return subprocess.run(command, cwd=repo_path, env=env).returncode
 
 

@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.classifiers.kl_nearest import class_signatures, kl_nearest
+from punctstyle.experiments.row import documents_split
 from punctstyle.metrics import accuracy, baseline_accuracy
-from punctstyle.splits import grouped_split, stratified_split
 
 FeaturesFunction = Callable[[np.ndarray, np.ndarray], Mapping[str, np.ndarray]]
 """``compute_features(marks, gaps) -> {"f1": ..., ..., "f6": ...}``."""
@@ -84,10 +84,7 @@ def attribution_split(
     """The closed-set 80/20 split of every length measurement: (train, test) row indices.
     With ``groups`` (each document's text, when documents are excerpts) whole texts are split
     (:func:`punctstyle.splits.grouped_split`), so no test excerpt shares a text with training."""
-    y, rng = np.asarray(labels, dtype=object), np.random.default_rng(seed)
-    if groups is None:
-        return stratified_split(y, test_fraction, rng)
-    return grouped_split(y, groups, test_fraction, rng)
+    return documents_split(labels, groups, test_fraction, np.random.default_rng(seed))
 
 
 NO_TEST_BOOK = (

@@ -36,9 +36,10 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.classifiers import Classifier
+from punctstyle.experiments.row import Row, documents_split
 from punctstyle.marks import N_MARKS, pair_label
 from punctstyle.metrics import accuracy, baseline_accuracy
-from punctstyle.splits import effective_class_sizes, grouped_split, row_rng, row_split, stratified_split
+from punctstyle.splits import effective_class_sizes, row_rng
 
 MakeClassifier = Callable[[str], Classifier]
 """``make(method)``: a fresh, unfitted classifier (``"kl"`` or ``"mlp"``) of one experiment row."""
@@ -117,10 +118,7 @@ def training_ranking(
     (:func:`punctstyle.splits.grouped_split`).
     """
     y_train = np.asarray(y_train, dtype=object)
-    if groups is None:
-        fit_index, held_out = stratified_split(y_train, holdout_fraction, rng)
-    else:
-        fit_index, held_out = grouped_split(y_train, groups, holdout_fraction, rng)
+    fit_index, held_out = documents_split(y_train, groups, holdout_fraction, rng)
     if held_out.size == 0:
         return None
     model = make("mlp").fit(X_train[fit_index], y_train[fit_index])
@@ -163,7 +161,7 @@ def importance_row(
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(labels, dtype=object)
     g = None if groups is None else np.asarray(groups, dtype=object)
-    split = row_split(y, n_classes, seed, task, test_fraction, groups=g)
+    split = Row(task, n_classes, seed, y, groups=g).split(test_fraction)
     X_train, y_train = X[split.train_index], y[split.train_index]
     X_test, y_test = X[split.test_index], y[split.test_index]
     mlp = make("mlp").fit(X_train, y_train)

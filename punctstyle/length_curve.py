@@ -63,10 +63,11 @@ import pandas as pd
 
 from punctstyle.classifiers import build_classifier, classifier_spec
 from punctstyle.experiments.row import Row
+from punctstyle.experiments.runner import fit, score_fitted
 from punctstyle.features import FEATURE_FUNCTIONS
 from punctstyle.featuresets import feature_set_label, stack_features
 from punctstyle.marks import DISTRIBUTION_FEATURES, PAPER_FEATURES
-from punctstyle.metrics import accuracy, baseline_accuracy
+from punctstyle.metrics import baseline_accuracy
 from punctstyle.splits import RowSplit
 
 WHOLE = "whole"
@@ -408,22 +409,9 @@ class LengthRow:
     """The row's words, best first (word features only; chosen on the training documents)."""
 
 
-def _fitted(method: str, names: tuple[str, ...], seed: int, options: Mapping[str, Any], X: np.ndarray, y: np.ndarray):
-    """A registered classifier built for (seed, feature names) and fitted on (X, y)."""
-    model = build_classifier(method, seed=seed, feature_set=names, **options)
-    model.fit(X, y)
-    return model
-
-
-def _evaluate(model: Any, X_test: np.ndarray, y_test: np.ndarray) -> dict[str, Any]:
-    """Accuracy of a fitted model on (X_test, y_test) and its diagnostics (0 when it has none)."""
-    predicted = np.asarray(model.predict(X_test), dtype=object)
-    diagnostics = model.diagnostics() if hasattr(model, "diagnostics") else {}
-    return {
-        "accuracy": accuracy(y_test, predicted),
-        "n_fallback": int(diagnostics.get("n_fallback", 0)),
-        "epochs": int(diagnostics.get("epochs", 0)),
-    }
+def _maker(method: str, names: tuple[str, ...], seed: int, options: Mapping[str, Any]) -> Callable[[], Any]:
+    """A factory of a fresh registered classifier built for (seed, feature names)."""
+    return lambda: build_classifier(method, seed=seed, feature_set=names, **options)
 
 
 def length_curve_row(
@@ -527,8 +515,11 @@ def length_curve_row(
                     if y_train.size and y_test.size:
                         if model is None or mode == "excerpt":
                             X_train = stack_features(train.features[train_label], names)[keep_train]
-                            model = _fitted(method, names, seed, options.get(method, {}), X_train, y_train)
-                        row.update(_evaluate(model, stack_features(test.features[label], names)[keep_test], y_test))
+                            make = _maker(method, names, seed, options.get(method, {}))
+                            model, _ = fit(make, X_train, y_train)
+                        X_test = stack_features(test.features[label], names)[keep_test]
+                        scored = score_fitted(model, X_test, y_train, y_test)
+                        row.update(accuracy=scored.accuracy, n_fallback=scored.n_fallback, epochs=scored.epochs)
                     rows.append(row)
     records = pd.DataFrame(test.records + train.records)
     records.insert(0, "seed", seed)

@@ -28,9 +28,9 @@ from typing import Any
 import numpy as np
 import torch
 
+from punctstyle.experiments.row import documents_split
 from punctstyle.featuresets import stack_features
 from punctstyle.io import atomic_path
-from punctstyle.splits import stratified_split
 
 MODEL_FORMAT: str = "punctstyle-mlp/1"
 STOPPING_RULES: tuple[str, ...] = ("paper", "validation")
@@ -281,7 +281,8 @@ def train_mlp(
         if params.stopping == "paper":
             fit = _fit_paper(network, optimiser, tensors(np.arange(y.size)), params, generator)
         else:
-            part, held_out = stratified_split(y_idx, params.validation_fraction, np.random.default_rng(seed))
+            # the classifier sees rows, not texts: its validation rows are split by class only
+            part, held_out = documents_split(y_idx, None, params.validation_fraction, np.random.default_rng(seed))
             data = (*tensors(part), *tensors(held_out))
             fit = _fit_validation(network, optimiser, data, params, generator)
     network.eval()

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.corpus import text_groups
-from punctstyle.splits import RowSplit, row_split
+from punctstyle.splits import RowSplit, grouped_split, row_split, stratified_split
 
 
 @dataclass(frozen=True)
@@ -61,3 +61,18 @@ class Row:
                 self.labels, self.n_classes, self.seed, self.task, test_fraction, groups=self.groups
             )
         return self._splits[test_fraction]
+
+
+def documents_split(
+    labels: Sequence[Any], groups: Sequence[Any] | None, test_fraction: float, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """A closed-set split of given documents (no class sample): (train indices, test indices).
+
+    With ``groups`` (each document's text, when documents are excerpts) whole texts are split
+    (:func:`punctstyle.splits.grouped_split`); without, documents are
+    (:func:`punctstyle.splits.stratified_split`). Used for the inner hold-out of the f3 importance
+    and for the attribution bundle's length curves, whose documents are not a sampled row."""
+    y = np.asarray(labels, dtype=object)
+    if groups is None:
+        return stratified_split(y, test_fraction, rng)
+    return grouped_split(y, groups, test_fraction, rng)

@@ -43,20 +43,20 @@ RECORD_FIELDS: tuple[str, ...] = ("accuracy", "baseline", "n_fallback", "epochs"
 assert set(RECORD_FIELDS) <= {f.name for f in fields(Scored)}
 
 
-def run_split(
-    make: Callable[[], Any],
-    train_inputs: Any,
-    y_train: Sequence[Any],
+def score_fitted(
+    model: Any,
     test_inputs: Any,
+    y_train: Sequence[Any],
     y_test: Sequence[Any],
+    *,
+    train_seconds: float = 0.0,
 ) -> Scored:
-    """Fit ``make()`` on (``train_inputs``, ``y_train``) and predict ``test_inputs`` (a feature
-    matrix's rows or a list of documents, whatever the classifier takes); score against ``y_test``."""
+    """Predict ``test_inputs`` with a fitted ``model`` (trained on labels ``y_train``) and score
+    against ``y_test``: accuracy, the baseline of the split (training sizes of ``y_train``) and the
+    model's diagnostics. A model fitted once may be scored on several test views (the length curve
+    scores one whole-document fit at every excerpt length)."""
     y_train = np.asarray(y_train, dtype=object)
     y_test = np.asarray(y_test, dtype=object)
-    model = make()
-    t0 = time.perf_counter()
-    model.fit(train_inputs, y_train)
     t1 = time.perf_counter()
     y_pred = np.asarray(model.predict(test_inputs), dtype=object)
     t2 = time.perf_counter()
@@ -68,7 +68,29 @@ def run_split(
         n_fallback=int(diagnostics.get("n_fallback", 0)),
         epochs=int(diagnostics.get("epochs", 0)),
         diagnostics=diagnostics,
-        train_seconds=t1 - t0,
+        train_seconds=train_seconds,
         predict_seconds=t2 - t1,
         model=model,
     )
+
+
+def fit(make: Callable[[], Any], train_inputs: Any, y_train: Sequence[Any]) -> tuple[Any, float]:
+    """A fresh ``make()`` fitted on (``train_inputs``, ``y_train``), and the wall seconds of the fit."""
+    model = make()
+    t0 = time.perf_counter()
+    model.fit(train_inputs, np.asarray(y_train, dtype=object))
+    return model, time.perf_counter() - t0
+
+
+def run_split(
+    make: Callable[[], Any],
+    train_inputs: Any,
+    y_train: Sequence[Any],
+    test_inputs: Any,
+    y_test: Sequence[Any],
+) -> Scored:
+    """Fit ``make()`` on (``train_inputs``, ``y_train``) and predict ``test_inputs`` (a feature
+    matrix's rows or a list of documents, whatever the classifier takes); score against ``y_test``
+    (:func:`fit`, then :func:`score_fitted`)."""
+    model, seconds = fit(make, train_inputs, y_train)
+    return score_fitted(model, test_inputs, y_train, y_test, train_seconds=seconds)
