@@ -27,20 +27,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from punctstyle.sequence_files import SequenceFiles, sequence_paths_for_books
-from punctstyle.featuresets import matrices_from_tables
 from punctstyle.settings import schema_defaults, without_execution_keys
-
-
-def corpus_documents(corpus: Path, sequences: Path):
-    """(labels, book ids, reader of document i's (marks, gaps)) of the author task, in the
-    corpus tables' order (as the rules read them)."""
-    _, labels, book_ids = matrices_from_tables({"f1": pd.read_parquet(corpus / "f1.parquet")}, "author")
-    paths = [str(path) for path in sorted(sequences.glob("*.parquet"))]
-    return labels, book_ids, SequenceFiles(sequence_paths_for_books(paths, book_ids.tolist()))
 
 
 def length_row(
@@ -56,60 +45,41 @@ def length_row(
 ) -> str:
     """One (class size, seed) row of the length curve (scripts/length_curve_row.py); ``methods``
     replaces the schema's, ``words`` is (books dir, words dir, tokenizer rules file)."""
-    from punctstyle.io import atomic_open
-    from punctstyle.length_curve import WORD_STREAM, Document, length_curve_row, uses_word_features
+    from punctstyle.classifiers.options import options_by_classifier
+    from punctstyle.experiments.jobs import length_curve_job
 
     start, cpu = time.perf_counter(), time.process_time()
     config = schema_defaults()
+    config["recognition"]["mlp"]["device"] = device
     curve = config["length_curve"]
     methods = {name: sets for name, sets in (methods or curve["methods"]).items() if sets}
-    labels, book_ids, files = corpus_documents(corpus, sequences)
-    word_files, tokenizing = None, [0.0]
-    if uses_word_features(methods):
-        from punctstyle.tokenizer import TokenizerRules
-        from punctstyle.words import CorpusWordFiles
-
-        if words is None:
-            raise SystemExit("word methods need --books, --words and --rules")
-        books, counts, rules = words
-        word_files = CorpusWordFiles(
-            book_ids.tolist(),
-            sorted(books.glob("*.txt.gz")),
-            sorted(counts.glob("*.parquet")),
-            TokenizerRules.load(rules),
-        )
-
-    def document(i):
-        marks, gaps = files[i]
-        streams = {}
-        if word_files is not None:
-            before = time.process_time()
-            streams[WORD_STREAM] = word_files.stream(i, marks, gaps)
-            tokenizing[0] += time.process_time() - before
-        return Document(int(book_ids[i]), marks, gaps, streams)
-
     mlp = without_execution_keys(config)["recognition"]["mlp"]
-    row = length_curve_row(
-        document,
-        labels,
-        task="author",
-        n_classes=min(size, int(np.unique(labels).size)),
+    word_inputs = {}
+    if words is not None:
+        books, counts, rules = words
+        word_inputs = {
+            "texts": sorted(books.glob("*.txt.gz")),
+            "words": sorted(counts.glob("*.parquet")),
+            "rules": rules,
+        }
+    stem = out / "length" / f"{size}_classes" / f"seed{seed}"
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    job = length_curve_job(
+        pd.read_parquet(corpus / "f1.parquet"),
+        [str(path) for path in sorted(sequences.glob("*.parquet"))],
+        {"results": f"{stem}_results.csv", "excerpts": f"{stem}_excerpts.csv"},
+        n_classes=size,
         seed=seed,
         test_fraction=config["recognition"]["test_fraction"],
         lengths=curve["lengths"],
         methods=methods,
         training=curve["training"],
         short_documents=curve["short_documents"],
-        classifier_options={"mlp": {"params": mlp, "device": device, "num_threads": threads}},
-        word_counts=None if word_files is None else word_files.counts,
+        classifier_options=options_by_classifier(config, {"mlp": mlp}, threads),
+        **word_inputs,
     )
-    stem = out / "length" / f"{size}_classes" / f"seed{seed}"
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    for frame, name in ((row.results, "results"), (row.excerpts, "excerpts")):
-        with atomic_open(f"{stem}_{name}.csv", "w", newline="") as handle:
-            frame.to_csv(handle, index=False)
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-    words_note = f", re-tokenizing {tokenizing[0]:.1f} CPU s" if word_files is not None else ""
+    words_note = f", re-tokenizing {job.tokenizing_cpu_s:.1f} CPU s" if word_inputs else ""
     return f"length {size} seed {seed}: {wall:.1f} s wall, {cpu:.1f} CPU s{words_note}"
 
 
@@ -128,47 +98,28 @@ def length_summary(out: Path) -> None:
 
 def sequence_row(corpus: Path, sequences: Path, out: Path, size: int, seed: int, device: str, threads: int) -> str:
     """One (class size, seed) row of the raw-sequence network (scripts/sequence_row.py)."""
-    from punctstyle.classifiers import build_sequence_classifier
-    from punctstyle.classifiers.mlp import resolve_device
-    from punctstyle.sequence_recognition import (
-        excerpt_accuracies,
-        fit_and_score,
-        sequence_row_split,
-        write_length_rows,
-        write_sequence_row,
-    )
+    from punctstyle.classifiers.options import classifier_options
+    from punctstyle.experiments.jobs import SEQUENCE_METHOD, sequence_row_job
 
     start = time.perf_counter()
     config = schema_defaults()
+    config["beyond"]["sequence"]["device"] = device
     skip = {"enabled", "class_sizes", "device", "threads"}  # as the workflow's sequence_model_params
     params = {key: value for key, value in config["beyond"]["sequence"].items() if key not in skip}
-    table = pd.read_parquet(corpus / "f1.parquet", columns=["book_id", "author"])
-    data = sequence_row_split(table, "author", size, seed, config["recognition"]["test_fraction"])
-    paths = [str(path) for path in sorted(sequences.glob("*.parquet"))]
-    documents = SequenceFiles(sequence_paths_for_books(paths, data.book_ids.tolist()))
-    resolved = resolve_device(device)
-
-    def make():
-        return build_sequence_classifier("sequence_cnn", seed=seed, params=params, device=resolved, num_threads=threads)
-
-    model, row = fit_and_score(
-        data, documents, task="author", seed=seed, method="sequence_cnn", make=make, device=resolved
-    )
     curve = config["length_curve"]
-    lengths = excerpt_accuracies(
-        model,
-        data,
-        documents,
-        task="author",
+    path = out / "sequence" / f"{size}_classes" / f"seed{seed}.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sequence_row_job(
+        pd.read_parquet(corpus / "f1.parquet"),
+        [str(p) for p in sorted(sequences.glob("*.parquet"))],
+        {"row": path, "lengths": path.with_name(f"seed{seed}_lengths.csv")},
+        class_size=size,
         seed=seed,
-        method="sequence_cnn",
+        test_fraction=config["recognition"]["test_fraction"],
+        options=classifier_options(config, SEQUENCE_METHOD, threads, params),
         lengths=curve["lengths"] if curve["enabled"] else [],
         short_documents=curve["short_documents"],
     )
-    path = out / "sequence" / f"{size}_classes" / f"seed{seed}.csv"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_sequence_row(path, row)
-    write_length_rows(path.with_name(f"seed{seed}_lengths.csv"), lengths)
     return f"sequence {size} seed {seed}: {time.perf_counter() - start:.1f} s"
 
 

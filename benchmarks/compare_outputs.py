@@ -6,7 +6,8 @@ Every parquet, csv, json, npz, npy and pt (torch model: its tensors and settings
 ``models/attribution/`` of either folder (timings and logs left out: ``*_seconds`` columns and
 keys, ``device``, files under ``benchmarks/`` or ``logs/``) is read in both folders and compared:
 tables column for column (same columns, same rows in the same order, numbers to the last bit,
-NaN equal to NaN), JSON objects key for key, arrays element for element. Prints each file that
+NaN equal to NaN; a local server's port in a URL masked, as a fixture mirror is served on a
+free port), JSON objects key for key, arrays element for element. Prints each file that
 is missing on one side or differs, with the largest absolute difference of its numbers; exits 1
 if any does, 0 otherwise.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,8 @@ import pandas as pd
 
 FOLDERS = ("analysis", "corpus", "models/attribution")
 SUFFIXES = (".parquet", ".csv", ".json", ".npz", ".npy", ".pt")
+LOCAL_PORT = re.compile(r"(https?://(?:127\.0\.0\.1|localhost)):\d+")
+"""A local server's port (a fixture mirror is served on a free port): masked in text."""
 TIMING_WORDS = ("seconds", "device", "elapsed", "cpu_s", "wall_s")
 
 
@@ -71,6 +75,10 @@ def _equal_arrays(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.array_equal(a, b))
 
 
+def _text(values: np.ndarray) -> pd.Series:
+    return pd.Series(values).fillna("<NA>").astype(str).str.replace(LOCAL_PORT, r"\1:PORT", regex=True)
+
+
 def compare_frames(old: pd.DataFrame, new: pd.DataFrame) -> tuple[bool, float, str]:
     """(equal, max abs difference of numeric columns, a note)."""
     if list(old.columns) != list(new.columns):
@@ -85,7 +93,7 @@ def compare_frames(old: pd.DataFrame, new: pd.DataFrame) -> tuple[bool, float, s
             if not same:
                 worst = max(worst, _max_abs(a, b))
         else:
-            same = bool((pd.Series(a).fillna("<NA>").astype(str) == pd.Series(b).fillna("<NA>").astype(str)).all())
+            same = bool((_text(a) == _text(b)).all())
         if not same:
             equal = False
             notes.append(str(column))

@@ -1,0 +1,191 @@
+"""Job bodies of the per-row analyses: one function per workflow rule, called by the rule's
+script (an adapter that maps ``snakemake.input/output/params`` to the arguments) and by the
+benchmark drivers (benchmarks/beyond_rows.py), so both run the same code.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from punctstyle.classifiers import build_sequence_classifier
+from punctstyle.corpus import text_groups
+from punctstyle.featuresets import matrices_from_tables
+from punctstyle.io import atomic_open
+from punctstyle.length_curve import (
+    EXCERPT_COLUMNS,
+    RESULT_COLUMNS,
+    WORD_STREAM,
+    Document,
+    length_curve_row,
+    uses_word_features,
+)
+from punctstyle.sequence_files import document_sequences
+from punctstyle.sequence_recognition import (
+    excerpt_accuracies,
+    fit_and_score,
+    sequence_row_split,
+    write_length_rows,
+    write_sequence_row,
+)
+
+
+@dataclass(frozen=True)
+class LengthJob:
+    """What :func:`length_curve_job` wrote: the results and excerpts frames, the number of
+    classes used (None: skipped), the row's words, and the CPU seconds spent re-tokenizing."""
+
+    results: pd.DataFrame
+    excerpts: pd.DataFrame
+    n_classes: int | None
+    vocabulary: tuple[str, ...]
+    tokenizing_cpu_s: float
+
+
+def length_curve_job(
+    table: pd.DataFrame,
+    sequences: Sequence[Any],
+    outputs: Mapping[str, Any],
+    *,
+    n_classes: int,
+    seed: int,
+    test_fraction: float,
+    lengths: Sequence[int],
+    methods: Mapping[str, Sequence[str]],
+    training: Sequence[str],
+    short_documents: str,
+    classifier_options: Mapping[str, Mapping[str, Any]],
+    texts: Sequence[Any] = (),
+    words: Sequence[Any] = (),
+    rules: Any = None,
+    log: Any = None,
+) -> LengthJob:
+    """Rule ``length_curve_row``: one (class size, seed) row of the author task's accuracy against
+    the excerpt length (:func:`punctstyle.length_curve.length_curve_row` on the corpus table
+    ``table``, its documents read from ``sequences``), written to ``outputs["results"]`` and
+    ``outputs["excerpts"]``. The labels and ids are those of the corpus tables' order, exactly as the
+    recognition rule reads them, and the excerpts of one text stay on one side of the split.
+    ``n_classes`` is capped to the authors available; fewer than 2 authors: empty files. Word methods
+    (words<k>) also read the books' ``texts`` (re-tokenized on the ``rules`` file) and ``words``
+    files (whole-book counts, for the row's training vocabulary)."""
+    _, labels, book_ids = matrices_from_tables({"f1": table}, "author")
+    n_available = int(np.unique(labels).size)
+    results = pd.DataFrame(columns=RESULT_COLUMNS)
+    excerpts = pd.DataFrame(columns=EXCERPT_COLUMNS)
+    vocabulary: tuple[str, ...] = ()
+    tokenizing = [0.0]
+    used = None
+    if n_available < 2:
+        if log is not None:
+            log.warning("skipped: the corpus has %d author(s), at least 2 are needed", n_available)
+    else:
+        files = document_sequences(sequences, table, book_ids)
+        word_files = None
+        if uses_word_features(methods):
+            from punctstyle.tokenizer import TokenizerRules  # lazy: loads the tokenizer's rules
+            from punctstyle.words import CorpusWordFiles
+
+            word_files = CorpusWordFiles(book_ids.tolist(), texts, words, TokenizerRules.load(rules))
+
+        def document(i: int) -> Document:
+            marks, gaps = files[i]
+            streams = {}
+            if word_files is not None:
+                before = time.process_time()
+                streams[WORD_STREAM] = word_files.stream(i, marks, gaps)
+                tokenizing[0] += time.process_time() - before
+            return Document(int(book_ids[i]), marks, gaps, streams)
+
+        used = min(n_classes, n_available)
+        start = time.process_time()
+        row = length_curve_row(
+            document,
+            labels,
+            task="author",
+            n_classes=used,
+            seed=seed,
+            test_fraction=test_fraction,
+            lengths=lengths,
+            methods=methods,
+            training=training,
+            short_documents=short_documents,
+            classifier_options=classifier_options,
+            word_counts=None if word_files is None else word_files.counts,
+            groups=text_groups(table, book_ids),  # None: whole texts
+        )
+        results, excerpts, vocabulary = row.results, row.excerpts, row.vocabulary
+        if log is not None:
+            if vocabulary:
+                log.info("the row's %d words (training books only), first 20: %s", len(vocabulary), vocabulary[:20])
+            log.info(
+                "length curve, %d authors, seed %d (%.1f CPU s):\n%s",
+                used,
+                seed,
+                time.process_time() - start,
+                results.to_string(),
+            )
+    for frame, key in ((results, "results"), (excerpts, "excerpts")):
+        with atomic_open(outputs[key], "w", newline="") as handle:
+            frame.to_csv(handle, index=False)
+    return LengthJob(results, excerpts, used, vocabulary, tokenizing[0])
+
+
+SEQUENCE_METHOD = "sequence_cnn"
+
+
+def sequence_row_job(
+    table: pd.DataFrame,
+    sequences: Sequence[Any],
+    outputs: Mapping[str, Any],
+    *,
+    class_size: int | str,
+    seed: int,
+    test_fraction: float,
+    options: Mapping[str, Any],
+    lengths: Sequence[int],
+    short_documents: str,
+    log: Any = None,
+) -> pd.DataFrame | None:
+    """Rule ``sequence_row``: the network on raw punctuation sequences for one (class size, seed)
+    row of the author task, on the class sample and split of Tables 2-3
+    (:func:`punctstyle.sequence_recognition.sequence_row_split`), trained with ``options``
+    (:func:`punctstyle.classifiers.options.classifier_options` of ``sequence_cnn``) and scored on
+    its test books whole (``outputs["row"]``) and cut to the length curve's excerpts
+    (``outputs["lengths"]``; none when ``lengths`` is empty). Fewer than 2 authors: empty files.
+    Returns the row (None when skipped)."""
+    task = "author"
+    try:
+        data = sequence_row_split(table, task, class_size, seed, test_fraction)
+    except ValueError as exc:
+        if log is not None:
+            log.warning("sequence classifier skipped: %s", exc)
+        write_sequence_row(outputs["row"], None)
+        write_length_rows(outputs["lengths"], None)
+        return None
+    documents = document_sequences(sequences, table, data.book_ids)
+
+    def make() -> Any:
+        return build_sequence_classifier(SEQUENCE_METHOD, seed=seed, **options)
+
+    device = options["device"]
+    model, row = fit_and_score(data, documents, task=task, seed=seed, method=SEQUENCE_METHOD, make=make, device=device)
+    excerpts = excerpt_accuracies(
+        model,
+        data,
+        documents,
+        task=task,
+        seed=seed,
+        method=SEQUENCE_METHOD,
+        lengths=lengths,
+        short_documents=short_documents,
+    )
+    write_sequence_row(outputs["row"], row)
+    write_length_rows(outputs["lengths"], excerpts)
+    if log is not None:
+        log.info("\n%s\n%s", row.T.to_string(), excerpts.to_string())
+    return row
