@@ -32,13 +32,13 @@ import yaml
 from punctstyle.analysis import (
     duplicates_full_corpus_row,
     labelled_rows,
-    recognition_run,
     task_column,
-    word_baseline_run,
     word_methods,
 )
+from punctstyle.classifiers.options import options_by_classifier
+from punctstyle.experiments.jobs import recognition_job
 from punctstyle.marks import FEATURES
-from punctstyle.recognition_files import read_results, read_word_results, write_row_files, write_word_results
+from punctstyle.recognition_files import read_results, read_word_results
 from punctstyle.recognition_tables import summarise
 from punctstyle.settings import coerce_config_types, config_error, schema_defaults, without_execution_keys
 
@@ -93,42 +93,37 @@ def run_row(
     recognition = config["recognition"]
     methods = {name: sets for name, sets in recognition["methods"].items() if sets}
     mlp = without_execution_keys(config)["recognition"]["mlp"]
-    options = {"mlp": {"params": mlp, "device": device, "num_threads": threads}}
+    config["recognition"]["mlp"]["device"] = device
+    options = options_by_classifier(config, {"mlp": mlp}, threads)
     stem = out / task / f"{size}_classes" / f"seed{seed}"
     stem.parent.mkdir(parents=True, exist_ok=True)
-    if not words_only:
-        run = recognition_run(
-            tables,
-            task,
-            "all" if size == "all" else int(size),
-            seed,
-            methods=methods,
-            test_fraction=recognition["test_fraction"],
-            classifier_options=options,
-        )
-        write_row_files(
-            f"{stem}_results.csv",
-            f"{stem}_per_class.csv",
-            f"{stem}_confusion.parquet",
-            run.results,
-            run.per_class,
-            run.confusion,
-        )
     methods_words = word_methods(recognition["words"], task) if words else {}
+    outputs = (
+        {}
+        if words_only
+        else {
+            "results": f"{stem}_results.csv",
+            "per_class": f"{stem}_per_class.csv",
+            "confusion": f"{stem}_confusion.parquet",
+        }
+    )
     if methods_words:
-        from punctstyle.words import read_word_matrix
-
-        results = word_baseline_run(
-            tables,
-            task,
-            "all" if size == "all" else int(size),
-            seed,
-            matrix=read_word_matrix(words),
-            methods=methods_words,
-            test_fraction=recognition["test_fraction"],
-            classifier_options={"mlp": {**options["mlp"], "params": mlp}},
-        )
-        write_word_results(Path(f"{stem}_words.csv"), results)
+        outputs["words"] = Path(f"{stem}_words.csv")
+    recognition_job(
+        tables,
+        task,
+        "all" if size == "all" else int(size),
+        seed,
+        outputs,
+        methods=methods,
+        test_fraction=recognition["test_fraction"],
+        classifier_options=options,
+        all_configured=False,
+        word_methods=methods_words,
+        word_matrix=words,
+        word_options=options,
+        words_only=words_only,
+    )
     return f"{task} {size} seed {seed}: {time.perf_counter() - start:.1f} s"
 
 

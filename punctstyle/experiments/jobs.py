@@ -8,11 +8,20 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from punctstyle.analysis import (
+    RecognitionRun,
+    duplicates_full_corpus_row,
+    labelled_rows,
+    recognition_run,
+    task_column,
+    word_baseline_run,
+)
 from punctstyle.classifiers import build_sequence_classifier
 from punctstyle.corpus import text_groups
 from punctstyle.featuresets import matrices_from_tables
@@ -25,6 +34,7 @@ from punctstyle.length_curve import (
     length_curve_row,
     uses_word_features,
 )
+from punctstyle.recognition_files import write_row_files, write_word_results
 from punctstyle.sequence_files import document_sequences
 from punctstyle.sequence_recognition import (
     excerpt_accuracies,
@@ -33,6 +43,7 @@ from punctstyle.sequence_recognition import (
     write_length_rows,
     write_sequence_row,
 )
+from punctstyle.words import read_word_matrix
 
 
 @dataclass(frozen=True)
@@ -189,3 +200,89 @@ def sequence_row_job(
     if log is not None:
         log.info("\n%s\n%s", row.T.to_string(), excerpts.to_string())
     return row
+
+
+def recognition_job(
+    tables: Mapping[str, pd.DataFrame],
+    task: str,
+    class_size: int | str,
+    seed: int,
+    outputs: Mapping[str, Any],
+    *,
+    methods: Mapping[str, Sequence[str]],
+    test_fraction: float,
+    classifier_options: Mapping[str, Mapping[str, Any]],
+    all_configured: bool,
+    word_methods: Mapping[str, Sequence[str]] | None = None,
+    word_matrix: Any = None,
+    word_options: Mapping[str, Mapping[str, Any]] | None = None,
+    words_only: bool = False,
+    log: Any = None,
+) -> RecognitionRun | None:
+    """Rule ``recognition``: one row of Tables 2-4 (a task, a class size, a seed), every configured
+    classifier (:func:`punctstyle.analysis.recognition_run`), and the word baselines of the row on
+    the same split (:func:`punctstyle.analysis.word_baseline_run`, when ``word_methods`` and the
+    ``word_matrix`` file are given). Writes ``outputs["results"]``, ``["per_class"]``,
+    ``["confusion"]`` and ``["words"]`` (each when present) and, under ``outputs["models"]``, the
+    full-corpus row's models. Skipped (empty files) with fewer than 2 classes or when the class
+    size caps to every class and the ``"all"`` row computes it (``all_configured``).
+    ``words_only``: the word baselines alone (benchmarks/recognition_rows.py --words-only)."""
+    n_available = labelled_rows(tables["f1"], task)[task_column(task)].nunique()
+    run = None
+    if words_only:
+        pass
+    elif n_available < 2:
+        if log is not None:
+            log.warning("skipped: the corpus has %d %s class(es), at least 2 are needed", n_available, task)
+    elif duplicates_full_corpus_row(class_size, n_available, all_configured):
+        if log is not None:
+            log.info(
+                "skipped: %s classes cap to all %d %ss, the row computed by class size 'all'",
+                class_size,
+                n_available,
+                task,
+            )
+    else:
+        run = recognition_run(
+            tables,
+            task,
+            class_size,
+            seed,
+            methods=methods,
+            test_fraction=test_fraction,
+            classifier_options=classifier_options,
+        )
+    word_results = None
+    if (run or words_only) and word_methods and word_matrix is not None:
+        word_results = word_baseline_run(
+            tables,
+            task,
+            class_size,
+            seed,
+            matrix=read_word_matrix(word_matrix),
+            methods=word_methods,
+            test_fraction=test_fraction,
+            classifier_options=word_options or {},
+        )
+        if log is not None:
+            log.info("word baselines:\n%s", word_results.to_string())
+    if "words" in outputs:
+        write_word_results(outputs["words"], word_results)
+    if "results" in outputs:
+        write_row_files(
+            outputs["results"],
+            outputs["per_class"],
+            outputs["confusion"],
+            run.results if run else None,
+            run.per_class if run else None,
+            run.confusion if run else None,
+        )
+    if "models" in outputs:
+        Path(outputs["models"]).mkdir(parents=True, exist_ok=True)
+        for experiment in run.experiments if run else []:
+            if experiment.model is not None and hasattr(experiment.model, "save"):
+                name = f"{experiment.method}_{experiment.feature_set}_{experiment.n_classes}classes.pt"
+                experiment.model.save(Path(outputs["models"]) / name)
+    if run and log is not None:
+        log.info("\n%s", run.results.to_string())
+    return run
