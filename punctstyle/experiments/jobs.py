@@ -22,8 +22,9 @@ from punctstyle.analysis import (
     task_column,
     word_baseline_run,
 )
-from punctstyle.classifiers import build_sequence_classifier
-from punctstyle.corpus import text_groups
+from punctstyle.classifiers import build_classifier, build_sequence_classifier
+from punctstyle.corpus import feature_matrix, text_groups
+from punctstyle.importance import ImportanceRow, capped_class_size, importance_row, write_importance_row
 from punctstyle.featuresets import matrices_from_tables
 from punctstyle.io import atomic_open
 from punctstyle.length_curve import (
@@ -286,3 +287,55 @@ def recognition_job(
     if run and log is not None:
         log.info("\n%s", run.results.to_string())
     return run
+
+
+def importance_job(
+    table: pd.DataFrame,
+    output: Any,
+    *,
+    class_size: int,
+    seed: int,
+    test_fraction: float,
+    top_k: Sequence[int],
+    repeats: int,
+    holdout_fraction: float,
+    classifier_options: Mapping[str, Mapping[str, Any]],
+    log: Any = None,
+) -> ImportanceRow | None:
+    """Rule ``f3_importance_row``: permutation importance of the f3 entries and top-k accuracies
+    of one (class size, seed) row of the author task (:func:`punctstyle.importance.importance_row`
+    on the f3 corpus table, the sample and split of Tables 2-3), written to ``output``. Fewer than
+    2 authors: a file naming the reason. Returns the row (None when skipped)."""
+    rows = labelled_rows(table, "author")
+    labels = rows["author"].to_numpy(dtype=object)
+    n_available = len(set(labels))
+    n_classes = capped_class_size(class_size, n_available)
+    if n_classes is None:
+        reason = f"the corpus has {n_available} author(s) with f3 rows, at least 2 are needed"
+        if log is not None:
+            log.warning("f3 importance skipped: %s", reason)
+        write_importance_row(output, None, reason)
+        return None
+
+    def make(method: str) -> Any:
+        return build_classifier(method, seed=seed, feature_set=("f3",), **classifier_options.get(method, {}))
+
+    row = importance_row(
+        feature_matrix(rows, "f3"),
+        labels,
+        n_classes=n_classes,
+        seed=seed,
+        task="author",
+        test_fraction=test_fraction,
+        top_k=top_k,
+        repeats=repeats,
+        holdout_fraction=holdout_fraction,
+        make=make,
+        groups=text_groups(rows),
+    )
+    if row.ranking is None and log is not None:
+        log.info("%d classes, seed %d: no training book could be held out, no top-k rows", n_classes, seed)
+    write_importance_row(output, row)
+    if log is not None:
+        log.info("f3 importance: %d classes (requested %s), seed %d", n_classes, class_size, seed)
+    return row
