@@ -168,8 +168,8 @@ class Trainer:
 
     def inputs_of(self, marks: np.ndarray, gaps: np.ndarray) -> np.ndarray:
         """The model inputs of one text (its features of :attr:`feature_set`, stacked)."""
-        from punctstyle.features import compute_features
         from punctstyle.featuresets import stack_features
+        from punctstyle.features import compute_features
 
         return stack_features(compute_features(marks, gaps), self.feature_set)[0]
 
@@ -213,8 +213,9 @@ def build_attribution_bundle(
     the corpus books among them (others are ignored); ``outputs``: paths keyed like
     :data:`BUNDLE_FILES`. Every file is written atomically, the manifest last.
     """
-    from punctstyle.classifiers.mlp import save_model
     from punctstyle.corpus import text_groups
+
+    from punctstyle.classifiers.mlp import save_model
     from punctstyle.featuresets import matrices_from_tables, resolve_feature_set, stack_features
     from punctstyle.vocabulary import FEATURES
 

@@ -32,13 +32,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from collections import Counter
+from collections.abc import Mapping
 
 from punctstyle.extract import ChunkCachedExtractor, PunctuationSequence, concatenate_sequences
 from punctstyle.features import compute_features

@@ -68,6 +68,7 @@ def read_feature_rows(paths: list[str], batch: int = 512) -> pd.DataFrame:
             raise InputError(f"{path}: not a readable feature Parquet file ({exc})") from exc
         if "f1" not in table.column_names and "f1[!]" in table.column_names:  # wide, before packing
             from punctstyle.book import packed_feature_table
+
             from punctstyle.marks import FEATURES
 
             missing = {c: float("nan") for name in FEATURES for c in feature_column_names(name)}
@@ -210,8 +211,7 @@ def build_corpus(
     excerpt taking its text's. Feature rows that do not match ``excerpt_marks`` (files of
     another setting) raise ``ValueError``.
     """
-    from punctstyle.catalog import assign_genres
-    from punctstyle.catalog import genre_shelves as resolve_genre_shelves
+    from punctstyle.catalog import assign_genres, genre_shelves as resolve_genre_shelves
 
     selected_ids = set(selection["book_id"].astype(int))
     missing = selected_ids - set(rows["book_id"].astype(int))

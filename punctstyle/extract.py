@@ -72,10 +72,10 @@ A raw text is cleaned in pieces too, cut where both cleaning and extraction may 
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from itertools import chain, pairwise, repeat
 from typing import Any
 

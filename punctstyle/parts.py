@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from punctstyle.divergence import paired_kl, pairwise_kl
+from punctstyle.divergence import pairwise_kl, paired_kl
 from punctstyle.marks import N_GAP_BINS, N_MARKS
 
 PART_FEATURES: tuple[str, ...] = ("f1", "f3", "f5")

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+
 # ------------------------------------------------------------------ choosing what to draw
 
 

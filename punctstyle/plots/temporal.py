@@ -14,22 +14,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from punctstyle.marks import (
-    COLON,
-    COMMA,
-    ELLIPSIS,
-    EXCLAMATION,
-    LEFT_PAREN,
-    MARK_COLOURS,
-    MARK_NAMES,
-    MARKS,
-    N_MARKS,
-    PERIOD,
-    QUESTION,
-    QUOTE,
-    RIGHT_PAREN,
-    SEMICOLON,
-)
+from punctstyle.marks import COMMA, COLON, ELLIPSIS, EXCLAMATION, LEFT_PAREN, MARK_COLOURS, MARK_NAMES, MARKS
+from punctstyle.marks import N_MARKS, PERIOD, QUESTION, QUOTE, RIGHT_PAREN, SEMICOLON
 from punctstyle.plots.base import CI_COLOUR, MARK_LEGEND_WIDTH, integer_axis, new_figure, set_suptitle, set_title
 from punctstyle.temporal import author_date_exclusions, author_dates_note, date_counts_by_decade
 
