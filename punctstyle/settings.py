@@ -174,6 +174,9 @@ EXECUTION_ONLY_KEYS: tuple[tuple[str, ...], ...] = (
     ("mirror", "user_agent"),
     ("recognition", "mlp", "threads"),
     ("recognition", "mlp", "device"),
+    ("beyond", "sequence", "threads"),
+    ("beyond", "sequence", "device"),
+    ("scheduler_timers",),
 )
 """Keys that decide how a run goes (retries, threads, device), not what it computes: they
 are left out of every rule's ``params`` so that changing them reruns nothing."""

@@ -38,9 +38,10 @@ def parts_analysis_files():
 
 
 def sequence_model_params():
-    """The beyond.sequence settings that decide the results (not enabled, class sizes, device, threads)."""
-    skip = {"enabled", "class_sizes", "device", "threads"}
-    return {k: v for k, v in config["beyond"]["sequence"].items() if k not in skip}
+    """The beyond.sequence settings that decide the results (not enabled, class sizes, nor the
+    execution-only device and threads: settings.EXECUTION_ONLY_KEYS)."""
+    sequence = without_execution_keys(config)["beyond"]["sequence"]
+    return {k: v for k, v in sequence.items() if k not in {"enabled", "class_sizes"}}
 
 
 def sequence_class_sizes():

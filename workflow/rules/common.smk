@@ -8,7 +8,7 @@ from snakemake.utils import validate
 
 from punctstyle.folder_corpus import metadata_columns
 from punctstyle.io import InputError
-from punctstyle.scheduler_timers import coalesce_reevaluation_timers
+from punctstyle.plan.scheduler_timers import install_for_workflow
 from punctstyle.settings import (
     coerce_config_types,
     config_error,
@@ -33,8 +33,10 @@ validate(config, schema="../schemas/config.schema.yaml")
 OUT = config["outdir"]
 
 # One pending scheduler re-evaluation timer instead of one chain of passes per finished job
-# (punctstyle.scheduler_timers: the main process's CPU per job otherwise grows with the run).
-coalesce_reevaluation_timers()
+# (punctstyle.plan.scheduler_timers: the main process's CPU per job otherwise grows with the
+# run); guarded (a mismatch warns once and keeps Snakemake's own); scheduler_timers: false or
+# PUNCTSTYLE_SCHEDULER_TIMERS=off switches it off.
+install_for_workflow(config["scheduler_timers"])
 
 
 wildcard_constraints:
