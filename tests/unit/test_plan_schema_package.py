@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -20,8 +21,12 @@ def test_the_workflows_schema_is_the_packages():
 
 
 def test_a_wheel_holds_the_schema_and_its_defaults_load(tmp_path):
+    source = tmp_path / "source"  # a copy, so that the build leaves nothing in the checkout
+    shutil.copytree(REPO / "punctstyle", source / "punctstyle", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, source / name)
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(REPO)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(source)],
         check=True, capture_output=True, text=True, timeout=600,
     )
     (wheel,) = tmp_path.glob("punctstyle-*.whl")
