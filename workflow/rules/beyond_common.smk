@@ -38,16 +38,11 @@ def parts_analysis_files():
 
 
 def sequence_model_params():
-    """The beyond.sequence settings that decide the results (not enabled, class sizes, nor the
-    execution-only device and threads: settings.EXECUTION_ONLY_KEYS)."""
-    sequence = without_execution_keys(config)["beyond"]["sequence"]
-    return {k: v for k, v in sequence.items() if k not in {"enabled", "class_sizes"}}
+    return plan_rows.sequence_model_params(config)
 
 
 def sequence_class_sizes():
-    return [
-        str(size) for size in dict.fromkeys(config["beyond"]["sequence"]["class_sizes"])
-    ]
+    return plan_rows.sequence_class_sizes(config)
 
 
 def sequence_row_files(suffix=""):
@@ -63,11 +58,7 @@ def sequence_row_files(suffix=""):
 
 
 def sequence_excerpt_lengths():
-    """The excerpt lengths the sequence classifier is also scored at: the length curve's, when
-    it runs (length_curve.enabled), so that both score the same test excerpts; none otherwise.
-    """
-    curve = config["length_curve"]
-    return [int(n) for n in curve["lengths"]] if curve["enabled"] else []
+    return plan_rows.sequence_excerpt_lengths(config)
 
 
 def sequence_recognition_files():
