@@ -11,6 +11,7 @@ from punctstyle.folder_corpus import metadata_columns
 from punctstyle.io import InputError
 from punctstyle.plan import rows as plan_rows
 from punctstyle.plan import sources as plan_sources
+from punctstyle.plan import targets as plan_targets
 from punctstyle.plan.scheduler_timers import install_for_workflow
 from punctstyle.settings import (
     coerce_config_types,
@@ -194,13 +195,7 @@ def recognition_mlp_params():
 
 def recognition_row_files(task, name, class_sizes=None):
     """One file per (class size, seed) row of a task: name is results, per_class, ..."""
-    return expand(
-        out("analysis/recognition/{task}/{classes}_classes/seed{seed}_{name}"),
-        task=task,
-        classes=class_sizes or recognition_class_sizes(),
-        seed=config["recognition"]["seeds"],
-        name=name,
-    )
+    return plan_targets.recognition_row_files(config, task, name, class_sizes)
 
 
 def excerpt_skips():
@@ -263,14 +258,8 @@ def analysis_outputs(wildcards):
     ]
 
 
-ATTRIBUTION_FILES = ["mlp.pt", "signatures.parquet", "threshold.json", "manifest.json"]
-
-
 def attribution_outputs():
-    """The `punctstyle attribute` bundle; [] with attribution.enabled: false."""
-    if not config["attribution"]["enabled"]:
-        return []
-    return [out(f"models/attribution/{name}") for name in ATTRIBUTION_FILES]
+    return plan_targets.attribution_outputs(config)
 
 
 def attribution_sequences(wildcards):

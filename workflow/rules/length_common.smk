@@ -31,21 +31,11 @@ def length_mlp_params():
 
 
 def length_row_files(name):
-    """One file per (class size, seed) row: name is results.csv or excerpts.csv."""
-    return expand(
-        out("analysis/length/author/{classes}_classes/seed{seed}_{name}"),
-        classes=dict.fromkeys(config["length_curve"]["class_sizes"]),
-        seed=config["recognition"]["seeds"],
-        name=name,
-    )
+    return plan_targets.length_row_files(config, name)
 
 
 def length_analysis_files():
-    return {
-        "results": out("analysis/length/author_results.csv"),
-        "summary": out("analysis/length/author_summary.csv"),
-        "markdown": out("analysis/length/author_summary.md"),
-    }
+    return plan_targets.length_analysis_files(config)
 
 
 def length_outputs():
