@@ -114,3 +114,17 @@ def test_excerpts_skip_the_word_baselines_and_word_tasks():
     assert rows.word_tasks(cut, []) == []
     off = config(**{"recognition.words": {**words, "top_k": []}})
     assert rows.word_tasks(off, []) == []
+
+
+def test_sequence_books_and_scatter_pairs():
+    from punctstyle.plan import report
+
+    assert report.n_sequence_books(config(**{"figures.sequence_books": None})) == report.DEFAULT_SEQUENCE_BOOKS
+    assert [report.n_scatter_pairs(config(**{"figures.sequence_books": list(range(n))})) for n in (1, 2, 3, 5)] == [0, 1, 3, 5]
+
+
+def test_the_appendix_orders_by_f3_else_the_first_feature():
+    from punctstyle.plan import report
+
+    assert report.consistency_feature(config(**{"consistency.features": ["f1", "f3"]})) == "f3"
+    assert report.consistency_feature(config(**{"consistency.features": ["f5", "f1"]})) == "f5"

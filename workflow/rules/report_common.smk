@@ -5,6 +5,7 @@ import os
 
 from snakemake.exceptions import WorkflowError
 
+from punctstyle.plan import report as plan_report
 from punctstyle.report_tables import read_document_choice
 
 SECTION_INTRO = "1. Introduction"
@@ -15,7 +16,6 @@ SECTION_TEMPORAL = "5. Temporal analysis"
 SECTION_APPENDIX = "Appendix: author and genre lists"
 SECTION_CONFIG = "Configuration"
 TASK_SECTIONS = {"author": SECTION_AUTHORS, "genre": SECTION_GENRES}
-DEFAULT_SEQUENCE_BOOKS = 6  # two books each of the three authors with the most books
 # report() at the start of a line reads as the `report:` keyword: use this alias in functions.
 flag_for_report = report
 
@@ -79,14 +79,11 @@ def task_title(wildcards):
 
 
 def n_sequence_books():
-    books = config["figures"]["sequence_books"]
-    return DEFAULT_SEQUENCE_BOOKS if books is None else len(books)
+    return plan_report.n_sequence_books(config)
 
 
 def n_scatter_pairs():
-    """punctstyle.report_tables.scatter_pairs: (i, i + 1 mod n); one pair for two books."""
-    n = n_sequence_books()
-    return 0 if n < 2 else 1 if n == 2 else n
+    return plan_report.n_scatter_pairs(config)
 
 
 def sequence_inputs(wildcards):
@@ -249,9 +246,7 @@ def over_time_outputs():
 
 
 def consistency_feature():
-    """The appendix orders classes by f3 consistency (the first configured feature without f3)."""
-    features = config["consistency"]["features"]
-    return "f3" if "f3" in features else features[0]
+    return plan_report.consistency_feature(config)
 
 
 def appendix_inputs(wildcards):
