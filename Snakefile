@@ -27,6 +27,19 @@ include: "workflow/rules/length_common.smk"
 include: "workflow/rules/length.smk"
 
 
+# trivial aggregation jobs (tables and summaries of small files): run in the main process's
+# machine, never submitted to a cluster
+localrules:
+    all,
+    consistency_summary,
+    recognition_tables,
+    recognition_word_tables,
+    skipped_analyses,
+    config_used,
+    length_curve,
+    sequence_table,
+
+
 rule all:
     input:
         corpus_outputs(),

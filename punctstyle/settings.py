@@ -1,5 +1,6 @@
-"""The workflow's settings: the schema (workflow/schemas/config.schema.yaml) is the one place
-where every key, its type and its default are defined.
+"""The workflow's settings: the schema (punctstyle/schemas/config.schema.yaml, package data;
+workflow/schemas/config.schema.yaml is a link to it for Snakemake's ``validate``) is the one
+place where every key, its type and its default are defined.
 
 * :func:`schema_defaults` / :func:`schema_default`: the defaults the schema declares, for code
   that runs outside the workflow (the CLI) and must agree with it.
@@ -11,8 +12,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "workflow" / "schemas" / "config.schema.yaml"
-"""The configuration schema of the workflow (this checkout's)."""
+SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "config.schema.yaml"
+"""The configuration schema of the workflow (shipped in the package, so found from a wheel)."""
 
 
 @cache
@@ -174,6 +175,9 @@ EXECUTION_ONLY_KEYS: tuple[tuple[str, ...], ...] = (
     ("mirror", "user_agent"),
     ("recognition", "mlp", "threads"),
     ("recognition", "mlp", "device"),
+    ("beyond", "sequence", "threads"),
+    ("beyond", "sequence", "device"),
+    ("scheduler_timers",),
 )
 """Keys that decide how a run goes (retries, threads, device), not what it computes: they
 are left out of every rule's ``params`` so that changing them reruns nothing."""

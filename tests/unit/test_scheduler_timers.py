@@ -1,11 +1,11 @@
-"""One pending re-evaluation timer for Snakemake's scheduler (punctstyle.scheduler_timers)."""
+"""One pending re-evaluation timer for Snakemake's scheduler (punctstyle.plan.scheduler_timers)."""
 
 from __future__ import annotations
 
 import threading
 import time
 
-from punctstyle.scheduler_timers import PATCHED_METHOD, coalesce_reevaluation_timers, schedule_one_reevaluation
+from punctstyle.plan.scheduler_timers import PATCHED_METHOD, coalesce_reevaluation_timers, schedule_one_reevaluation
 
 
 class FakeScheduler:
@@ -77,3 +77,59 @@ def test_snakemakes_scheduler_has_the_method_this_replaces():
 
     assert coalesce_reevaluation_timers(JobScheduler)
     assert getattr(JobScheduler, PATCHED_METHOD) is schedule_one_reevaluation
+
+
+# ------------------------------------------------------------------ the guard (install_for_workflow)
+from punctstyle.plan import scheduler_timers as guard  # noqa: E402
+
+
+def test_switches_config_and_environment():
+    assert guard.switched_on(True, {}) and not guard.switched_on(False, {})
+    assert not guard.switched_on(True, {guard.ENVIRONMENT_SWITCH: "off"})
+    assert guard.switched_on(True, {guard.ENVIRONMENT_SWITCH: "on"})
+
+
+def test_supported_versions_are_snakemake_9():
+    assert guard.version_supported("9.1.0") and not guard.version_supported("10.0.0")
+    assert not guard.version_supported("unknown")
+
+
+def test_a_scheduler_without_the_method_or_semaphore_is_a_mismatch():
+    assert guard.scheduler_mismatch(FakeScheduler) is None
+    assert "no method" in guard.scheduler_mismatch(type("NoMethod", (), {}))
+
+    class NoSemaphore:
+        def __init__(self):
+            self.other = 1
+
+        def _schedule_reevalutation(self, delay):
+            pass
+
+    assert "_open_jobs" in guard.scheduler_mismatch(NoSemaphore)
+
+
+def test_switched_off_installs_nothing(monkeypatch):
+    monkeypatch.delenv(guard.ENVIRONMENT_SWITCH, raising=False)
+    assert guard.install_for_workflow(False, warn=lambda line: None) == "off"
+
+
+def test_a_mismatch_warns_once_and_installs_nothing(monkeypatch):
+    monkeypatch.delenv(guard.ENVIRONMENT_SWITCH, raising=False)
+    monkeypatch.setattr(guard.metadata, "version", lambda name: "10.2.0")
+    lines = []
+    assert guard.install_for_workflow(True, warn=lines.append) == "skipped"
+    assert len(lines) == 1 and "10.2.0" in lines[0]
+
+
+def test_a_moved_module_warns_and_does_not_raise(monkeypatch):
+    monkeypatch.delenv(guard.ENVIRONMENT_SWITCH, raising=False)
+    monkeypatch.setattr(guard, "SCHEDULER_MODULE", "snakemake.no_such_module")
+    lines = []
+    assert guard.install_for_workflow(True, warn=lines.append) == "skipped"
+    assert len(lines) == 1 and "cannot import" in lines[0]
+
+
+def test_installed_on_this_snakemake(monkeypatch):
+    monkeypatch.delenv(guard.ENVIRONMENT_SWITCH, raising=False)
+    lines = []
+    assert guard.install_for_workflow(True, warn=lines.append) == "installed" and lines == []

@@ -30,6 +30,8 @@ def one_genre_run(tmp_path_factory):
         "recognition": {"class_sizes": [2, 10, "all"], "seeds": [0], "mlp": {"max_epochs": 5}},
         "attribution": {"enabled": False},
         "beyond": {"importance": {"enabled": False}, "parts": {"enabled": False}},
+        # this run keeps Snakemake's own scheduler (the patch switched off; execution only)
+        "scheduler_timers": False,
     }
     with served_mini_mirror_run(tmp_path_factory, overlay) as served:
         outdir, config = served.outdir, served.config
@@ -79,6 +81,10 @@ def test_the_skip_is_said_once_with_its_cause(one_genre_run):
     cause = skipped["cause"].iloc[0]
     assert "the corpus has 1 genre(s)" in cause and "no genre consistency" in cause
     assert one_genre_run["run"].stdout.count(f"skipped genre analysis: {cause}") == 1
+
+
+def test_the_run_without_the_scheduler_patch_warns_nothing(one_genre_run):
+    assert "scheduler timer patch" not in one_genre_run["run"].stderr + one_genre_run["run"].stdout
 
 
 def test_a_second_run_has_nothing_to_do_and_the_report_has_no_genre_section(one_genre_run):

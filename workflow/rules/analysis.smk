@@ -166,8 +166,7 @@ rule skipped_analyses:
     conda:
         "../../envs/analysis.yaml"
     params:
-        # a function: excerpt_skips is defined in report_common.smk, included later
-        planned=lambda wildcards: skipped_analyses() + excerpt_skips(),
+        planned=skipped_analyses() + excerpt_skips(),
         genre_configured=genre_analysis_configured(),
         genre_min_docs=config["genres"]["min_docs"],
     script:

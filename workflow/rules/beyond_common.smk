@@ -12,78 +12,39 @@ def beyond_enabled(name):
 
 
 def importance_analysis_files():
-    return {
-        "importance": out("analysis/beyond/f3_importance.csv"),
-        "top_k": out("analysis/beyond/f3_top_k.csv"),
-        "top_transitions": out("analysis/beyond/f3_top_transitions.md"),
-        "summary": out("analysis/beyond/f3_importance.json"),
-    }
+    return plan_targets.importance_analysis_files(config)
 
 
 def importance_row_files():
-    """One file per (class size, seed) row of the f3 importance analysis."""
-    return expand(
-        out("analysis/beyond/f3_importance/{classes}_classes_seed{seed}.json"),
-        classes=dict.fromkeys(config["beyond"]["importance"]["class_sizes"]),
-        seed=config["recognition"]["seeds"],
-    )
+    return plan_targets.importance_row_files(config)
 
 
 def parts_analysis_files():
-    return {
-        "parts": out("analysis/beyond/parts.csv"),
-        "summary": out("analysis/beyond/parts_summary.csv"),
-        "info": out("analysis/beyond/parts.json"),
-    }
+    return plan_targets.parts_analysis_files(config)
 
 
 def sequence_model_params():
-    """The beyond.sequence settings that decide the results (not enabled, class sizes, device, threads)."""
-    skip = {"enabled", "class_sizes", "device", "threads"}
-    return {k: v for k, v in config["beyond"]["sequence"].items() if k not in skip}
+    return plan_rows.sequence_model_params(config)
 
 
 def sequence_class_sizes():
-    return [
-        str(size) for size in dict.fromkeys(config["beyond"]["sequence"]["class_sizes"])
-    ]
+    return plan_rows.sequence_class_sizes(config)
 
 
 def sequence_row_files(suffix=""):
-    """One file per (class size, seed) row of the sequence classifier (the seeds of recognition):
-    its result row (suffix ""), or its accuracies on the length curve's excerpts ("_lengths").
-    """
-    return expand(
-        out("analysis/beyond/sequence/author_{classes}_classes_seed{seed}{suffix}.csv"),
-        classes=sequence_class_sizes(),
-        seed=config["recognition"]["seeds"],
-        suffix=suffix,
-    )
+    return plan_targets.sequence_row_files(config, suffix)
 
 
 def sequence_excerpt_lengths():
-    """The excerpt lengths the sequence classifier is also scored at: the length curve's, when
-    it runs (length_curve.enabled), so that both score the same test excerpts; none otherwise.
-    """
-    curve = config["length_curve"]
-    return [int(n) for n in curve["lengths"]] if curve["enabled"] else []
+    return plan_rows.sequence_excerpt_lengths(config)
 
 
 def sequence_recognition_files():
-    """The recognition results of the same rows (and of the "all" row, where a size caps to it)."""
-    sizes = sequence_class_sizes()
-    if "all" in recognition_class_sizes():
-        sizes.append("all")
-    return recognition_row_files("author", "results.csv", class_sizes=sizes)
+    return plan_targets.sequence_recognition_files(config)
 
 
 def sequence_analysis_files():
-    return {
-        "csv": out("analysis/beyond/sequence_model.csv"),
-        "markdown": out("analysis/beyond/sequence_model.md"),
-        "lengths": out("analysis/beyond/sequence_model_lengths.csv"),
-        "table": out("tables/beyond_sequence_model.html"),
-    }
+    return plan_targets.sequence_analysis_files(config)
 
 
 IMPORTANCE_FIGURES = ["beyond/f3_importance", "beyond/f3_top_k"]

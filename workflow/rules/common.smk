@@ -6,9 +6,13 @@ import pandas as pd
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
+from punctstyle.analysis import word_methods
 from punctstyle.folder_corpus import metadata_columns
 from punctstyle.io import InputError
-from punctstyle.scheduler_timers import coalesce_reevaluation_timers
+from punctstyle.plan import rows as plan_rows
+from punctstyle.plan import sources as plan_sources
+from punctstyle.plan import targets as plan_targets
+from punctstyle.plan.scheduler_timers import install_for_workflow
 from punctstyle.settings import (
     coerce_config_types,
     config_error,
@@ -33,8 +37,10 @@ validate(config, schema="../schemas/config.schema.yaml")
 OUT = config["outdir"]
 
 # One pending scheduler re-evaluation timer instead of one chain of passes per finished job
-# (punctstyle.scheduler_timers: the main process's CPU per job otherwise grows with the run).
-coalesce_reevaluation_timers()
+# (punctstyle.plan.scheduler_timers: the main process's CPU per job otherwise grows with the
+# run); guarded (a mismatch warns once and keeps Snakemake's own); scheduler_timers: false or
+# PUNCTSTYLE_SCHEDULER_TIMERS=off switches it off.
+install_for_workflow(config["scheduler_timers"])
 
 
 wildcard_constraints:
@@ -85,22 +91,8 @@ FOLDER_COLUMNS = folder_columns() if SOURCE == "folder" else []
 
 
 def skipped_analyses():
-    """(analysis, cause) of each analysis the metadata cannot feed (known before the run)."""
-    if SOURCE != "folder":
-        return []
-    skipped = []
-    if "genre" not in FOLDER_COLUMNS:
-        skipped.append(
-            ("genre analysis", "the metadata CSV has no genre column (or it is empty)")
-        )
-    if not {"year", "author_birth", "author_death"} & set(FOLDER_COLUMNS):
-        skipped.append(
-            (
-                "temporal analysis",
-                "the metadata CSV has no year, author_birth or author_death values",
-            )
-        )
-    return skipped
+    """(analysis, cause) of each analysis the metadata cannot feed (punctstyle.plan.sources)."""
+    return plan_sources.skipped_analyses(SOURCE, FOLDER_COLUMNS)
 
 
 def genre_analysis_configured():
@@ -112,20 +104,16 @@ def genre_analysis_configured():
 
 
 def without_unfed_genre(tasks):
-    """tasks without "genre" when the corpus has fewer than two genres to compare (read from the
-    corpus tables' summary: input functions only)."""
-    if "genre" in tasks and corpus_class_count("genre") < 2:
-        return [task for task in tasks if task != "genre"]
-    return tasks
+    """tasks without "genre" when the corpus has fewer than two genres (input functions only)."""
+    return plan_rows.without_unfed_genre(tasks, corpus_class_count)
 
 
 def analysis_skipped(name):
-    return any(analysis == name for analysis, _ in skipped_analyses())
+    return plan_rows.is_skipped(skipped_analyses(), name)
 
 
 def corpus_genre_shelves():
-    """genres.shelves for Gutenberg bookshelves; every genre of the CSV for a folder corpus."""
-    return None if SOURCE == "folder" else config["genres"]["shelves"]
+    return plan_sources.corpus_genre_shelves(config)
 
 
 def corpus_table_extra_inputs(wildcards):
@@ -174,20 +162,11 @@ def corpus_outputs():
 
 
 def configured_consistency_tasks():
-    """consistency.tasks, less the genre analysis a folder corpus' metadata cannot feed."""
-    tasks = config["consistency"]["tasks"]
-    if analysis_skipped("genre analysis"):
-        return [task for task in tasks if task != "genre"]
-    return tasks
+    return plan_rows.configured_consistency_tasks(config, skipped_analyses())
 
 
 def configured_recognition_tasks():
-    """author, and genre when recognition.genre_recognition and the metadata can feed it."""
-    tasks = ["author"]
-    genre = config["recognition"]["genre_recognition"]
-    if genre and not analysis_skipped("genre analysis"):
-        tasks.append("genre")
-    return tasks
+    return plan_rows.configured_recognition_tasks(config, skipped_analyses())
 
 
 def consistency_tasks():
@@ -203,35 +182,50 @@ def recognition_tasks():
 
 
 def recognition_class_sizes():
-    """The configured class sizes as wildcard values ("10", "all"), each once."""
-    return list(
-        dict.fromkeys(str(size) for size in config["recognition"]["class_sizes"])
-    )
+    return plan_rows.recognition_class_sizes(config)
 
 
 def recognition_methods():
-    """Classifier -> feature sets, without the classifiers configured with no feature set."""
-    return {
-        name: sets for name, sets in config["recognition"]["methods"].items() if sets
-    }
+    return plan_rows.recognition_methods(config)
 
 
 def recognition_mlp_params():
-    """The MLP settings that decide the results (not threads or device); none without an MLP."""
-    if "mlp" not in recognition_methods():
-        return {}
-    return without_execution_keys(config)["recognition"]["mlp"]
+    return plan_rows.mlp_params(config, recognition_methods())
 
 
 def recognition_row_files(task, name, class_sizes=None):
     """One file per (class size, seed) row of a task: name is results, per_class, ..."""
-    return expand(
-        out("analysis/recognition/{task}/{classes}_classes/seed{seed}_{name}"),
-        task=task,
-        classes=class_sizes or recognition_class_sizes(),
-        seed=config["recognition"]["seeds"],
-        name=name,
-    )
+    return plan_targets.recognition_row_files(config, task, name, class_sizes)
+
+
+def excerpt_skips():
+    return plan_rows.excerpt_skips(config)
+
+
+def word_tasks():
+    """Recognition tasks whose rows also run the word baselines (plan.rows.word_tasks); a genre
+    row runs only when the corpus holds two genres (figure_rule_wildcards)."""
+    return plan_rows.word_tasks(config, skipped_analyses())
+
+
+def recognition_word_methods(task):
+    """Classifier -> word sets, one per k (featuresets.expand_word_sets); {} when off."""
+    if task not in word_tasks():
+        return {}
+    return word_methods(config["recognition"]["words"], task)
+
+
+def recognition_word_mlp_params(task):
+    """The MLP settings of the word baselines (those of Tables 2-3); none without an MLP."""
+    return plan_rows.mlp_params(config, recognition_word_methods(task))
+
+
+def recognition_inputs(wildcards):
+    """The recognition rule's inputs: the feature tables, and the word matrix when needed."""
+    inputs = {"tables": expand(out("corpus/{feature}.parquet"), feature=FEATURES)}
+    if wildcards.task in word_tasks():
+        inputs["words"] = out("corpus/words.npz")
+    return inputs
 
 
 def corpus_class_count(task):
@@ -243,14 +237,11 @@ def corpus_class_count(task):
 
 
 def corpus_row_files(task, name):
-    """recognition_row_files of the rows that compute something: a class size at or above the
-    corpus' classes is the "all" row's experiment (analysis.duplicates_full_corpus_row), so with
-    "all" configured it is not run at all (on the development mirror 45 of the 70 default rows
-    of both tasks). An input function's helper: it waits for the corpus tables."""
+    """recognition_row_files of the rows that compute something (plan.rows.computed_class_sizes;
+    waits for the corpus tables when "all" is configured: input functions only)."""
     sizes = recognition_class_sizes()
     if "all" in sizes:
-        n_classes = corpus_class_count(task)
-        sizes = [size for size in sizes if size == "all" or int(size) < n_classes]
+        sizes = plan_rows.computed_class_sizes(sizes, corpus_class_count(task))
     return recognition_row_files(task, name, sizes)
 
 
@@ -267,14 +258,8 @@ def analysis_outputs(wildcards):
     ]
 
 
-ATTRIBUTION_FILES = ["mlp.pt", "signatures.parquet", "threshold.json", "manifest.json"]
-
-
 def attribution_outputs():
-    """The `punctstyle attribute` bundle; [] with attribution.enabled: false."""
-    if not config["attribution"]["enabled"]:
-        return []
-    return [out(f"models/attribution/{name}") for name in ATTRIBUTION_FILES]
+    return plan_targets.attribution_outputs(config)
 
 
 def attribution_sequences(wildcards):

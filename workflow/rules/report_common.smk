@@ -5,6 +5,7 @@ import os
 
 from snakemake.exceptions import WorkflowError
 
+from punctstyle.plan import report as plan_report
 from punctstyle.report_tables import read_document_choice
 
 SECTION_INTRO = "1. Introduction"
@@ -15,7 +16,6 @@ SECTION_TEMPORAL = "5. Temporal analysis"
 SECTION_APPENDIX = "Appendix: author and genre lists"
 SECTION_CONFIG = "Configuration"
 TASK_SECTIONS = {"author": SECTION_AUTHORS, "genre": SECTION_GENRES}
-DEFAULT_SEQUENCE_BOOKS = 6  # two books each of the three authors with the most books
 # report() at the start of a line reads as the `report:` keyword: use this alias in functions.
 flag_for_report = report
 
@@ -79,14 +79,11 @@ def task_title(wildcards):
 
 
 def n_sequence_books():
-    books = config["figures"]["sequence_books"]
-    return DEFAULT_SEQUENCE_BOOKS if books is None else len(books)
+    return plan_report.n_sequence_books(config)
 
 
 def n_scatter_pairs():
-    """punctstyle.report_tables.scatter_pairs: (i, i + 1 mod n); one pair for two books."""
-    n = n_sequence_books()
-    return 0 if n < 2 else 1 if n == 2 else n
+    return plan_report.n_scatter_pairs(config)
 
 
 def sequence_inputs(wildcards):
@@ -249,9 +246,7 @@ def over_time_outputs():
 
 
 def consistency_feature():
-    """The appendix orders classes by f3 consistency (the first configured feature without f3)."""
-    features = config["consistency"]["features"]
-    return "f3" if "f3" in features else features[0]
+    return plan_report.consistency_feature(config)
 
 
 def appendix_inputs(wildcards):
@@ -266,64 +261,4 @@ def appendix_inputs(wildcards):
         inputs["per_class"] = recognition_row_files(
             wildcards.task, "per_class.csv", sizes
         )
-    return inputs
-
-
-# --------------------------- word baselines beside Tables 2-3 (issue 12, rules in analysis.smk)
-
-
-def excerpt_skips():
-    """(analysis, cause) of each analysis that documents cut from texts (extraction.excerpt_marks)
-    cannot feed: the word baselines and the length curve's word methods, when configured (the
-    word counts are those of whole texts)."""
-    from punctstyle.length_curve import uses_word_features
-
-    if config["extraction"]["excerpt_marks"] is None:
-        return []
-    cause = (
-        "extraction.excerpt_marks is set: the word counts (words/{id}.parquet) are "
-        "those of whole texts, not of their excerpts"
-    )
-    words = config["recognition"]["words"]
-    skips = []
-    if words["tasks"] and words["top_k"] and any(words["methods"].values()):
-        skips.append(("word baselines", cause))
-    curve = config["length_curve"]
-    if curve["enabled"] and uses_word_features(curve["methods"]):
-        skips.append(("length curve's word methods", cause))
-    return skips
-
-
-def word_tasks():
-    """Recognition tasks whose rows also run the word baselines (recognition.words); a genre
-    row runs only when the corpus holds two genres (figure_rule_wildcards)."""
-    words = config["recognition"]["words"]
-    if not words["top_k"] or not any(words["methods"].values()):
-        return []
-    if excerpt_skips():  # excerpts: the word counts are the texts'
-        return []
-    return [task for task in configured_recognition_tasks() if task in words["tasks"]]
-
-
-def recognition_word_methods(task):
-    """Classifier -> word sets, one per k (featuresets.expand_word_sets); {} when off."""
-    from punctstyle.analysis import word_methods
-
-    if task not in word_tasks():
-        return {}
-    return word_methods(config["recognition"]["words"], task)
-
-
-def recognition_word_mlp_params(task):
-    """The MLP settings of the word baselines (those of Tables 2-3); none without an MLP."""
-    if "mlp" not in recognition_word_methods(task):
-        return {}
-    return without_execution_keys(config)["recognition"]["mlp"]
-
-
-def recognition_inputs(wildcards):
-    """The recognition rule's inputs: the feature tables, and the word matrix when needed."""
-    inputs = {"tables": expand(out("corpus/{feature}.parquet"), feature=FEATURES)}
-    if wildcards.task in word_tasks():
-        inputs["words"] = out("corpus/words.npz")
     return inputs

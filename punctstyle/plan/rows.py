@@ -1,0 +1,132 @@
+"""Which recognition rows, tasks and classifier options a configuration plans (pure functions
+of the config; the ``.smk`` files call them, the unit tests call them without Snakemake).
+
+``skipped`` is a list of (analysis, cause) pairs (:func:`punctstyle.plan.sources.skipped_analyses`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from punctstyle.length_curve import uses_word_features
+from punctstyle.settings import without_execution_keys
+
+GENRE_ANALYSIS = "genre analysis"
+
+
+def is_skipped(skipped: list[tuple[str, str]], name: str) -> bool:
+    """Whether the analysis ``name`` is among the (analysis, cause) pairs ``skipped``."""
+    return any(analysis == name for analysis, _ in skipped)
+
+
+def configured_consistency_tasks(config: dict[str, Any], skipped: list[tuple[str, str]]) -> list[str]:
+    """consistency.tasks, less the genre analysis a folder corpus' metadata cannot feed."""
+    tasks = list(config["consistency"]["tasks"])
+    if is_skipped(skipped, GENRE_ANALYSIS):
+        return [task for task in tasks if task != "genre"]
+    return tasks
+
+
+def configured_recognition_tasks(config: dict[str, Any], skipped: list[tuple[str, str]]) -> list[str]:
+    """author, and genre when recognition.genre_recognition and the metadata can feed it."""
+    tasks = ["author"]
+    if config["recognition"]["genre_recognition"] and not is_skipped(skipped, GENRE_ANALYSIS):
+        tasks.append("genre")
+    return tasks
+
+
+def without_unfed_genre(tasks: list[str], class_count: Callable[[str], int]) -> list[str]:
+    """``tasks`` without "genre" when ``class_count("genre")`` (the corpus' genres) is below 2;
+    ``class_count`` is called only when "genre" is among the tasks."""
+    if "genre" in tasks and class_count("genre") < 2:
+        return [task for task in tasks if task != "genre"]
+    return list(tasks)
+
+
+def recognition_class_sizes(config: dict[str, Any]) -> list[str]:
+    """The configured class sizes as wildcard values ("10", "all"), each once, in order."""
+    return list(dict.fromkeys(str(size) for size in config["recognition"]["class_sizes"]))
+
+
+def computed_class_sizes(sizes: list[str], n_classes: int) -> list[str]:
+    """The class sizes whose rows compute something: with "all" among ``sizes``, a size at or
+    above the corpus' ``n_classes`` is the "all" row's experiment
+    (analysis.duplicates_full_corpus_row), so it is left out; without "all", every size."""
+    if "all" not in sizes:
+        return list(sizes)
+    return [size for size in sizes if size == "all" or int(size) < n_classes]
+
+
+def recognition_methods(config: dict[str, Any]) -> dict[str, list[str]]:
+    """Classifier -> feature sets, without the classifiers configured with no feature set."""
+    return {name: sets for name, sets in config["recognition"]["methods"].items() if sets}
+
+
+def mlp_params(config: dict[str, Any], methods: dict[str, Any]) -> dict[str, Any]:
+    """The recognition MLP settings that decide the results (recognition.mlp without the
+    execution-only keys: settings.EXECUTION_ONLY_KEYS) when ``methods`` holds an MLP; {} else."""
+    if "mlp" not in methods:
+        return {}
+    return without_execution_keys(config)["recognition"]["mlp"]
+
+
+def excerpt_skips(config: dict[str, Any]) -> list[tuple[str, str]]:
+    """(analysis, cause) of each analysis that documents cut from texts (extraction.excerpt_marks)
+    cannot feed: the word baselines and the length curve's word methods, when configured (the
+    word counts are those of whole texts)."""
+    if config["extraction"]["excerpt_marks"] is None:
+        return []
+    cause = (
+        "extraction.excerpt_marks is set: the word counts (words/{id}.parquet) are "
+        "those of whole texts, not of their excerpts"
+    )
+    words = config["recognition"]["words"]
+    skips = []
+    if words["tasks"] and words["top_k"] and any(words["methods"].values()):
+        skips.append(("word baselines", cause))
+    curve = config["length_curve"]
+    if curve["enabled"] and uses_word_features(curve["methods"]):
+        skips.append(("length curve's word methods", cause))
+    return skips
+
+
+def word_tasks(config: dict[str, Any], skipped: list[tuple[str, str]]) -> list[str]:
+    """Recognition tasks whose rows also run the word baselines (recognition.words): none when
+    off or when the documents are excerpts (the word counts are the texts')."""
+    words = config["recognition"]["words"]
+    if not words["top_k"] or not any(words["methods"].values()):
+        return []
+    if excerpt_skips(config):
+        return []
+    return [task for task in configured_recognition_tasks(config, skipped) if task in words["tasks"]]
+
+
+def length_methods(config: dict[str, Any]) -> dict[str, list[str]]:
+    """Classifier -> feature sets of the length curve, without those with no feature set, and
+    without the word sets when the documents are excerpts (extraction.excerpt_marks)."""
+    excerpts = config["extraction"]["excerpt_marks"] is not None
+    methods = {
+        name: [s for s in sets if not (excerpts and uses_word_features({name: [s]}))]
+        for name, sets in config["length_curve"]["methods"].items()
+    }
+    return {name: sets for name, sets in methods.items() if sets}
+
+
+def sequence_model_params(config: dict[str, Any]) -> dict[str, Any]:
+    """The beyond.sequence settings that decide the results: not enabled, class_sizes, nor the
+    execution-only device and threads (settings.EXECUTION_ONLY_KEYS)."""
+    sequence = without_execution_keys(config)["beyond"]["sequence"]
+    return {k: v for k, v in sequence.items() if k not in {"enabled", "class_sizes"}}
+
+
+def sequence_class_sizes(config: dict[str, Any]) -> list[str]:
+    """beyond.sequence.class_sizes as wildcard values, each once."""
+    return [str(size) for size in dict.fromkeys(config["beyond"]["sequence"]["class_sizes"])]
+
+
+def sequence_excerpt_lengths(config: dict[str, Any]) -> list[int]:
+    """The excerpt lengths the sequence classifier is also scored at: the length curve's when
+    it runs (length_curve.enabled), so that both score the same test excerpts; none otherwise."""
+    curve = config["length_curve"]
+    return [int(n) for n in curve["lengths"]] if curve["enabled"] else []
