@@ -137,19 +137,22 @@ def corpus_table_extra_inputs(wildcards):
 
 @lru_cache(maxsize=4)
 def _folder_documents(selection, mtime):
-    frame = pd.read_parquet(selection, columns=["book_id", "doc_id", "file"])
-    return {int(row.book_id): (row.doc_id, row.file) for row in frame.itertuples()}
+    frame = pd.read_parquet(selection, columns=["book_id", "doc_id", "file", "path"])
+    return {
+        int(row.book_id): (row.doc_id, row.file, row.path) for row in frame.itertuples()
+    }
 
 
 def folder_document(wildcards):
-    """(doc_id, file) of a folder corpus document, from the selection checkpoint."""
+    """(doc_id, file, path) of a folder corpus document, from the selection checkpoint (path:
+    the file resolved inside the folder, punctstyle.folder_corpus.resolve_document)."""
     selection = checkpoints.select_books.get().output.selection
     documents = _folder_documents(selection, os.path.getmtime(selection))
     return documents[int(wildcards.book_id)]
 
 
 def folder_document_path(wildcards):
-    return os.path.join(config["folder"]["path"], folder_document(wildcards)[1])
+    return folder_document(wildcards)[2]
 
 
 def selected_book_ids(wildcards=None):
