@@ -1,9 +1,16 @@
 # punctstyle: stylometry without words (Darmon, Bazzi, Howison, Porter).
 # Catalog -> selection -> per-book download, extraction, features -> corpus tables ->
 # consistency, recognition, temporal analysis -> figures and report.
+from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version
 
+from punctstyle.settings import config_file_error
+
 min_version("9.0")
+
+# a config file that does not parse stops the run in one line naming it
+if config_file_error("config/config.yaml"):
+    raise WorkflowError(config_file_error("config/config.yaml"))
 
 
 configfile: "config/config.yaml"
