@@ -36,6 +36,8 @@ include: "workflow/rules/length.smk"
 
 rule all:
     input:
+        # every per-book file: one deleted makes its book and everything downstream rerun
+        per_book_files,
         corpus_outputs(),
         # functions: the genre analysis follows the corpus tables (two genres or none)
         analysis_outputs,

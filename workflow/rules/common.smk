@@ -169,6 +169,25 @@ def all_feature_rows(wildcards):
     )
 
 
+PER_BOOK_FILES = [
+    "books/{book_id}.json",
+    "books/{book_id}.txt.gz",
+    "sequences/{book_id}.parquet",
+    "words/{book_id}.parquet",
+    "features/{book_id}.parquet",
+]
+
+
+def per_book_files(wildcards):
+    """Every per-book file of the selected books (an input function of rule all): Snakemake
+    reruns nothing for a missing intermediate file whose consumers are up to date, but a
+    missing input of the target rule makes the job that writes it run, and every job
+    downstream of it (a deleted books/{id}.json retries the book)."""
+    return expand(
+        [out(path) for path in PER_BOOK_FILES], book_id=selected_book_ids(wildcards)
+    )
+
+
 def corpus_outputs():
     return expand(out("corpus/{feature}.parquet"), feature=FEATURES) + [
         out("corpus/exclusions.csv"),
