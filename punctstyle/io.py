@@ -7,6 +7,7 @@ replaced once the new one is complete.
 from __future__ import annotations
 
 import contextlib
+import errno
 import gzip
 import json
 import os
@@ -38,6 +39,11 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     try:
         yield tmp
         os.replace(tmp, target)
+    except OSError as exc:
+        if exc.filename not in (str(tmp), tmp) and exc.errno != errno.ENOSPC:
+            raise
+        # name the output, not its temporary file (a full disk: "<output>: No space left on device")
+        raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from exc
     finally:
         if tmp.exists():
             tmp.unlink()
