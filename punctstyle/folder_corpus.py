@@ -162,6 +162,17 @@ def resolve_document(folder: str | os.PathLike[str], file: str) -> Path | None:
     return resolved if resolved.is_relative_to(root) else None
 
 
+def file_sha256(path: str | os.PathLike[str], block: int = 1 << 20) -> str:
+    """The SHA-256 of a file's bytes (hex; read in 1 MiB blocks): the ingest rule's rerun
+    trigger, so that a document edited with its modification time kept (``cp -p``,
+    ``rsync -a``) is read again; the provenance records the same digest (``sha256``)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(block):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
 def _row_problem(row: pd.Series, folder: Path) -> str | None:
     """What makes a metadata row unusable (one phrase), or None."""
     if not row["file"]:

@@ -286,3 +286,14 @@ def test_excerpts_of_one_text_never_straddle_the_split():
     assert default.train_index.tolist() == train.tolist() and default.test_index.tolist() == test.tolist()
     with pytest.raises(ValueError, match="group 'x' holds documents of more than one class"):
         grouped_split(["A", "B"], ["x", "x"], 0.5, np.random.default_rng(0))
+
+
+def test_file_sha256_is_the_provenance_digest(tmp_path):
+    from punctstyle.folder_corpus import file_sha256
+
+    path = tmp_path / "a.txt"
+    data = "Yes, no; maybe.\n".encode() * 100_000
+    path.write_bytes(data)
+    assert file_sha256(path) == hashlib.sha256(data).hexdigest() == file_sha256(path, block=7)
+    document = read_document(path, 1, "a", max_bytes=10**8)
+    assert document.sha256 == file_sha256(path)
