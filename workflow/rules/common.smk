@@ -179,9 +179,9 @@ PER_BOOK_FILES = [
 
 
 def per_book_files(wildcards):
-    """Every per-book file of the selected books (an input function of rule all): Snakemake
-    reruns nothing for a missing intermediate file whose consumers are up to date, but a
-    missing input of the target rule makes the job that writes it run, and every job
+    """Every per-book file of the selected books, an input function of the target `all`.
+    Snakemake reruns nothing for a missing intermediate file whose consumers are up to date,
+    but a missing input of the target makes the job that writes it run, and every job
     downstream of it (a deleted books/{id}.json retries the book)."""
     return expand(
         [out(path) for path in PER_BOOK_FILES], book_id=selected_book_ids(wildcards)
