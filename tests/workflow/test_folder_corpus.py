@@ -239,13 +239,14 @@ def test_held_out_text_is_attributed_to_its_author(folder_run, author):
 
 # ------------------------------------------------------------------ reruns (issue 22 items 2, 10)
 
-_JOB = re.compile(r"^(?:local)?(?:rule|checkpoint) (\w+):\n((?:    .*\n)*)", re.MULTILINE)
+# a job of a dry run; the jobs of the group "books" are indented by 4 more spaces
+_JOB = re.compile(r"^( *)(?:local)?(?:rule|checkpoint) (\w+):\n((?:\1    .*\n)*)", re.MULTILINE)
 
 
 def planned_jobs(proc: subprocess.CompletedProcess) -> set[tuple[str, int | None]]:
     """(rule, book_id or None) of each job a dry run plans."""
     jobs = set()
-    for rule, body in _JOB.findall(proc.stdout + proc.stderr):
+    for _, rule, body in _JOB.findall(proc.stdout + proc.stderr):
         book = re.search(r"wildcards: .*?book_id=(\d+)", body)
         jobs.add((rule, int(book.group(1)) if book else None))
     return jobs
