@@ -309,10 +309,12 @@ def test_missing_edited_and_corrupt_per_book_files_are_remade(folder_run):
     failed = snakemake(*targets[:1], "--cores", "1", "--configfile", "config/test.yaml", str(config),
                        str(out / f"features/{ids['quill-3']}.parquet"), check=False)
     assert failed.returncode != 0
-    lines = [line for line in failed.stderr.splitlines() if line.startswith("punctstyle: ")]
-    assert len(lines) == 1 and lines[0].startswith(f"punctstyle: {sequence}: not a readable sequence Parquet file")
+    console = failed.stdout + failed.stderr
+    lines = [line for line in console.splitlines() if line.startswith("punctstyle: ")]
+    assert len(lines) == 1, console[-4000:]
+    assert lines[0].startswith(f"punctstyle: {sequence}: not a readable sequence Parquet file")
     assert lines[0].endswith("; deleted it: the next run remakes it and everything after it")
-    assert "Traceback" not in failed.stderr and not sequence.exists()
+    assert "Traceback" not in console and not sequence.exists()
     again = snakemake("--cores", "1", "--configfile", "config/test.yaml", str(config), "--dry-run")
     assert {("extract_book", ids["quill-3"]), ("book_features", ids["quill-3"])} <= planned_jobs(again)
 
