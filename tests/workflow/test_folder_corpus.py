@@ -306,8 +306,8 @@ def test_missing_edited_and_corrupt_per_book_files_are_remade(folder_run):
     sequence = out / f"sequences/{ids['quill-3']}.parquet"
     sequence.write_bytes(sequence.read_bytes()[:100])
     (out / f"features/{ids['quill-3']}.parquet").unlink()
-    failed = snakemake(*targets[:1], "--cores", "1", "--configfile", "config/test.yaml", str(config),
-                       str(out / f"features/{ids['quill-3']}.parquet"), check=False)
+    failed = snakemake(targets[0], str(out / f"features/{ids['quill-3']}.parquet"), "--cores", "1",
+                       "--configfile", "config/test.yaml", str(config), check=False)
     assert failed.returncode != 0
     console = failed.stdout + failed.stderr
     lines = [line for line in console.splitlines() if line.startswith("punctstyle: ")]
