@@ -1,9 +1,16 @@
 # punctstyle: stylometry without words (Darmon, Bazzi, Howison, Porter).
 # Catalog -> selection -> per-book download, extraction, features -> corpus tables ->
 # consistency, recognition, temporal analysis -> figures and report.
+from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version
 
+from punctstyle.settings import config_file_error
+
 min_version("9.0")
+
+# a config file that does not parse stops the run in one line naming it
+if config_file_error("config/config.yaml"):
+    raise WorkflowError(config_file_error("config/config.yaml"))
 
 
 configfile: "config/config.yaml"
@@ -42,6 +49,8 @@ localrules:
 
 rule all:
     input:
+        # every per-book file: one deleted makes its book and everything downstream rerun
+        per_book_files,
         corpus_outputs(),
         # functions: the genre analysis follows the corpus tables (two genres or none)
         analysis_outputs,

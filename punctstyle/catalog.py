@@ -199,7 +199,8 @@ def read_catalog(path: str | os.PathLike[str]) -> pd.DataFrame:
     Empty cells are empty strings (never NaN). Raises :class:`punctstyle.io.InputError`
     (one line naming the file) when the file is missing or unreadable, is not CSV, lacks one
     of :data:`REQUIRED_COLUMNS`, or has a ``Text#`` that is not a whole number. A whole number
-    that is no book number (0, or one past :data:`MAX_BOOK_ID`, the int64 limit) is dropped
+    that is no book number (0, a negative one, or one past :data:`MAX_BOOK_ID`, the int64
+    limit) is dropped
     with its row; their count is ``frame.attrs["invalid_book_ids"]``, which
     :func:`select_books` reports as its first filter. Other rows are kept as they are: the
     real 2018 feed repeats two book numbers (52276, 55485), which :func:`filter_unique_ids`
@@ -220,7 +221,7 @@ def read_catalog(path: str | os.PathLike[str]) -> pd.DataFrame:
             f"(expected {','.join(CATALOG_COLUMNS)})"
         )
     ids = frame["Text#"].astype(str).str.strip()
-    bad = ~ids.str.fullmatch(r"\d+")
+    bad = ~ids.str.fullmatch(r"-?\d+")
     if bad.any():
         row = int(np.flatnonzero(bad.to_numpy())[0])
         raise InputError(f"{path}: Text# {ids.iloc[row]!r} on data row {row + 1} is not a book number")
@@ -232,7 +233,9 @@ def read_catalog(path: str | os.PathLike[str]) -> pd.DataFrame:
 
 
 def _is_book_number(digits: str) -> bool:
-    """A string of digits that is a book number: 1 <= n <= MAX_BOOK_ID."""
+    """A whole number (``-?\\d+``) that is a book number: 1 <= n <= MAX_BOOK_ID."""
+    if digits.startswith("-"):
+        return False
     stripped = digits.lstrip("0")
     return bool(stripped) and (len(stripped) < 19 or int(stripped) <= MAX_BOOK_ID)
 

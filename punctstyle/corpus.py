@@ -272,8 +272,9 @@ def feature_table(corpus: pd.DataFrame, feature: str) -> pd.DataFrame:
 EXCLUSION_COLUMNS: tuple[str, ...] = ("book_id", "stage", "reason")
 
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+?(?=:?\s|$)")
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_REASON_GROUPS: tuple[tuple[re.Pattern[str], str], ...] = (
+_ATTEMPTS = re.compile(r" \(after \d+ attempts?\)$")
+_METADATA_ROW = re.compile(r"^.*?: row \d+(?: \(.*?\))?: ")
+_REASON_CODES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^too few punctuation marks: \d+ < min_marks (\d+)$"), r"too few punctuation marks (< \1)"),
     (
         re.compile(r"^too few punctuation marks for one excerpt: \d+ < excerpt_marks (\d+)$"),
@@ -283,53 +284,46 @@ _REASON_GROUPS: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(r"^author has \d+ included books < min_docs_per_author (\d+)$"),
         r"author has fewer than \1 included books (min_docs_per_author)",
     ),
+    (
+        re.compile(r"^author has \d+ documents < min_docs_per_author (\d+)$"),
+        r"author has fewer than \1 documents (min_docs_per_author)",
+    ),
+    (re.compile(r"^duplicate id .*$"), "duplicate id"),
+    (re.compile(r"^file not found: .*$"), "file not found"),
+    (re.compile(r"^(year|author_birth|author_death) '.*' is not a whole number$"), r"\1 is not a whole number"),
+    (re.compile(r"^id '.*' has no letter or digit$"), "id has no letter or digit"),
 )
 
 
-def _reason_template(reason: str) -> str:
-    """A reason without what differs between books: URLs dropped, known shapes phrased as a group."""
-    reason = _URL.sub("", str(reason)).replace(" : ", ": ").replace(":: ", ": ").strip()
-    for pattern, group in _REASON_GROUPS:
-        if pattern.match(reason):
-            return pattern.sub(group, reason)
-    return reason
-
-
-def _group_label(reasons: pd.Series) -> str:
-    """One label for reasons that differ only in numbers: a number equal in all is shown, one
-    that varies is shown as its range (``3-97``), never as a placeholder."""
-    first = reasons.iloc[0]
-    numbers = [_NUMBER.findall(r) for r in reasons]
-    if any(len(n) != len(numbers[0]) for n in numbers):
-        return _NUMBER.sub("#", first)
-    parts = _NUMBER.split(first)
-    label = parts[0]
-    for position, tail in enumerate(parts[1:]):
-        values = sorted({float(n[position]) for n in numbers})
-        shown = [f"{v:g}" for v in values]
-        label += shown[0] if len(shown) == 1 else f"{shown[0]}-{shown[-1]}"
-        label += tail
-    return label
+def exclusion_reason_code(reason: str) -> str:
+    """The code an exclusion reason is counted under: its text without what names one book (a
+    URL, a download's attempt count, a metadata CSV's ``<file>: row <n> (<cell>): `` prefix),
+    then a fixed phrase for the known shapes (``too few punctuation marks: 37 < min_marks 100``
+    -> ``too few punctuation marks (< 100)``, ``duplicate id '...' ...`` -> ``duplicate id``).
+    Any other reason is its own code, verbatim: reasons are never merged into ranges of numbers.
+    """
+    text = _URL.sub("", str(reason)).replace(" : ", ": ").replace(":: ", ": ").strip()
+    text = _ATTEMPTS.sub("", _METADATA_ROW.sub("", text))
+    for pattern, code in _REASON_CODES:
+        if pattern.match(text):
+            return pattern.sub(code, text)
+    return text
 
 
 def exclusion_reason_groups(exclusions: pd.DataFrame) -> pd.DataFrame:
-    """Excluded books per ``stage`` and reason group: ``stage``, ``reason``, ``books``.
-
-    Reasons that differ only in a book's own numbers or URL form one group
-    (:func:`_reason_template`), labelled with the numbers that are equal in every member
-    (e.g. the threshold: ``too few punctuation marks (< 100)``) and the range of those that
-    vary. Most frequent first, ties by stage and reason.
+    """Excluded books per ``stage`` and reason code: ``stage``, ``reason`` (the code,
+    :func:`exclusion_reason_code`), ``books``, ``example`` (the first member's reason, verbatim).
+    Most frequent first, ties by stage and code.
     """
     if exclusions.empty:
         return pd.DataFrame({"stage": pd.Series(dtype=object), "reason": pd.Series(dtype=object),
-                             "books": pd.Series(dtype=np.int64)})
+                             "books": pd.Series(dtype=np.int64), "example": pd.Series(dtype=object)})
     frame = exclusions.assign(reason=exclusions["reason"].fillna("").astype(str))
-    templates = frame["reason"].map(_reason_template)
-    keys = templates.map(lambda t: _NUMBER.sub("#", t))
+    codes = frame["reason"].map(exclusion_reason_code)
     rows = []
-    for (stage, _), group in frame.assign(template=templates).groupby([frame["stage"], keys], sort=True):
-        rows.append({"stage": stage, "reason": _group_label(group["template"]), "books": int(len(group))})
-    table = pd.DataFrame(rows, columns=["stage", "reason", "books"])
+    for (stage, code), group in frame.groupby([frame["stage"], codes], sort=True):
+        rows.append({"stage": stage, "reason": code, "books": int(len(group)), "example": group["reason"].iloc[0]})
+    table = pd.DataFrame(rows, columns=["stage", "reason", "books", "example"])
     return table.sort_values("books", ascending=False, kind="mergesort").reset_index(drop=True)
 
 
@@ -338,8 +332,10 @@ def corpus_summary(selection: pd.DataFrame, corpus: pd.DataFrame, exclusions: pd
     group (:func:`exclusion_reason_groups`)."""
     groups = exclusion_reason_groups(exclusions)
     by_reason: dict[str, int] = {}
+    examples: dict[str, str] = {}
     for row in groups.itertuples(index=False):
         by_reason[row.reason] = by_reason.get(row.reason, 0) + int(row.books)
+        examples.setdefault(row.reason, row.example)
     return {
         "books_selected": int(len(selection)),
         "authors_selected": int(selection["author"].nunique()),
@@ -349,6 +345,7 @@ def corpus_summary(selection: pd.DataFrame, corpus: pd.DataFrame, exclusions: pd
         "books_with_genre": int(corpus["genre"].notna().sum()) if "genre" in corpus else 0,
         "excluded_by_stage": {str(k): int(v) for k, v in exclusions["stage"].value_counts().items()},
         "excluded_by_reason": by_reason,
+        "excluded_reason_examples": examples,
         **excerpt_summary(corpus),
     }
 

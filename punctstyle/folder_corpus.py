@@ -6,7 +6,8 @@ The metadata CSV has one row per document: ``file`` (the path relative to the fo
 column is reported and ignored.
 
 Ids. A document's ``doc_id`` is its ``id`` cell, else its file path without the extension,
-made safe as a file name by :func:`safe_doc_id` (``Austen/Emma.txt`` -> ``austen-emma``).
+made safe as a file name by :func:`safe_doc_id` (``Austen/Emma.txt`` -> ``austen-emma``,
+``Война.txt`` -> ``война``: letters of every script are kept).
 The corpus tables key on an integer ``book_id``, from the doc_id by :func:`book_number`: a
 doc_id of digits below 10**15 is that number (a Gutenberg number stays itself), any other
 is ``10**15 + int(sha256(doc_id)[:8 bytes]) mod (8 * 10**15)``; both are stable across
@@ -14,11 +15,13 @@ runs, and the two ranges never meet. Per-document files are ``books/{book_id}.tx
 
 Selection (:func:`folder_selection`): the Gutenberg-only filters (language, type, author
 labels, duplicate titles) are not applied. A bad row (no author, no file, a file that is not
-there, an id that repeats an earlier row's, a year that is not a whole number) is left out
+there, a file that resolves outside the folder (``../x``, an absolute path, a symlink pointing
+out; symlinks resolved, :func:`resolve_document`), an id that repeats an earlier row's, a year that is not a whole number) is left out
 with one line naming the row and the file, recorded as an exclusion of stage ``metadata``;
 then ``min_docs_per_author`` (stage ``selection``). The selection has the columns of
 :data:`punctstyle.catalog.SELECTION_COLUMNS` (genres as ``bookshelves``, the year as
-``issued``) plus ``doc_id``, ``file`` and ``year``.
+``issued``) plus ``doc_id``, ``file``, ``year`` and ``path`` (the file, resolved: what
+the ingest reads).
 
 Ingest (:func:`read_document`, :func:`write_document`) takes the place of the download:
 bytes -> text by :func:`decode_document` (UTF-16 or UTF-8 by their byte-order mark, else
@@ -53,14 +56,16 @@ if TYPE_CHECKING:
 REQUIRED_COLUMNS: tuple[str, ...] = ("file", "author")
 OPTIONAL_COLUMNS: tuple[str, ...] = ("id", "title", "year", "author_birth", "author_death", "genre")
 YEAR_COLUMNS: tuple[str, ...] = ("year", "author_birth", "author_death")
-FOLDER_EXTRA_COLUMNS: tuple[str, ...] = ("doc_id", "file", "year")
+FOLDER_EXTRA_COLUMNS: tuple[str, ...] = ("doc_id", "file", "year", "path")
 """The columns a folder selection has beyond :data:`punctstyle.catalog.SELECTION_COLUMNS`;
 ``FOLDER_SELECTION_COLUMNS`` is both (an attribute made on first use, see :func:`__getattr__`)."""
 EXCLUSION_COLUMNS: tuple[str, ...] = ("book_id", "stage", "reason")
 HASHED_ID_BASE = 10**15
 """doc_ids of digits below this are their own book_id; every other doc_id is hashed above it."""
 GENRE_SEPARATOR = ";"
-_UNSAFE = re.compile(r"[^a-z0-9]+")
+_UNSAFE = re.compile(r"[\W_]+")
+OUTSIDE_FOLDER = "resolves outside the corpus folder"
+"""The rule a metadata row breaks when its file (symlinks resolved) is not inside the folder."""
 _WHOLE_NUMBER = re.compile(r"^-?\d+$")
 
 
@@ -75,11 +80,18 @@ def __getattr__(name: str) -> Any:
 
 
 def safe_doc_id(value: str) -> str:
-    """Lower-case ASCII letters and digits joined by ``-``: accents folded (NFKD), every run of
+    """Lower-case letters and digits (of any script) joined by ``-``: the accents of Latin
+    letters folded (``ë`` -> ``e``), other letters kept (``Война`` -> ``война``), every run of
     other characters -> one ``-``, none at either end (``"Brontë, Jane #2"`` -> ``bronte-jane-2``);
     ``""`` when nothing is left."""
-    folded = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode("ascii")
-    return _UNSAFE.sub("-", folded.lower()).strip("-")
+    decomposed = unicodedata.normalize("NFKD", value)
+    kept = [
+        char
+        for i, char in enumerate(decomposed)
+        if not (unicodedata.combining(char) and i > 0 and decomposed[i - 1].isascii())
+    ]
+    composed = unicodedata.normalize("NFC", "".join(kept))
+    return _UNSAFE.sub("-", composed.lower()).strip("-")
 
 
 def doc_id_from_file(file: str) -> str:
@@ -141,6 +153,26 @@ def split_genres(cell: str) -> list[str]:
     return list(dict.fromkeys(p.strip() for p in cell.split(GENRE_SEPARATOR) if p.strip()))
 
 
+def resolve_document(folder: str | os.PathLike[str], file: str) -> Path | None:
+    """The absolute path of a metadata ``file`` cell, symlinks resolved, when it lies inside
+    the folder (itself resolved); None when it resolves outside (``../x``, ``/etc/passwd``, a
+    symlink pointing out of the folder). A symlink to another file of the folder is fine."""
+    root = Path(folder).resolve()
+    resolved = (root / file).resolve()
+    return resolved if resolved.is_relative_to(root) else None
+
+
+def file_sha256(path: str | os.PathLike[str], block: int = 1 << 20) -> str:
+    """The SHA-256 of a file's bytes (hex; read in 1 MiB blocks): the ingest rule's rerun
+    trigger, so that a document edited with its modification time kept (``cp -p``,
+    ``rsync -a``) is read again; the provenance records the same digest (``sha256``)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(block):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
 def _row_problem(row: pd.Series, folder: Path) -> str | None:
     """What makes a metadata row unusable (one phrase), or None."""
     if not row["file"]:
@@ -152,9 +184,11 @@ def _row_problem(row: pd.Series, folder: Path) -> str | None:
     for column in YEAR_COLUMNS:
         if row[column] and not _WHOLE_NUMBER.match(row[column]):
             return f"{column} {row[column]!r} is not a whole number"
-    path = folder / row["file"]
+    path = resolve_document(folder, row["file"])
+    if path is None:
+        return OUTSIDE_FOLDER
     if not path.is_file():
-        return f"file not found: {path}"
+        return f"file not found: {folder / row['file']}"
     return None
 
 
@@ -220,7 +254,7 @@ def folder_selection(
             f"{metadata_path}: no document selected: no author has min_docs_per_author={min_docs_per_author} "
             f"documents ({who}); lower selection.min_docs_per_author or add documents"
         )
-    return _selection_table(frame), exclusions, log
+    return _selection_table(frame, folder), exclusions, log
 
 
 def _year(cells: pd.Series) -> pd.arrays.IntegerArray:
@@ -229,8 +263,9 @@ def _year(cells: pd.Series) -> pd.arrays.IntegerArray:
     return pd.array([int(c) if c else None for c in cells], dtype="Int64")
 
 
-def _selection_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """The selection columns (``FOLDER_SELECTION_COLUMNS``), sorted by book_id."""
+def _selection_table(frame: pd.DataFrame, folder: Path) -> pd.DataFrame:
+    """The selection columns (``FOLDER_SELECTION_COLUMNS``; ``path``: the resolved file), sorted
+    by book_id."""
     import pandas as pd
 
     table = pd.DataFrame(
@@ -247,6 +282,7 @@ def _selection_table(frame: pd.DataFrame) -> pd.DataFrame:
             "doc_id": frame["doc_id"].to_numpy(),
             "file": frame["file"].to_numpy(),
             "year": _year(frame["year"]),
+            "path": [str(resolve_document(folder, f)) for f in frame["file"]],
         }
     )
     return table.sort_values("book_id", kind="stable").reset_index(drop=True)

@@ -7,6 +7,7 @@ replaced once the new one is complete.
 from __future__ import annotations
 
 import contextlib
+import errno
 import gzip
 import json
 import os
@@ -38,6 +39,11 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     try:
         yield tmp
         os.replace(tmp, target)
+    except OSError as exc:
+        if exc.filename not in (str(tmp), tmp) and exc.errno != errno.ENOSPC:
+            raise
+        # name the output, not its temporary file (a full disk: "<output>: No space left on device")
+        raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from exc
     finally:
         if tmp.exists():
             tmp.unlink()
@@ -145,3 +151,21 @@ def read_json_object(path: str | os.PathLike[str]) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise InputError(f"{path}: expected a JSON object")
     return data
+
+
+@contextlib.contextmanager
+def discarding_unreadable(paths: Any) -> Iterator[None]:
+    """Around a workflow job that reads per-book files the workflow itself wrote (``paths``):
+    an :class:`InputError` naming one of them (its message starts with ``"<path>:"``: a
+    truncated or corrupt file) deletes that file and is raised again with ``; deleted it: the
+    next run remakes it and everything after it``. Snakemake reruns nothing for a corrupt file
+    that exists; for a missing one it does (rule all asks for every per-book file)."""
+    try:
+        yield
+    except InputError as exc:
+        message = str(exc)
+        named = next((str(p) for p in paths if message.startswith(f"{p}:")), None)
+        if named is None or not os.path.isfile(named):
+            raise
+        os.unlink(named)
+        raise InputError(f"{message}; deleted it: the next run remakes it and everything after it") from exc

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import re
+import sys
+from types import TracebackType
 
 
 def configure_logging(log_path: str | os.PathLike[str] | None, level: int = logging.INFO) -> logging.Logger:
@@ -23,7 +26,40 @@ def configure_logging(log_path: str | os.PathLike[str] | None, level: int = logg
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     logger.addHandler(handler)
     logging.captureWarnings(True)
+    sys.excepthook = _one_line_excepthook
     return logger
+
+
+ONE_LINE_ERRORS: tuple[str, ...] = ("InputError", "EmptySelectionError", "DownloadError")
+"""Exceptions of ours whose message is the whole story (one line naming the file): a rule's
+script that ends with one prints ``punctstyle: <message>`` and exits 1, no traceback."""
+_DISK_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM})
+
+
+def one_line_error(exc: BaseException) -> str | None:
+    """The one line a script's uncaught exception is reported as, or None for a traceback
+    (a bug): :data:`ONE_LINE_ERRORS` as their message; a full, read-only or forbidden disk as
+    ``<file>: <strerror>`` (``results/books/7.json: No space left on device``)."""
+    if type(exc).__name__ in ONE_LINE_ERRORS or any(
+        cls.__name__ in ONE_LINE_ERRORS for cls in type(exc).__mro__
+    ):
+        return " ".join(str(exc).split())
+    if isinstance(exc, OSError) and exc.errno in _DISK_ERRORS:
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror or exc} (nothing half-written is left behind)"
+    return None
+
+
+def _one_line_excepthook(
+    kind: type[BaseException], exc: BaseException, traceback: TracebackType | None
+) -> None:
+    line = one_line_error(exc)
+    if line is None:
+        sys.__excepthook__(kind, exc, traceback)
+        return
+    logging.getLogger("punctstyle").error("%s", line)
+    print(f"punctstyle: {line}", file=sys.stderr)
+    sys.stderr.flush()
 
 
 JOB_COST_PREFIX: str = "job cost:"

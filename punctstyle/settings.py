@@ -197,3 +197,66 @@ def without_execution_keys(config: dict[str, Any]) -> dict[str, Any]:
         if isinstance(node, dict):
             node.pop(path[-1], None)
     return result
+
+
+# ------------------------------------------------------------ config files that do not parse
+
+
+def config_file_error(path: str | Path) -> str | None:
+    """One line naming ``path`` and what is wrong when it is not a YAML (or JSON) mapping, or
+    None when it parses: ``my.yaml: not valid YAML: line 3, column 28: <problem>``. Snakemake's
+    own message ("Config file is not valid JSON or YAML") names no file."""
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = yaml.safe_load(handle)
+    except OSError as exc:
+        return f"{path}: cannot read the config file ({exc.strerror or exc})"
+    except UnicodeDecodeError as exc:
+        return f"{path}: not a UTF-8 text ({exc.reason} at byte {exc.start})"
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        context = getattr(exc, "context", None)
+        detail = f"{context}, {problem}" if context else problem
+        return f"{path}: not valid YAML: {where}{' '.join(str(detail).split())}"
+    if data is not None and not isinstance(data, dict):
+        return f"{path}: the config file must be a mapping of keys (found a {type(data).__name__})"
+    return None
+
+
+def configfile_arguments(arguments: list[str]) -> list[str]:
+    """The files named by ``--configfile``/``--configfiles`` in a Snakemake command line (each
+    option takes the words up to the next ``-`` word; ``--configfile=x`` too)."""
+    files: list[str] = []
+    taking = False
+    for word in arguments:
+        if word.startswith("-"):
+            name, _, value = word.partition("=")
+            taking = name in ("--configfile", "--configfiles")
+            if taking and value:
+                files.append(value)
+                taking = False
+        elif taking:
+            files.append(word)
+    return files
+
+
+def main(arguments: list[str] | None = None) -> int:
+    """``python -m punctstyle.settings SNAKEMAKE-ARGUMENTS``: exit 2 with one line on stderr
+    when a ``--configfile`` does not parse (run.sh calls it before Snakemake)."""
+    import sys
+
+    words = sys.argv[1:] if arguments is None else arguments
+    for path in configfile_arguments(words):
+        error = config_file_error(path)
+        if error:
+            print(f"punctstyle: {error}", file=sys.stderr)
+            return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

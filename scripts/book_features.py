@@ -6,6 +6,7 @@ from punctstyle.job_threads import limit_numeric_threads
 limit_numeric_threads(snakemake.threads)  # before numpy is imported (punctstyle.job_threads)
 
 from punctstyle.book import InclusionRule, book_features  # noqa: E402
+from punctstyle.io import discarding_unreadable  # noqa: E402
 from punctstyle.logs import configure_logging  # noqa: E402
 
 log = configure_logging(snakemake.log[0])
@@ -14,6 +15,7 @@ rule = InclusionRule(
     require_quotation_marks=snakemake.params.require_quotation_marks,
 )
 book_id = int(snakemake.wildcards.book_id)
-row = book_features(snakemake.input[0], snakemake.output[0], book_id, rule, snakemake.params.excerpt_marks)
+with discarding_unreadable(snakemake.input):  # a corrupt sequence: deleted, remade next run
+    row = book_features(snakemake.input[0], snakemake.output[0], book_id, rule, snakemake.params.excerpt_marks)
 excerpts = f" ({row['n_excerpts']} excerpts)" if "n_excerpts" in row else ""
 log.info("book %d: %s %s%s", book_id, row["status"], row["reason"], excerpts)

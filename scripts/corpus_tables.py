@@ -13,14 +13,15 @@ from punctstyle.corpus import (
     write_corpus_summary,
     write_exclusions,
 )
-from punctstyle.io import write_parquet_atomic
+from punctstyle.io import discarding_unreadable, write_parquet_atomic
 from punctstyle.logs import configure_logging
 from punctstyle.marks import FEATURES
 
 log = configure_logging(snakemake.log[0])
 params = snakemake.params
 selection = pd.read_parquet(snakemake.input.selection)
-rows = read_feature_rows(list(snakemake.input.rows))
+with discarding_unreadable(snakemake.input.rows):  # a corrupt row: deleted, remade next run
+    rows = read_feature_rows(list(snakemake.input.rows))
 corpus, exclusions = build_corpus(
     selection,
     rows,

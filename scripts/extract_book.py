@@ -11,18 +11,21 @@ limit_numeric_threads(snakemake.threads)  # before numpy is imported (punctstyle
 
 from punctstyle.book import extract_book  # noqa: E402
 from punctstyle.extract import ChunkCachedExtractor  # noqa: E402
+from punctstyle.io import discarding_unreadable  # noqa: E402
 from punctstyle.logs import configure_logging  # noqa: E402
 from punctstyle.tokenizer import TokenizerRules  # noqa: E402
 
 log = configure_logging(snakemake.log[0])
 book_id = int(snakemake.wildcards.book_id)
 extractor = ChunkCachedExtractor(rules=TokenizerRules.load(snakemake.input.rules))
-sequence = extract_book(
-    snakemake.input.text,
-    snakemake.input.provenance,
-    snakemake.output.sequence,
-    book_id,
-    extractor=extractor,
-    words_path=snakemake.output.words,
-)
+# a corrupt text or provenance of the book: deleted, downloaded again by the next run
+with discarding_unreadable([snakemake.input.text, snakemake.input.provenance]):
+    sequence = extract_book(
+        snakemake.input.text,
+        snakemake.input.provenance,
+        snakemake.output.sequence,
+        book_id,
+        extractor=extractor,
+        words_path=snakemake.output.words,
+    )
 log.info("book %d: %d marks, %d words", book_id, len(sequence), sequence.n_words)

@@ -153,6 +153,15 @@ class TestReadCatalog:
         assert log[0] == {"filter": "valid_book_ids", "removed": 4, "remaining": 3}
         assert selection["book_id"].tolist() == [5, 7, MAX_BOOK_ID]
 
+    def test_negative_book_ids_are_dropped_and_counted_like_zero(self, tmp_path):
+        rows = [f"{book_id},Text,2000,T{k},en,\"Smith, Ann, 1800-1870\",,PR,\n"
+                for k, book_id in enumerate(["-5", "5", "0", "-0", "6", "7"])]
+        frame = read_catalog(write_csv(tmp_path / "neg.csv", HEADER + "".join(rows)))
+        assert frame["Text#"].tolist() == [5, 6, 7] and frame.attrs["invalid_book_ids"] == 3
+        selection, log = select_books(frame, min_docs_per_author=3)
+        assert log[0] == {"filter": "valid_book_ids", "removed": 3, "remaining": 3}
+        assert selection["book_id"].tolist() == [5, 6, 7]
+
     def test_header_only_catalog(self, tmp_path):
         frame = read_catalog(write_csv(tmp_path / "header.csv", HEADER))
         assert frame.empty and frame.attrs["invalid_book_ids"] == 0

@@ -70,33 +70,51 @@ def test_exclusions_and_author_minimum_after_exclusions(books):
     assert not any("N" in reason.replace("No", "") for reason in summary["excluded_by_reason"])
 
 
-def test_exclusion_reasons_are_grouped_with_real_numbers():
+def test_exclusion_reasons_are_grouped_by_code_with_verbatim_examples():
+    rejected = "download rejected: http://127.0.0.1:43471/cache/epub/203/pg203.txt: HTML page instead of a text"
     exclusions = pd.DataFrame({
-        "book_id": range(9),
-        "stage": ["features"] * 3 + ["download"] * 4 + ["corpus"] * 2,
+        "book_id": range(14),
+        "stage": ["features"] * 3 + ["download"] * 4 + ["corpus"] * 2 + ["metadata"] * 4 + ["selection"],
         "reason": [
             "too few punctuation marks: 3 < min_marks 100",
             "too few punctuation marks: 97 < min_marks 100",
             "no quotation mark (the paper's rule)",
-            "download rejected: http://127.0.0.1:43471/cache/epub/203/pg203.txt: HTML page instead of a text",
+            rejected,
             "download rejected: http://127.0.0.1:43471/cache/epub/7/pg7.txt: HTML page instead of a text",
-            "download failed: http 503 after 2 attempts",
-            "download failed: http 503 after 4 attempts",
+            "download failed: http 503 (after 2 attempts)",
+            "download failed: http 404 (after 4 attempts)",
             "author has 1 included books < min_docs_per_author 3",
             "author has 2 included books < min_docs_per_author 3",
+            "m.csv: row 5 (james/1093-1190.txt): duplicate id 'james-1093-1190' (book_id 5207370000000000), "
+            "first used at row 2",
+            "m.csv: row 9 (james/1191-1200.txt): duplicate id 'james-1191-1200' (book_id 8312820000000000), "
+            "first used at row 3",
+            "m.csv: row 11 (x.txt): file not found: /data/x.txt",
+            "m.csv: row 12 (../etc/passwd): resolves outside the corpus folder",
+            "m.csv: row 13 (z.txt): author has 1 documents < min_docs_per_author 2",
         ],
     })
     groups = exclusion_reason_groups(exclusions)
     assert dict(zip(groups["reason"], groups["books"])) == {
         "too few punctuation marks (< 100)": 2,
         "download rejected: HTML page instead of a text": 2,
-        "download failed: http 503 after 2-4 attempts": 2,
         "author has fewer than 3 included books (min_docs_per_author)": 2,
+        "duplicate id": 2,
+        "download failed: http 404": 1,
+        "download failed: http 503": 1,
         "no quotation mark (the paper's rule)": 1,
+        "file not found": 1,
+        "resolves outside the corpus folder": 1,
+        "author has fewer than 2 documents (min_docs_per_author)": 1,
     }
     assert groups["books"].is_monotonic_decreasing
+    # no code is made of several reasons' numbers: every example is one reason, verbatim
+    assert set(groups["example"]) <= set(exclusions["reason"])
+    assert not any("1093-1190" in code or "e+15" in code for code in groups["reason"])
     summary = corpus_summary(pd.DataFrame({"author": ["a"]}), pd.DataFrame({"author": ["a"]}), exclusions)
     assert summary["excluded_by_reason"]["too few punctuation marks (< 100)"] == 2
+    assert summary["excluded_by_reason"]["duplicate id"] == 2
+    assert summary["excluded_reason_examples"]["download rejected: HTML page instead of a text"] == rejected
     assert exclusion_reason_groups(exclusions.iloc[:0]).empty
 
 
@@ -253,7 +271,8 @@ def test_the_summary_counts_excerpts_per_text(excerpt_books):
         "reason": ["too few punctuation marks for one excerpt: 40 < excerpt_marks 500",
                    "too few punctuation marks for one excerpt: 12 < excerpt_marks 500"]}))
     assert groups.to_dict("records") == [
-        {"stage": "features", "reason": "too few punctuation marks for one excerpt (< 500)", "books": 2}
+        {"stage": "features", "reason": "too few punctuation marks for one excerpt (< 500)", "books": 2,
+         "example": "too few punctuation marks for one excerpt: 40 < excerpt_marks 500"}
     ]
 
 

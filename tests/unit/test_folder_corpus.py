@@ -23,6 +23,7 @@ from punctstyle.folder_corpus import (
     publication_years,
     read_document,
     read_metadata,
+    resolve_document,
     safe_doc_id,
     split_genres,
     write_document,
@@ -38,6 +39,26 @@ def test_doc_ids_are_safe_file_names():
     assert doc_id_from_file("Austen/Emma.txt") == "austen-emma"
     assert doc_id_from_file("letters\\1801 to Cassandra.TXT") == "letters-1801-to-cassandra"
     assert doc_id_from_file("notes") == "notes"
+
+
+def test_doc_ids_keep_letters_of_every_script():
+    assert doc_id_from_file("Война.txt") == "война"
+    assert doc_id_from_file("Толстой/Анна Каренина.txt") == "толстой-анна-каренина"
+    assert safe_doc_id("Ἰλιάς") == "ἰλιάς"  # accents of non-Latin letters are kept
+    names = ["Война.txt", "Мир.txt", "Детство.txt"]
+    ids = [doc_id_from_file(name) for name in names]
+    assert len(set(ids)) == 3 and len({book_number(i) for i in ids}) == 3
+
+
+def test_three_cyrillic_file_names_give_three_documents(tmp_path):
+    names = ["Война.txt", "Мир.txt", "Детство.txt"]
+    for name in names:
+        (tmp_path / name).write_text("Yes, no; maybe.\n", encoding="utf-8")
+    csv = write_csv(tmp_path / "metadata.csv", "file,author\n" + "".join(f"{n},Лев\n" for n in names))
+    metadata, _ = read_metadata(csv)
+    selection, exclusions, _ = folder_selection(metadata, tmp_path, metadata_path="m.csv", min_docs_per_author=2)
+    assert sorted(selection["doc_id"]) == ["война", "детство", "мир"]
+    assert exclusions.empty
 
 
 def test_book_numbers_are_stable_and_keep_small_numbers():
@@ -124,6 +145,46 @@ def test_folder_selection_keeps_good_rows_and_names_each_bad_one(folder):
     ]
     years = publication_years(selection)
     assert dict(zip(years["book_id"], years["year"])) == {7: 1905, book_number("a1"): 1901}
+
+
+def test_files_resolving_outside_the_folder_are_bad_rows(tmp_path):
+    root = tmp_path / "corpus"
+    (root / "sub").mkdir(parents=True)
+    outside = tmp_path / "secret.txt"
+    outside.write_text("root:x:0:0\n")
+    for name in ("a1.txt", "a2.txt"):
+        (root / name).write_text("Yes, no; maybe.\n")
+    (root / "out_link.txt").symlink_to(outside)
+    (root / "sub" / "in_link.txt").symlink_to(root / "a2.txt")
+    (root / "sub" / "up.txt").symlink_to(Path("..") / "a1.txt")
+    csv = write_csv(
+        root / "metadata.csv",
+        "file,author,id\n"
+        "a1.txt,Ann,\n"  # line 2
+        "sub/in_link.txt,Ann,\n"  # line 3: a symlink inside the folder: fine
+        "sub/up.txt,Ann,\n"  # line 4: a relative symlink to a file of the folder: fine
+        "../secret.txt,Ann,\n"  # line 5
+        f"{outside},Ann,abs\n"  # line 6: an absolute path
+        "out_link.txt,Ann,\n"  # line 7: a symlink pointing out
+        "sub/../../secret.txt,Ann,dots\n"  # line 8
+        "sub/..,Ann,folder\n",  # line 9: the folder itself: inside, but not a file
+    )
+    metadata, _ = read_metadata(csv)
+    selection, exclusions, _ = folder_selection(metadata, root, metadata_path="m.csv", min_docs_per_author=2)
+    assert sorted(selection["doc_id"]) == ["a1", "sub-in-link", "sub-up"]
+    by_doc = selection.set_index("doc_id")
+    assert by_doc.loc["sub-in-link", "path"] == str((root / "a2.txt").resolve())
+    assert by_doc.loc["a1", "path"] == str((root / "a1.txt").resolve())
+    assert exclusions["reason"].tolist() == [
+        "m.csv: row 5 (../secret.txt): resolves outside the corpus folder",
+        f"m.csv: row 6 ({outside}): resolves outside the corpus folder",
+        "m.csv: row 7 (out_link.txt): resolves outside the corpus folder",
+        "m.csv: row 8 (sub/../../secret.txt): resolves outside the corpus folder",
+        f"m.csv: row 9 (sub/..): file not found: {root / 'sub/..'}",
+    ]
+    assert set(exclusions["stage"]) == {"metadata"}
+    assert resolve_document(root, "/etc/passwd") is None
+    assert resolve_document(root, "a1.txt") == (root / "a1.txt").resolve()
 
 
 def test_an_empty_folder_selection_names_the_largest_author(folder):
@@ -225,3 +286,14 @@ def test_excerpts_of_one_text_never_straddle_the_split():
     assert default.train_index.tolist() == train.tolist() and default.test_index.tolist() == test.tolist()
     with pytest.raises(ValueError, match="group 'x' holds documents of more than one class"):
         grouped_split(["A", "B"], ["x", "x"], 0.5, np.random.default_rng(0))
+
+
+def test_file_sha256_is_the_provenance_digest(tmp_path):
+    from punctstyle.folder_corpus import file_sha256
+
+    path = tmp_path / "a.txt"
+    data = "Yes, no; maybe.\n".encode() * 100_000
+    path.write_bytes(data)
+    assert file_sha256(path) == hashlib.sha256(data).hexdigest() == file_sha256(path, block=7)
+    document = read_document(path, 1, "a", max_bytes=10**8)
+    assert document.sha256 == file_sha256(path)

@@ -147,8 +147,9 @@ def test_corpus_tables():
     median = values["documents per author: median"]  # 1, 2, 3, 3 books: 2.5
     assert median == 2.5 and render.format_value(median, "auto") == "2.5"
     assert reasons.to_dict("records") == [
-        {"stage": "download", "reason": "http 404", "books": 2},
-        {"stage": "features", "reason": "too few punctuation marks (< 100)", "books": 2},
+        {"stage": "download", "reason": "http 404", "books": 2, "example": "http 404"},
+        {"stage": "features", "reason": "too few punctuation marks (< 100)", "books": 2,
+         "example": "too few punctuation marks: 5 < min_marks 100"},
     ]
     assert genres.to_dict("list") == {"genre": ["x", "y"], "documents": [3, 3]}
     whole = rt.corpus_tables(summary, exclusions, _corpus().iloc[:6])[0]  # A 3 books, B 3

@@ -13,7 +13,9 @@ import codecs
 import gzip
 import hashlib
 import json
+import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +31,7 @@ from tests.fixtures.mini_mirror import AUTHORS, book_text
 pytestmark = pytest.mark.workflow
 
 N_TEXTS = 4
+SECRET = "root:x:0:0:secret-line-outside-the-corpus"
 
 
 def own_text(author, seed: int, n_paragraphs: int = 20) -> str:
@@ -77,6 +80,13 @@ def build_folder(root: Path) -> dict:
         'texts/empty.txt,"Dash, Cora",,,,,,',  # empty: excluded at ingest
         'texts/binary.txt,"Dash, Cora",,,,,,',  # binary: excluded at ingest
     ]
+    secret = root.parent / f"{root.name}-secret.txt"  # beside the folder, never to be read
+    secret.write_text(SECRET + "\n" + own_text(AUTHORS[0], 77), encoding="utf-8")
+    (root / "texts/outside_link.txt").symlink_to(secret)
+    bad += [
+        f'../{secret.name},"Quill, Ada",,,,,,',  # a path out of the folder
+        'texts/outside_link.txt,"Quill, Ada",,,,,,',  # a symlink pointing out of the folder
+    ]
     (root / "metadata.csv").write_text("\n".join(rows + bad) + "\n", encoding="utf-8")
     return {
         "corpus": expected,
@@ -86,6 +96,8 @@ def build_folder(root: Path) -> dict:
             "row 15 (texts/Quill/Text 1.txt): no author",
             "row 16 (texts/Quill/Text 2.txt): duplicate id 'quill-1'",
             "row 17 (texts/Comma/Text 1.txt): year '18x0' is not a whole number",
+            f"row 20 (../{root.name}-secret.txt): resolves outside the corpus folder",
+            "row 21 (texts/outside_link.txt): resolves outside the corpus folder",
         ],
     }
 
@@ -112,7 +124,15 @@ def folder_run(tmp_path_factory):
         path = held_out / f"held_out_{a}.txt"
         path.write_text(own_text(author, 9000 + a, n_paragraphs=30), encoding="utf-8")
         texts[author.corpus_name] = path
-    return {"root": root, "outdir": outdir, "expected": expected, "run": run, "report": report, "held_out": texts}
+    return {
+        "root": root,
+        "outdir": outdir,
+        "config": config,
+        "expected": expected,
+        "run": run,
+        "report": report,
+        "held_out": texts,
+    }
 
 
 def test_selection_is_the_metadata_rows(folder_run):
@@ -124,7 +144,7 @@ def test_selection_is_the_metadata_rows(folder_run):
     assert selection["book_id"].tolist() == sorted(book_number(d) for d in good)
     filters = pd.read_csv(out / "corpus/selection_filters.csv")
     assert filters["filter"].tolist() == ["metadata_rows", "duplicate_ids", "min_docs_per_author"]
-    assert filters["removed"].tolist() == [3, 1, 0]
+    assert filters["removed"].tolist() == [5, 1, 0]
 
 
 def test_corpus_tables_hold_the_good_documents(folder_run):
@@ -174,6 +194,13 @@ def test_bad_rows_are_named_and_recorded(folder_run):
         assert phrase in ingest[book_id] and "texts/" in ingest[book_id]
     summary = json.loads((out / "corpus/summary.json").read_text())
     assert summary["books_in_corpus"] == len(expected["corpus"]) and summary["authors_in_corpus"] == 3
+    assert summary["excluded_by_reason"]["resolves outside the corpus folder"] == 2
+    # nothing outside the corpus folder was read: no text, provenance or log holds it
+    for path in out.rglob("*"):
+        if path.is_file() and path.suffix in {".gz", ".json", ".log", ".csv"}:
+            data = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+            assert SECRET.encode() not in data, path
+    assert all("secret" not in json.loads(p.read_text())["url"] for p in (out / "books").glob("*.json"))
 
 
 def test_the_run_ends_with_the_skipped_analyses(folder_run):
@@ -194,6 +221,12 @@ def test_the_run_ends_with_the_skipped_analyses(folder_run):
     report = folder_run["report"].read_text(encoding="utf-8")
     assert "The documents are a folder corpus" in report and "Skipped analyses" in report
     assert "no CSV of publication years" not in report  # the CSV's years fed the per-author figure
+    # the front page names the skipped genre analysis and its cause (issue 22 item 16); the
+    # report was built from a run with an outdir of its own by the same --configfile (item 15)
+    assert "Every figure and table of the paper is regenerated" not in report
+    assert "some analyses were skipped" in report and "<strong>genre analysis</strong>" in report
+    assert "fewer than two genres with at least genres.min_docs = 3" in report
+    assert str(out / "figures") in report
 
 
 @pytest.mark.parametrize("author", [a.corpus_name for a in AUTHORS])
@@ -202,6 +235,88 @@ def test_held_out_text_is_attributed_to_its_author(folder_run, author):
     proc = punctstyle("attribute", str(folder_run["held_out"][author]), "--model", str(bundle), "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["authors"][0]["author"] == author
+
+
+# ------------------------------------------------------------------ reruns (issue 22 items 2, 10)
+
+# a job of a dry run; the jobs of the group "books" are indented by 4 more spaces
+_JOB = re.compile(r"^( *)(?:local)?(?:rule|checkpoint) (\w+):\n((?:\1    .*\n)*)", re.MULTILINE)
+
+
+def planned_jobs(proc: subprocess.CompletedProcess) -> set[tuple[str, int | None]]:
+    """(rule, book_id or None) of each job a dry run plans."""
+    jobs = set()
+    for _, rule, body in _JOB.findall(proc.stdout + proc.stderr):
+        book = re.search(r"wildcards: .*?book_id=(\d+)", body)
+        jobs.add((rule, int(book.group(1)) if book else None))
+    return jobs
+
+
+def test_missing_edited_and_corrupt_per_book_files_are_remade(folder_run):
+    """Runs last on folder_run (it changes its outputs). A plain run plans every deleted
+    per-book file's book and what follows; a document edited with its modification time kept
+    is read again; the README's retry (delete books/{id}.json) retries a rejected document."""
+    out, root = folder_run["outdir"], folder_run["root"]
+    config = folder_run["config"]
+    selection = pd.read_parquet(out / "corpus/selection.parquet").set_index("doc_id")
+    ids = {doc: int(selection.loc[doc, "book_id"]) for doc in selection.index}
+    deleted = {
+        ids["quill-1"]: "books/{}.json",
+        ids["quill-2"]: "books/{}.txt.gz",
+        ids["texts-comma-text-2"]: "sequences/{}.parquet",
+        ids["texts-comma-text-3"]: "features/{}.parquet",
+    }
+    for book_id, pattern in deleted.items():
+        (out / pattern.format(book_id)).unlink()
+    # the README's retry: the rejected (empty) document now holds a text; delete its provenance
+    empty = ids["texts-empty"]
+    (root / "texts/empty.txt").write_text(own_text(AUTHORS[2], 4242, 12), encoding="utf-8")
+    (out / f"books/{empty}.json").unlink()
+    # an edit that keeps the modification time (cp -p): the content decides
+    edited = root / "texts/Dash/Text 1.txt"
+    times = edited.stat()
+    new_text = own_text(AUTHORS[2], 5151, 20)
+    edited.write_text(new_text, encoding="utf-8")
+    os.utime(edited, ns=(times.st_atime_ns, times.st_mtime_ns))
+    edited_id = ids["texts-dash-text-1"]
+
+    dry = snakemake("--cores", "1", "--configfile", "config/test.yaml", str(config), "--dry-run")
+    jobs = planned_jobs(dry)
+    for book_id in (ids["quill-1"], ids["quill-2"], empty, edited_id):
+        assert {("ingest_document", book_id), ("extract_book", book_id), ("book_features", book_id)} <= jobs
+    assert {("extract_book", ids["texts-comma-text-2"]), ("book_features", ids["texts-comma-text-2"])} <= jobs
+    assert ("book_features", ids["texts-comma-text-3"]) in jobs
+    assert ("extract_book", ids["texts-comma-text-3"]) not in jobs  # only what follows the file
+    assert ("corpus_tables", None) in jobs and ("attribution_model", None) in jobs
+
+    # do it (the corpus tables; the analyses after them are planned above), then corrupt a sequence
+    targets = [str(out / "corpus/summary.json"), *(str(out / p.format(b)) for b, p in deleted.items())]
+    targets.append(str(out / f"books/{empty}.json"))
+    snakemake(*targets, "--cores", "2", "--configfile", "config/test.yaml", str(config))
+    for book_id, pattern in deleted.items():
+        assert (out / pattern.format(book_id)).is_file()
+    assert json.loads((out / f"books/{edited_id}.json").read_text())["sha256"] == hashlib.sha256(
+        edited.read_bytes()
+    ).hexdigest()
+    exclusions = pd.read_csv(out / "corpus/exclusions.csv")
+    assert empty not in set(exclusions["book_id"].dropna().astype("int64"))
+    f1 = pd.read_parquet(out / "corpus/f1.parquet")
+    assert empty in set(f1["book_id"]) and edited_id in set(f1["book_id"])
+
+    sequence = out / f"sequences/{ids['quill-3']}.parquet"
+    sequence.write_bytes(sequence.read_bytes()[:100])
+    (out / f"features/{ids['quill-3']}.parquet").unlink()
+    failed = snakemake(targets[0], str(out / f"features/{ids['quill-3']}.parquet"), "--cores", "1",
+                       "--configfile", "config/test.yaml", str(config), check=False)
+    assert failed.returncode != 0
+    console = failed.stdout + failed.stderr
+    lines = [line for line in console.splitlines() if line.startswith("punctstyle: ")]
+    assert len(lines) == 1, console[-4000:]
+    assert lines[0].startswith(f"punctstyle: {sequence}: not a readable sequence Parquet file")
+    assert lines[0].endswith("; deleted it: the next run remakes it and everything after it")
+    assert "Traceback" not in console and not sequence.exists()
+    again = snakemake("--cores", "1", "--configfile", "config/test.yaml", str(config), "--dry-run")
+    assert {("extract_book", ids["quill-3"]), ("book_features", ids["quill-3"])} <= planned_jobs(again)
 
 
 def test_a_folder_without_genres_or_dates_plans_neither(tmp_path):

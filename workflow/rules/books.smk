@@ -5,6 +5,7 @@
 
 from importlib.metadata import version as _installed_version
 from punctstyle.book import extraction_mem_mb
+from punctstyle.folder_corpus import file_sha256
 
 SPACY_VERSION = _installed_version("spacy")
 
@@ -32,6 +33,8 @@ if SOURCE == "folder":
             doc_id=lambda wildcards: folder_document(wildcards)[0],
             file=lambda wildcards: folder_document(wildcards)[1],
             max_text_mb=config["mirror"]["max_text_mb"],
+            # the document's content: an edit that keeps the modification time reruns it
+            sha256=lambda wildcards: file_sha256(folder_document_path(wildcards)),
         script:
             "../../scripts/ingest_document.py"
 

@@ -125,19 +125,22 @@ def corpus_table_extra_inputs(wildcards):
 
 @lru_cache(maxsize=4)
 def _folder_documents(selection, mtime):
-    frame = pd.read_parquet(selection, columns=["book_id", "doc_id", "file"])
-    return {int(row.book_id): (row.doc_id, row.file) for row in frame.itertuples()}
+    frame = pd.read_parquet(selection, columns=["book_id", "doc_id", "file", "path"])
+    return {
+        int(row.book_id): (row.doc_id, row.file, row.path) for row in frame.itertuples()
+    }
 
 
 def folder_document(wildcards):
-    """(doc_id, file) of a folder corpus document, from the selection checkpoint."""
+    """(doc_id, file, path) of a folder corpus document, from the selection checkpoint (path:
+    the file resolved inside the folder, punctstyle.folder_corpus.resolve_document)."""
     selection = checkpoints.select_books.get().output.selection
     documents = _folder_documents(selection, os.path.getmtime(selection))
     return documents[int(wildcards.book_id)]
 
 
 def folder_document_path(wildcards):
-    return os.path.join(config["folder"]["path"], folder_document(wildcards)[1])
+    return folder_document(wildcards)[2]
 
 
 def selected_book_ids(wildcards=None):
@@ -151,6 +154,25 @@ def selected_book_ids(wildcards=None):
 def all_feature_rows(wildcards):
     return expand(
         out("features/{book_id}.parquet"), book_id=selected_book_ids(wildcards)
+    )
+
+
+PER_BOOK_FILES = [
+    "books/{book_id}.json",
+    "books/{book_id}.txt.gz",
+    "sequences/{book_id}.parquet",
+    "words/{book_id}.parquet",
+    "features/{book_id}.parquet",
+]
+
+
+def per_book_files(wildcards):
+    """Every per-book file of the selected books, an input function of the target `all`.
+    Snakemake reruns nothing for a missing intermediate file whose consumers are up to date,
+    but a missing input of the target makes the job that writes it run, and every job
+    downstream of it (a deleted books/{id}.json retries the book)."""
+    return expand(
+        [out(path) for path in PER_BOOK_FILES], book_id=selected_book_ids(wildcards)
     )
 
 

@@ -1,0 +1,67 @@
+"""A corrupt per-book file the workflow wrote is deleted, so that the next run remakes it
+(issue 22 item 2; the workflow side is tests/workflow/test_reruns.py)."""
+
+from __future__ import annotations
+
+import gzip
+
+import numpy as np
+import pytest
+
+from punctstyle.book import InclusionRule, book_features, extract_book, write_sequence
+from punctstyle.corpus import read_feature_rows
+from punctstyle.extract import PunctuationSequence
+from punctstyle.io import InputError, discarding_unreadable
+
+
+def test_a_truncated_sequence_is_deleted_with_one_line(tmp_path):
+    sequence = tmp_path / "sequences" / "7.parquet"
+    sequence.parent.mkdir()
+    write_sequence(sequence, 7, PunctuationSequence(np.array([1, 5, 5], np.uint8), np.array([0, 3, 4], np.uint32)))
+    data = sequence.read_bytes()
+    sequence.write_bytes(data[: len(data) // 2])
+    other = tmp_path / "other.parquet"
+    other.write_bytes(b"untouched")
+    with pytest.raises(InputError) as caught:
+        with discarding_unreadable([str(other), str(sequence)]):
+            book_features(sequence, tmp_path / "features.parquet", 7, InclusionRule(min_marks=1, require_quotation_marks="none"))
+    message = str(caught.value)
+    assert message.startswith(f"{sequence}: not a readable sequence Parquet file")
+    assert message.endswith("; deleted it: the next run remakes it and everything after it")
+    assert "\n" not in message
+    assert not sequence.exists() and other.read_bytes() == b"untouched"
+    assert not (tmp_path / "features.parquet").exists()
+
+
+def test_corrupt_texts_provenance_and_feature_rows_are_deleted(tmp_path):
+    text, provenance = tmp_path / "1.txt.gz", tmp_path / "1.json"
+    text.write_bytes(gzip.compress(b"Yes, no.")[:-6])
+    provenance.write_text('{"status": "ok"}')
+    with pytest.raises(InputError, match=r"1.txt.gz: not a valid gzip.*; deleted it"):
+        with discarding_unreadable([text, provenance]):
+            extract_book(text, provenance, tmp_path / "s.parquet", 1, words_path=tmp_path / "w.parquet")
+    assert not text.exists() and provenance.exists()
+    provenance.write_text('{"status": "o')
+    with pytest.raises(InputError, match=r"1.json: cannot read provenance JSON.*; deleted it"):
+        with discarding_unreadable([text, provenance]):
+            extract_book(text, provenance, tmp_path / "s.parquet", 1)
+    assert not provenance.exists()
+    row = tmp_path / "features" / "3.parquet"
+    row.parent.mkdir()
+    row.write_bytes(b"PAR1 not really")
+    with pytest.raises(InputError, match=r"3.parquet: not a readable feature Parquet file.*; deleted it"):
+        with discarding_unreadable([str(row)]):
+            read_feature_rows([str(row)])
+    assert not row.exists()
+
+
+def test_errors_naming_no_listed_file_are_left_alone(tmp_path):
+    kept = tmp_path / "kept.parquet"
+    kept.write_bytes(b"x")
+    with pytest.raises(InputError, match=r"^elsewhere: bad$"):
+        with discarding_unreadable([str(kept)]):
+            raise InputError("elsewhere: bad")
+    with pytest.raises(ValueError, match="other"):
+        with discarding_unreadable([str(kept)]):
+            raise ValueError(f"{kept}: other")
+    assert kept.exists()
