@@ -103,13 +103,78 @@ def test_extract_stdin_via_module():
     assert json.loads(proc.stdout) == {"marks": LE_GUIN_MARKS, "gaps": LE_GUIN_GAPS}
 
 
-def test_empty_text(capsys, tmp_path):
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [("", "empty text, nothing to compute features of"),
+     (" \n\t\n", "empty text, nothing to compute features of"),
+     ("no marks at all here", "no punctuation mark in the text, nothing to compute features of")],
+)
+def test_empty_or_markless_text(capsys, tmp_path, content, reason):
+    """``features`` refuses in one line with exit 2; ``extract`` prints the empty sequence."""
     path = tmp_path / "empty.txt"
-    path.write_text("", encoding="utf-8")
-    _, out, _ = run(capsys, "extract", str(path))
+    path.write_text(content, encoding="utf-8")
+    code, out, err = run(capsys, "extract", str(path))
+    assert code == 0 and err == ""
     assert json.loads(out) == {"marks": [], "gaps": []}
-    _, out, _ = run(capsys, "features", str(path))
-    assert all(not any(v) for v in json.loads(out).values())
+    code, out, err = run(capsys, "features", str(path))
+    assert code == 2 and out == ""
+    assert err == f"punctstyle: error: {path}: {reason}\n"
+
+
+HTML_PAGES = [
+    b"<!DOCTYPE html><html><body>Not found, sorry.</body></html>",
+    b"  \n<html><head><title>404</title></head><body>Gone!</body></html>",
+    b"\xef\xbb\xbf<?xml version='1.0'?><error>No, sorry.</error>",
+    "<!doctype html><p>Nope, gone.</p>".encode("utf-16"),
+]
+
+
+@pytest.mark.parametrize("page", HTML_PAGES)
+@pytest.mark.parametrize("command", ["extract", "features", "attribute"])
+def test_html_pages_are_refused_as_on_the_download_route(capsys, tmp_path, page, command):
+    """The CLI refuses what the download route refuses (one shared check)."""
+    from punctstyle.download import html_start
+
+    assert html_start(page) is not None
+    path = tmp_path / "page.txt"
+    path.write_bytes(page)
+    code, out, err = run(capsys, command, str(path), "--model", str(tmp_path / "none")) if command == "attribute" \
+        else run(capsys, command, str(path))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1
+    assert err.startswith(f"punctstyle: error: {path}: an HTML page, not a text (starts with <")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["page.txt"]  # nothing written
+
+
+def test_text_mentioning_html_later_is_not_refused(capsys, tmp_path):
+    path = tmp_path / "essay.txt"
+    path.write_text("On markup, briefly: <html> starts a page. Fine!", encoding="utf-8")
+    code, out, _ = run(capsys, "extract", str(path))
+    assert code == 0 and json.loads(out)["marks"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-8-sig"])
+def test_byte_order_marked_files_decode_as_in_a_folder_corpus(capsys, tmp_path, le_guin, encoding):
+    """A UTF-16 (or UTF-8) file with its byte-order mark is read, as the folder route reads it."""
+    import codecs
+
+    from punctstyle.folder_corpus import decode_document
+
+    bom = {"utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE}.get(encoding, b"")
+    path = tmp_path / "marked.txt"
+    path.write_bytes(bom + le_guin.read_text(encoding="utf-8").encode(encoding))
+    assert decode_document(path.read_bytes())[0] == le_guin.read_text(encoding="utf-8")
+    code, out, err = run(capsys, "extract", str(path))
+    assert code == 0 and err == ""
+    assert json.loads(out) == {"marks": LE_GUIN_MARKS, "gaps": LE_GUIN_GAPS}
+
+
+def test_utf16_without_byte_order_mark_is_still_binary(capsys, tmp_path):
+    path = tmp_path / "bare.txt"
+    path.write_bytes("Hello, there.".encode("utf-16-le"))
+    code, out, err = run(capsys, "extract", str(path))
+    assert code == 2 and out == ""
+    assert err == f"punctstyle: error: {path}: not a plain text file (binary content, NUL bytes)\n"
 
 
 # --------------------------------------------------------------------------- features
