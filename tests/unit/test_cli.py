@@ -568,3 +568,80 @@ def test_too_short_without_threshold(tiny_bundle):
     assert bundle.too_short(bundle.min_marks) is None and bundle.too_short(bundle.min_marks - 1)
     bundle.threshold = {**bundle.threshold, "min_marks": None}
     assert bundle.too_short(3) is None
+
+
+# --------------------------------------------------------------------------- inconsistent bundles (issue 22)
+
+
+def copied_bundle(bundle, folder):
+    folder.mkdir()
+    for name in bundles.BUNDLE_FILES.values():
+        (folder / name).write_bytes((bundle / name).read_bytes())
+    return folder
+
+
+def edit_json(path, **changes):
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record.update(changes)
+    path.write_text(json.dumps(record), encoding="utf-8")
+
+
+def assert_refused(capsys, text, bundle, file, field):
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in bundle.iterdir())
+    code, out, err = run(capsys, "attribute", str(text), "--model", str(bundle))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"punctstyle: error: {bundle / file}: field {field}: "), err
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in bundle.iterdir()) == before  # nothing written
+
+
+@pytest.mark.parametrize(
+    ("file", "changes", "field"),
+    [
+        ("threshold.json", {"min_marks": "lots"}, "min_marks"),
+        ("threshold.json", {"min_marks": -3}, "min_marks"),
+        ("threshold.json", {"feature": "f9"}, "feature"),
+        ("threshold.json", {"mlp_curve": [{"n_marks": "ten", "accuracy": 0.5}]}, "mlp_curve"),
+        ("threshold.json", {"curves": {"f3": {"curve": "steep"}}}, "curves.f3.curve"),
+        ("manifest.json", {"kl_features": ["f9"]}, "kl_features"),
+        ("manifest.json", {"kl_features": "f3"}, "kl_features"),
+        ("manifest.json", {"feature_set": ["f1"]}, "feature_set"),
+    ],
+)
+def test_inconsistent_bundle_json_is_one_line(capsys, tiny_bundle, tmp_path, le_guin, file, changes, field):
+    bundle = copied_bundle(tiny_bundle[0], tmp_path / "bad")
+    edit_json(bundle / file, **changes)
+    # a manifest's feature_set that is not the model's is reported on mlp.pt
+    where = "mlp.pt" if changes.get("feature_set") else file
+    assert_refused(capsys, le_guin, bundle, where, field)
+
+
+def test_signatures_without_feature_columns(capsys, tiny_bundle, tmp_path, le_guin):
+    import pandas as pd
+
+    bundle = copied_bundle(tiny_bundle[0], tmp_path / "bad")
+    table = pd.read_parquet(bundle / "signatures.parquet")
+    kl_feature = json.loads((bundle / "manifest.json").read_text())["kl_features"][0]
+    table[["author", "n_books"]].to_parquet(bundle / "signatures.parquet", index=False)
+    assert_refused(capsys, le_guin, bundle, "signatures.parquet", kl_feature)
+
+
+def test_model_whose_feature_set_does_not_match_its_weights(capsys, tiny_bundle, tmp_path, le_guin):
+    import torch
+
+    bundle = copied_bundle(tiny_bundle[0], tmp_path / "bad")
+    payload = torch.load(bundle / "mlp.pt", weights_only=True)
+    claimed = ["f1"]
+    payload["feature_set"] = claimed
+    torch.save(payload, bundle / "mlp.pt")
+    edit_json(bundle / "manifest.json", feature_set=claimed)
+    assert_refused(capsys, le_guin, bundle, "mlp.pt", "feature_set")
+
+
+def test_random_bytes_as_model_say_not_a_torch_file(capsys, tiny_bundle, tmp_path, le_guin):
+    bundle = copied_bundle(tiny_bundle[0], tmp_path / "bad")
+    (bundle / "mlp.pt").write_bytes(np.random.default_rng(3).bytes(4096))
+    code, out, err = run(capsys, "attribute", str(le_guin), "--model", str(bundle))
+    assert code == 2 and out == ""
+    assert err == (f"punctstyle: error: {bundle / 'mlp.pt'}: not a torch weights file (torch.save writes "
+                   "a zip archive; this file is not one); rebuild the bundle\n")
