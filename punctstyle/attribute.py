@@ -121,6 +121,19 @@ def rank_authors(
     return table if top is None else table.head(top)
 
 
+def shown_authors(ranking: pd.DataFrame, top: int) -> pd.DataFrame:
+    """The rows of ``ranking`` (every author, :func:`rank_authors` with ``top=None``) to show:
+    the first ``top`` ranks, plus the KL-nearest author of each ``kl_<feature>`` column when it
+    ranks lower (``argmin_a d_KL``; NaN never wins), so that both methods' first authors are
+    always in the table. Rows stay in rank order and keep their ranks."""
+    keep = np.arange(len(ranking)) < top
+    for column in (c for c in ranking.columns if c.startswith("kl_")):
+        divergences = ranking[column].to_numpy(dtype=np.float64)
+        if np.isfinite(divergences).any():
+            keep[int(np.nanargmin(np.where(np.isfinite(divergences), divergences, np.nan)))] = True
+    return ranking[keep]
+
+
 # --------------------------------------------------------------------------- MLP versus KL
 
 
@@ -228,6 +241,7 @@ __all__ = [
     "method_disagreement",
     "nearest_measured_length",
     "rank_authors",
+    "shown_authors",
     "signature_divergences",
     "signature_matrix",
 ]

@@ -262,6 +262,7 @@ def sequence_with_marks(name: str, text: str, purpose: str = "attribute") -> Any
 
 
 def cmd_attribute(args: argparse.Namespace) -> int:
+    from punctstyle.attribute import shown_authors
     from punctstyle.attribution_bundle import load_attribution_bundle
     from punctstyle.features import compute_features
 
@@ -272,7 +273,7 @@ def cmd_attribute(args: argparse.Namespace) -> int:
     verdict = Verdict(bundle.too_short(len(sequence)), bundle.disagreement(everyone, len(sequence)))
     if verdict.warning:
         sys.stderr.write(f"punctstyle: {name}: {verdict.warning}\n")
-    ranking = everyone.head(args.top)
+    ranking = shown_authors(everyone, args.top)
     if args.json:
         _print_json(attribution_json(name, sequence, ranking, bundle, verdict))
     else:

@@ -645,3 +645,27 @@ def test_random_bytes_as_model_say_not_a_torch_file(capsys, tiny_bundle, tmp_pat
     assert code == 2 and out == ""
     assert err == (f"punctstyle: error: {bundle / 'mlp.pt'}: not a torch weights file (torch.save writes "
                    "a zip archive; this file is not one); rebuild the bundle\n")
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_table_always_shows_the_kl_nearest_author(capsys, tiny_bundle, tmp_path, as_json):
+    """With --top 1 and the methods disagreeing, the KL-nearest author named in the note is shown."""
+    import pandas as pd
+
+    bundle = copied_bundle(tiny_bundle[0], tmp_path / "rotated")
+    signatures = pd.read_parquet(bundle / "signatures.parquet")
+    signatures["author"] = list(signatures["author"].iloc[1:]) + [signatures["author"].iloc[0]]
+    signatures.to_parquet(bundle / "signatures.parquet", index=False)
+    text = tmp_path / "new.txt"
+    text.write_text(sentences(1, 40, seed=1234), encoding="utf-8")
+    code, out, _ = run(capsys, "attribute", str(text), "--model", str(bundle), "--top", "1", "--json")
+    assert code == 0
+    result = json.loads(out)
+    kl_author = result["disagreement"]["kl_author"]
+    shown = [a["author"] for a in result["authors"]]
+    assert shown[0] == result["disagreement"]["mlp_author"] and kl_author in shown and len(shown) == 2
+    assert result["authors"][1]["rank"] > 1
+    if not as_json:
+        code, out, _ = run(capsys, "attribute", str(text), "--model", str(bundle), "--top", "1")
+        rows = [line for line in out.splitlines() if kl_author in line and not line.startswith("Note")]
+        assert rows, out
