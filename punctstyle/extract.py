@@ -77,10 +77,12 @@ from functools import lru_cache
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from itertools import chain, pairwise, repeat
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from punctstyle.io import InputError
 from punctstyle.marks import ELLIPSIS, MARK_CODE, QUOTE, QUOTE_CHARACTERS
 from punctstyle.tokenizer import RuleTokenizer, TokenizerRules, export_rules
 
@@ -323,10 +325,22 @@ class _TokenizerFacts:
         return any((a, b) in self.pattern_pairs for a in lasts for b in firsts)
 
 
+SHIPPED_RULES: Path = Path(__file__).with_name("data") / "tokenizer_rules.json"
+"""The extraction rules (:func:`export_extraction_rules`) of one spaCy version, shipped with the
+package so that the command line's ``extract`` and ``features`` import neither spaCy nor,
+through spaCy's thinc, torch. Regenerate after a spaCy upgrade with
+``python -c "from punctstyle.extract import *; export_extraction_rules().save(SHIPPED_RULES)"``
+(a unit test checks that they are the installed spaCy's)."""
+
+
 @lru_cache(maxsize=1)
 def default_rules() -> TokenizerRules:
-    """The rules of :func:`english_tokenizer`, exported in this process (imports spaCy)."""
-    return export_rules(english_tokenizer())
+    """The rules of :func:`english_tokenizer`: :data:`SHIPPED_RULES` when they come from the
+    installed spaCy version (no spaCy import), else exported in this process (imports spaCy)."""
+    try:
+        return TokenizerRules.load(SHIPPED_RULES)
+    except InputError:
+        return export_extraction_rules()
 
 
 def export_extraction_rules(tokenizer: Any = None) -> TokenizerRules:

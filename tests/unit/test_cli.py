@@ -669,3 +669,23 @@ def test_table_always_shows_the_kl_nearest_author(capsys, tiny_bundle, tmp_path,
         code, out, _ = run(capsys, "attribute", str(text), "--model", str(bundle), "--top", "1")
         rows = [line for line in out.splitlines() if kl_author in line and not line.startswith("Note")]
         assert rows, out
+
+
+# --------------------------------------------------------------------------- imports (issue 22 item 13)
+
+
+@pytest.mark.parametrize("command", ["extract", "features"])
+def test_extract_and_features_import_neither_torch_nor_spacy(tmp_path, le_guin, command):
+    """Run in a fresh interpreter: the shipped tokenizer rules spare spaCy and, through thinc, torch."""
+    code = (
+        "import sys, io, contextlib\n"
+        "from punctstyle import cli\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    status = cli.main([{command!r}, {str(le_guin)!r}])\n"
+        "heavy = sorted(m for m in ('torch', 'spacy', 'thinc', 'sklearn') if m in sys.modules)\n"
+        "print(status, heavy)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120,
+                          env={**__import__("os").environ, "PYTHONPATH": str(REPO)})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "0 []"
