@@ -415,6 +415,15 @@ characters made 50 MB texts peak at 5.4 times the text, 1 M at 4.9,
 ``benchmarks/bench_extract_memory.py``)."""
 
 
+DEFAULT_MAX_CACHE: int = 100_000
+"""Chunks the cache holds at most (then it is emptied, a piece at a time). A cached chunk
+costs about 430 bytes (its key, its words, its classes and codes), so the cache stays under
+about 45 MB plus one piece's chunks whatever the text's vocabulary (issue 22 item 12: a 20 MB
+text of 200,000 distinct invented words peaked at 26x the text with 2,000,000 chunks, measured
+by ``benchmarks/bench_extract_memory.py --sizes 20 --vocabulary 200000``); a real book has
+far fewer distinct chunks, so the bound costs it nothing."""
+
+
 class ChunkCachedExtractor:
     """Fast, identical extraction: classify each distinct whitespace chunk once.
 
@@ -425,17 +434,18 @@ class ChunkCachedExtractor:
     The instance owns its cache (no global state): chunk -> integer id, and per id the
     token classes (``OTHER`` dropped, stored flat) and the join codes of its first and last
     token (could they be part of a special-case pattern spanning a space).
-    ``max_cache`` bounds the number of cached chunks (checked once per text: when a text
-    would overflow it, the cache is emptied first). Reuse one instance for many books.
+    ``max_cache`` bounds the number of cached chunks (:data:`DEFAULT_MAX_CACHE`; checked once
+    per piece: when a piece's new chunks would overflow it, the cache is emptied first, so it
+    never holds more than ``max_cache`` chunks plus one piece's). Reuse one instance for many books.
     """
 
     def __init__(
         self,
-        max_cache: int = 2_000_000,
+        max_cache: int | None = None,
         rules: TokenizerRules | None = None,
         piece_chars: int = PIECE_CHARS,
     ) -> None:
-        self.max_cache = max_cache
+        self.max_cache = DEFAULT_MAX_CACHE if max_cache is None else max_cache
         self.piece_chars = piece_chars
         self._facts = _tokenizer_facts(rules if rules is not None else default_rules())
         self.clear()
