@@ -27,6 +27,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import textwrap
 import zipfile
 from pathlib import Path
 
@@ -103,10 +104,13 @@ def generate_vocabulary_text(n_words: int, megabytes: float, path: Path, seed: i
     target = int(megabytes * 2**20)
     written = 0
     with open(path, "w", encoding="utf-8") as out:
-        while written < target:
-            words = rng.choices(vocabulary, k=rng.randint(4, 18))
-            sentence = " ".join(words).capitalize() + rng.choice([".", ",", ";", ".\"", "?"]) + " "
-            written += out.write(sentence)
+        while written < target:  # paragraphs of 1 to 8 sentences, lines of about 70 characters
+            sentences = []
+            for _ in range(rng.randint(1, 8)):
+                words = rng.choices(vocabulary, k=rng.randint(4, 18))
+                sentences.append(" ".join(words).capitalize() + rng.choice([".", ",", ";", ".\"", "?"]))
+            paragraph = textwrap.fill(" ".join(sentences), width=70) + "\n\n"
+            written += out.write(paragraph)
     return written
 
 

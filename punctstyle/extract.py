@@ -408,20 +408,23 @@ def _tokenizer_facts(rules: TokenizerRules) -> _TokenizerFacts:
     return replace(facts, simple_classes=agreed)
 
 
-PIECE_CHARS: int = 1_000_000
+PIECE_CHARS: int = 250_000
 """Characters of text cleaned and extracted at once (a piece's chunk list takes about 10 bytes
-a character, its cleaning copies 2 to 4 bytes a character each: about 50 MB a piece; 4 M
-characters made 50 MB texts peak at 5.4 times the text, 1 M at 4.9,
-``benchmarks/bench_extract_memory.py``)."""
+a character, its cleaning copies 2 to 4 bytes a character each; 4 M characters made 50 MB
+texts peak at 5.4 times the text, 1 M at 4.9, ``benchmarks/bench_extract_memory.py``). It
+also bounds the distinct chunks the cache takes at once (:data:`DEFAULT_MAX_CACHE`): 250,000
+(issue 22 item 12) with the cache bound took a 5 MB text of 200,000 distinct words from 58 MB
+above the start to 21 MB."""
 
 
-DEFAULT_MAX_CACHE: int = 100_000
+DEFAULT_MAX_CACHE: int = 50_000
 """Chunks the cache holds at most (then it is emptied, a piece at a time). A cached chunk
-costs about 430 bytes (its key, its words, its classes and codes), so the cache stays under
-about 45 MB plus one piece's chunks whatever the text's vocabulary (issue 22 item 12: a 20 MB
-text of 200,000 distinct invented words peaked at 26x the text with 2,000,000 chunks, measured
-by ``benchmarks/bench_extract_memory.py --sizes 20 --vocabulary 200000``); a real book has
-far fewer distinct chunks, so the bound costs it nothing."""
+costs about 300 bytes (its key, its words, its classes and codes), and a piece of
+:data:`PIECE_CHARS` characters has at most about 35,000 distinct chunks, so the cache stays
+under about 30 MB whatever the text's vocabulary (issue 22 item 12: with 2,000,000 chunks and
+pieces of 1,000,000 characters, a 20 MB text of 200,000 distinct invented words peaked at 26x
+the text; ``benchmarks/bench_extract_memory.py --sizes 20 --vocabulary 200000``). A real book
+has fewer distinct chunks (58,234 over 12 mirror books in ``bench_extract.py --limit 12``)."""
 
 
 class ChunkCachedExtractor:
