@@ -689,3 +689,23 @@ def test_extract_and_features_import_neither_torch_nor_spacy(tmp_path, le_guin, 
                           env={**__import__("os").environ, "PYTHONPATH": str(REPO)})
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "0 []"
+
+
+def test_trust_note_says_how_many_held_out_books_it_rests_on(capsys, tiny_bundle, tmp_path):
+    bundle = copied_bundle(tiny_bundle[0], tmp_path / "forged")
+    import pandas as pd
+
+    signatures = pd.read_parquet(bundle / "signatures.parquet")
+    signatures["author"] = list(signatures["author"].iloc[1:]) + [signatures["author"].iloc[0]]
+    signatures.to_parquet(bundle / "signatures.parquet", index=False)
+    threshold = json.loads((bundle / "threshold.json").read_text())
+    threshold["feature"] = "f3"
+    threshold["mlp_curve"] = [{"n_marks": n, "accuracy": 0.9} for n in threshold["grid"]]
+    threshold["curves"]["f3"]["curve"] = [{"n_marks": n, "accuracy": 0.4, "n_test": 10} for n in threshold["grid"]]
+    (bundle / "threshold.json").write_text(json.dumps(threshold), encoding="utf-8")
+    text = tmp_path / "new.txt"
+    text.write_text(sentences(1, 40, seed=1234), encoding="utf-8")
+    code, out, _ = run(capsys, "attribute", str(text), "--model", str(bundle), "--json")
+    disagreement = json.loads(out)["disagreement"]
+    assert (disagreement["n_held_out"], disagreement["mlp_right"], disagreement["kl_right"]) == (10, 9, 4)
+    assert "(9 and 4 of 10 held-out books right): trust the MLP" in disagreement["message"]
