@@ -8,7 +8,9 @@ The bundle (``models/attribution/`` of the workflow, ``--model`` of the CLI):
   f1..f6 in their named columns (:func:`punctstyle.attribute.author_signatures`);
 * ``threshold.json``: the minimum number of marks for attribution with the measured
   accuracy per length of KL-nearest attribution and of the MLP
-  (:func:`punctstyle.attribution_length.threshold_record`, ``mlp_curve``);
+  (:func:`punctstyle.attribution_length.threshold_record`, ``mlp_curve``) and the
+  ``calibration`` of the MLP's probabilities on the same held-out books
+  (:mod:`punctstyle.calibration`: a temperature, reliability before and after);
 * ``manifest.json``: format, feature set, classes, corpus size, versions, settings used.
   Written last: a manifest means the bundle is complete.
 
@@ -183,7 +185,8 @@ class Trainer:
 def length_curves(sequences: Sequence[Any], features: Mapping[str, np.ndarray], labels: np.ndarray,
                   settings: AttributionSettings, trainer: Trainer,
                   groups: Sequence[Any] | None = None) -> dict[str, Any]:
-    """``threshold.json``: the KL threshold record plus ``mlp_curve``/``mlp_full_accuracy``.
+    """``threshold.json``: the KL threshold record plus ``mlp_curve``/``mlp_full_accuracy`` and
+    ``calibration`` (:func:`held_out_calibration` of the curve's MLP; None without held-out books).
     ``groups``: each document's text when documents are excerpts (whole texts are held out)."""
     from punctstyle.attribution_length import mlp_length_curve, threshold_record
     from punctstyle.featuresets import stack_features
@@ -191,13 +194,39 @@ def length_curves(sequences: Sequence[Any], features: Mapping[str, np.ndarray], 
     record = threshold_record(sequences, labels, grid=settings.mark_grid, fraction=settings.fraction,
                               features=settings.threshold_features, test_fraction=settings.test_fraction,
                               seed=settings.seed, groups=groups)
+    full_features = stack_features(features, trainer.feature_set)
+    trained: list[TrainedMLP] = []  # the curve's model, kept for the calibration
+
+    def train_and_keep(X: np.ndarray, y: np.ndarray) -> TrainedMLP:
+        trained.append(trainer.train(X, y))
+        return trained[-1]
+
     try:
-        mlp = mlp_length_curve(sequences, labels, stack_features(features, trainer.feature_set),
-                               trainer.inputs_of, trainer.train, grid=settings.mark_grid,
+        mlp = mlp_length_curve(sequences, labels, full_features,
+                               trainer.inputs_of, train_and_keep, grid=settings.mark_grid,
                                test_fraction=settings.test_fraction, seed=settings.seed, groups=groups)
     except ValueError:  # no test book: the KL record says so in its note
         mlp = {"full_accuracy": None, "curve": []}
-    return {**record, "mlp_full_accuracy": mlp["full_accuracy"], "mlp_curve": mlp["curve"]}
+    calibration = None
+    if trained:
+        calibration = held_out_calibration(trained[-1], sequences, labels, full_features, settings, trainer, groups)
+    return {**record, "mlp_full_accuracy": mlp["full_accuracy"], "mlp_curve": mlp["curve"],
+            "calibration": calibration}
+
+
+def held_out_calibration(model: TrainedMLP, sequences: Sequence[Any], labels: np.ndarray, full_features: np.ndarray,
+                         settings: AttributionSettings, trainer: Trainer,
+                         groups: Sequence[Any] | None = None) -> dict[str, Any] | None:
+    """:func:`punctstyle.calibration.calibration_record` of the length curve's MLP on its
+    held-out books (the same :func:`punctstyle.attribution_length.attribution_split`), whole
+    and cut to each grid length; None without a held-out prediction."""
+    from punctstyle.attribution_length import attribution_split
+    from punctstyle.calibration import calibration_record, held_out_predictions
+
+    _, test_rows = attribution_split(np.asarray(labels, dtype=object), settings.test_fraction, settings.seed, groups)
+    proba, truth = held_out_predictions(model, sequences, labels, test_rows, full_features, trainer.inputs_of,
+                                        settings.mark_grid)
+    return calibration_record(proba, truth) if truth.size else None
 
 
 def build_attribution_bundle(
@@ -305,8 +334,22 @@ class AttributionBundle:
         return tuple(self.manifest["kl_features"])
 
     def rank(self, text_features: Mapping[str, Any], top: int | None) -> pd.DataFrame:
-        """:func:`punctstyle.attribute.rank_authors` with the bundle's model, signatures and KL features."""
-        return rank_authors(text_features, self.model, self.signatures, kl_features=self.kl_features, top=top)
+        """:func:`punctstyle.attribute.rank_authors` with the bundle's model, signatures and KL
+        features; the probabilities calibrated by the bundle's temperature when it has one
+        (:func:`punctstyle.calibration.scaled_probabilities` over every author: same order)."""
+        ranking = rank_authors(text_features, self.model, self.signatures, kl_features=self.kl_features, top=None)
+        if self.temperature is not None and ranking["probability"].notna().all():
+            from punctstyle.calibration import scaled_probabilities
+
+            column = ranking["probability"].to_numpy(dtype=np.float64)[None, :]
+            ranking["probability"] = scaled_probabilities(column, self.temperature)[0]
+        return ranking if top is None else ranking.head(top)
+
+    @property
+    def temperature(self) -> float | None:
+        """The calibration temperature of ``threshold.json`` (None: an uncalibrated bundle)."""
+        block = self.threshold.get("calibration")
+        return None if not block else float(block["temperature"])
 
     def disagreement(self, ranking: pd.DataFrame, n_marks: int) -> Disagreement | None:
         """:func:`punctstyle.attribute.method_disagreement` on the measured curves: the KL
@@ -427,6 +470,11 @@ def check_threshold(path: Any, threshold: Mapping[str, Any]) -> None:
             raise _bad(path, f"curves.{name}", "expected an object with a \"curve\" list")
         _check_curve(path, f"curves.{name}.curve", entry.get("curve", []))
     _check_curve(path, "mlp_curve", threshold.get("mlp_curve") or [])
+    calibration = threshold.get("calibration")
+    if calibration is not None:
+        temperature = calibration.get("temperature") if isinstance(calibration, Mapping) else None
+        if not (_is_number(temperature) and 0 < temperature < float("inf")):
+            raise _bad(path, "calibration.temperature", f"expected a positive number, got {temperature!r:.80}")
 
 
 def check_signatures(path: Any, signatures: pd.DataFrame, kl_features: Sequence[str]) -> None:
@@ -477,6 +525,7 @@ __all__ = [
     "Trainer",
     "build_attribution_bundle",
     "bundle_manifest",
+    "held_out_calibration",
     "check_manifest",
     "check_model",
     "check_signatures",

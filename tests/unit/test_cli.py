@@ -709,3 +709,30 @@ def test_trust_note_says_how_many_held_out_books_it_rests_on(capsys, tiny_bundle
     disagreement = json.loads(out)["disagreement"]
     assert (disagreement["n_held_out"], disagreement["mlp_right"], disagreement["kl_right"]) == (10, 9, 4)
     assert "(9 and 4 of 10 held-out books right): trust the MLP" in disagreement["message"]
+
+
+def test_bundle_probabilities_are_calibrated_on_held_out_books(capsys, tiny_bundle, tmp_path, le_guin):
+    """threshold.json holds a temperature fitted on the length curve's held-out predictions;
+    attribute's probabilities are the model's scaled by it (same order), and a bad one is refused."""
+    from punctstyle.calibration import scaled_probabilities
+
+    bundle, _, _ = tiny_bundle
+    loaded = bundles.load_attribution_bundle(bundle)
+    block = loaded.threshold["calibration"]
+    assert block["temperature"] > 0 and block["n_predictions"] > 0
+    assert sum(b["n"] for b in block["before"]["bins"]) == block["n_predictions"]
+    assert block["nll_after"] <= block["nll_before"] + 1e-9
+    text = tmp_path / "new.txt"
+    text.write_text(sentences(2, 30, seed=77), encoding="utf-8")
+    code, out, _ = run(capsys, "attribute", str(text), "--model", str(bundle), "--json", "--top", "3")
+    shown = {a["author"]: a["probability"] for a in json.loads(out)["authors"]}
+    from punctstyle.features import compute_features
+
+    sequence = cli.sequence_of_text(text.read_text(encoding="utf-8"))
+    raw = loaded.model.predict_features(compute_features(sequence.marks, sequence.gaps))
+    expected = scaled_probabilities(raw, block["temperature"])[0]
+    for author, p in zip(loaded.model.classes, expected):
+        assert shown[str(author)] == pytest.approx(p)
+    forged = copied_bundle(bundle, tmp_path / "forged")
+    edit_json(forged / "threshold.json", calibration={**block, "temperature": -1})
+    assert_refused(capsys, le_guin, forged, "threshold.json", "calibration.temperature")
