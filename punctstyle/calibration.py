@@ -6,8 +6,8 @@ held-out predictions fit one temperature ``T`` (temperature scaling, Guo et al. 
 
     p'_a = softmax(log p_a / T),  T = argmin_T  - sum_i log p'_{i, y_i}
 
-(the mean negative log-likelihood of the true authors). ``T > 1`` softens over-confident
-probabilities; the ranking is unchanged (a monotone map of each text's probabilities). The
+(the mean negative log-likelihood of the true authors), ``T`` in :data:`TEMPERATURE_BOUNDS`.
+``T > 1`` softens over-confident probabilities; the ranking is unchanged (a monotone map of each text's probabilities). The
 reliability of the probabilities before and after is the table of :func:`reliability`: per
 confidence bin ``[k/B, (k+1)/B)`` of the top probability, the predictions in it, their mean
 confidence and their accuracy; the expected calibration error is
@@ -21,8 +21,10 @@ from typing import Any
 
 import numpy as np
 
-TEMPERATURE_BOUNDS: tuple[float, float] = (0.05, 100.0)
-"""The temperatures searched (log-uniformly bounded)."""
+TEMPERATURE_BOUNDS: tuple[float, float] = (1.0, 100.0)
+"""The temperatures searched (bounded search on ``log T``). Calibration only softens
+(``T >= 1``): held-out sets are small, and when every held-out prediction is right the fitted
+``T`` would run to 0 (probabilities of 1), the over-confidence it is meant to correct."""
 RELIABILITY_BINS: int = 10
 
 

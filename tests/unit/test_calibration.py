@@ -54,3 +54,8 @@ def test_reliability_bins_and_ece_by_hand():
     table = cal.reliability(proba, truth)
     assert [(b["low"], b["n"], b["accuracy"]) for b in table["bins"]] == [(0.5, 2, 1.0), (0.9, 2, 0.5)]
     assert table["ece"] == pytest.approx(0.5 * abs(1.0 - 0.55) + 0.5 * abs(0.5 - 0.95))
+
+
+def test_all_right_held_out_predictions_never_sharpen():
+    proba, truth = overconfident(200, 3, accuracy=1.0, seed=3)
+    assert cal.fit_temperature(proba * 0 + np.where(np.eye(3)[truth] > 0, 0.6, 0.2), truth) == pytest.approx(1.0, abs=1e-3)
