@@ -13,7 +13,10 @@ and the extractor warmed up (the fixed base, also printed), and its ratio to the
 measured the same way in the same run (its ``punctstyle`` comes first on ``PYTHONPATH``).
 The target: peak at most 5 x the text (plus the base). Exit status 1 when this tree misses it.
 
-Usage: ``python benchmarks/bench_extract_memory.py [--sizes 50 200] [--baseline PATH]``.
+``--vocabulary N``: an invented text of N distinct words instead (issue 22 item 12: a 20 MB
+text of 200,000 distinct words, ``--sizes 20 --vocabulary 200000``), the chunk cache's worst case.
+
+Usage: ``python benchmarks/bench_extract_memory.py [--sizes 50 200] [--baseline PATH] [--vocabulary N]``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import textwrap
 import zipfile
 from pathlib import Path
 
@@ -90,6 +94,26 @@ def generate_text(mirror: Path, megabytes: float, path: Path, seed: int, markers
     return written
 
 
+def generate_vocabulary_text(n_words: int, megabytes: float, path: Path, seed: int) -> int:
+    """A text of ``megabytes`` MB drawing from ``n_words`` distinct invented words (a large
+    vocabulary: most chunks are new to the chunk cache), with commas, periods, semicolons and
+    quotation marks between them; its bytes."""
+    rng = random.Random(seed)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    vocabulary = ["".join(rng.choices(letters, k=rng.randint(3, 11))) for _ in range(n_words)]
+    target = int(megabytes * 2**20)
+    written = 0
+    with open(path, "w", encoding="utf-8") as out:
+        while written < target:  # paragraphs of 1 to 8 sentences, lines of about 70 characters
+            sentences = []
+            for _ in range(rng.randint(1, 8)):
+                words = rng.choices(vocabulary, k=rng.randint(4, 18))
+                sentences.append(" ".join(words).capitalize() + rng.choice([".", ",", ";", ".\"", "?"]))
+            paragraph = textwrap.fill(" ".join(sentences), width=70) + "\n\n"
+            written += out.write(paragraph)
+    return written
+
+
 def measure(tree: Path, text_path: Path) -> tuple[int, int, int]:
     """(base, peak, marks) of extracting ``text_path`` with the punctstyle of ``tree``."""
     env = dict(os.environ, PYTHONPATH=str(tree))
@@ -109,8 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path, help="another code tree, measured alike")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--markers", action="store_true", help="one Gutenberg header/footer around each text")
+    parser.add_argument("--vocabulary", type=int, metavar="N",
+                        help="invented text of N distinct words instead of mirror books (no mirror needed)")
     args = parser.parse_args(argv)
-    if not (args.mirror / "files").is_dir():
+    if args.vocabulary is None and not (args.mirror / "files").is_dir():
         print(f"{args.mirror}: no files/ folder (a Gutenberg mirror)", file=sys.stderr)
         return 2
     trees = [("this tree", REPO)] + ([("baseline", args.baseline)] if args.baseline else [])
@@ -119,7 +145,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         for size in args.sizes:
             text_path = Path(folder) / f"text-{size:g}MB.txt"
-            n_bytes = generate_text(args.mirror, size, text_path, args.seed, args.markers)
+            if args.vocabulary is not None:
+                n_bytes = generate_vocabulary_text(args.vocabulary, size, text_path, args.seed)
+            else:
+                n_bytes = generate_text(args.mirror, size, text_path, args.seed, args.markers)
             marks_seen = set()
             for label, tree in trees:
                 base, peak, marks = measure(tree, text_path)

@@ -121,6 +121,19 @@ def rank_authors(
     return table if top is None else table.head(top)
 
 
+def shown_authors(ranking: pd.DataFrame, top: int) -> pd.DataFrame:
+    """The rows of ``ranking`` (every author, :func:`rank_authors` with ``top=None``) to show:
+    the first ``top`` ranks, plus the KL-nearest author of each ``kl_<feature>`` column when it
+    ranks lower (``argmin_a d_KL``; NaN never wins), so that both methods' first authors are
+    always in the table. Rows stay in rank order and keep their ranks."""
+    keep = np.arange(len(ranking)) < top
+    for column in (c for c in ranking.columns if c.startswith("kl_")):
+        divergences = ranking[column].to_numpy(dtype=np.float64)
+        if np.isfinite(divergences).any():
+            keep[int(np.nanargmin(np.where(np.isfinite(divergences), divergences, np.nan)))] = True
+    return ranking[keep]
+
+
 # --------------------------------------------------------------------------- MLP versus KL
 
 
@@ -139,7 +152,9 @@ class Disagreement:
     ``measured_at``: the grid length nearest to the text's length (None when the bundle has
     no measured curve for both methods); ``mlp_accuracy``/``kl_accuracy``: the held-out
     top-1 accuracies measured there; ``trusted``: ``"mlp"``, ``"kl"``, or None (no curve, or
-    equal accuracies).
+    equal accuracies); ``n_held_out``: how many held-out books those accuracies were measured
+    on (both methods share the split; None when the curve does not say), so that the rule's
+    certainty shows as counts: ``round(accuracy * n_held_out)`` books right of ``n_held_out``.
     """
 
     mlp_author: str
@@ -150,6 +165,13 @@ class Disagreement:
     mlp_accuracy: float | None
     kl_accuracy: float | None
     trusted: str | None
+    n_held_out: int | None = None
+
+    def right_of(self, accuracy: float | None) -> int | None:
+        """Held-out books attributed right: ``round(accuracy * n_held_out)``."""
+        if accuracy is None or self.n_held_out is None:
+            return None
+        return int(round(accuracy * self.n_held_out))
 
     def message(self) -> str:
         """One sentence for the table output."""
@@ -162,6 +184,11 @@ class Disagreement:
             f"at {self.measured_at} marks (the measured length nearest to {self.n_marks}) held-out "
             f"accuracy is MLP {self.mlp_accuracy:.3f}, KL {self.kl_feature} {self.kl_accuracy:.3f}"
         )
+        if self.n_held_out is not None:
+            measured += (
+                f" ({self.right_of(self.mlp_accuracy)} and {self.right_of(self.kl_accuracy)} of "
+                f"{self.n_held_out} held-out books right)"
+            )
         if self.trusted is None:
             return f"{head}; {measured}: neither is more reliable"
         name = "the MLP" if self.trusted == "mlp" else f"KL {self.kl_feature}"
@@ -176,6 +203,9 @@ class Disagreement:
             "mlp_accuracy": self.mlp_accuracy,
             "kl_accuracy": self.kl_accuracy,
             "trusted": self.trusted,
+            "n_held_out": self.n_held_out,
+            "mlp_right": self.right_of(self.mlp_accuracy),
+            "kl_right": self.right_of(self.kl_accuracy),
             "message": self.message(),
         }
 
@@ -200,7 +230,7 @@ def method_disagreement(
     ``ranking``: every author (:func:`rank_authors` with ``top=None``); the KL-nearest author
     is ``argmin_a d_KL(signature_a, text)`` of ``kl_<kl_feature>`` (NaN never wins).
     ``mlp_curve``/``kl_curve``: measured accuracy per length (records ``n_marks``,
-    ``accuracy``, as in ``threshold.json``). The trusted method is the one with the higher
+    ``accuracy``, ``n_test`` of the KL curve, as in ``threshold.json``). The trusted method is the one with the higher
     accuracy at :func:`nearest_measured_length` among the lengths both curves measured.
     """
     column = f"kl_{kl_feature}"
@@ -219,7 +249,16 @@ def method_disagreement(
     trusted = None
     if mlp_acc is not None and kl_acc is not None and mlp_acc != kl_acc:
         trusted = "mlp" if mlp_acc > kl_acc else "kl"
-    return Disagreement(mlp_author, kl_author, kl_feature, n_marks, measured_at, mlp_acc, kl_acc, trusted)
+    n_held_out = None if measured_at is None else _held_out_at(kl_curve, measured_at)
+    return Disagreement(mlp_author, kl_author, kl_feature, n_marks, measured_at, mlp_acc, kl_acc, trusted, n_held_out)
+
+
+def _held_out_at(curve: Sequence[Mapping[str, Any]], n_marks: int) -> int | None:
+    """``n_test`` of the curve's record at ``n_marks`` (the held-out books), None when absent."""
+    for row in curve:
+        if int(row["n_marks"]) == n_marks and isinstance(row.get("n_test"), int):
+            return int(row["n_test"])
+    return None
 
 
 __all__ = [
@@ -228,6 +267,7 @@ __all__ = [
     "method_disagreement",
     "nearest_measured_length",
     "rank_authors",
+    "shown_authors",
     "signature_divergences",
     "signature_matrix",
 ]

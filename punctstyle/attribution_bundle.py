@@ -8,7 +8,9 @@ The bundle (``models/attribution/`` of the workflow, ``--model`` of the CLI):
   f1..f6 in their named columns (:func:`punctstyle.attribute.author_signatures`);
 * ``threshold.json``: the minimum number of marks for attribution with the measured
   accuracy per length of KL-nearest attribution and of the MLP
-  (:func:`punctstyle.attribution_length.threshold_record`, ``mlp_curve``);
+  (:func:`punctstyle.attribution_length.threshold_record`, ``mlp_curve``) and the
+  ``calibration`` of the MLP's probabilities on the same held-out books
+  (:mod:`punctstyle.calibration`: a temperature, reliability before and after);
 * ``manifest.json``: format, feature set, classes, corpus size, versions, settings used.
   Written last: a manifest means the bundle is complete.
 
@@ -133,9 +135,15 @@ def read_model(path: Any) -> TrainedMLP:
     """The MLP of ``mlp.pt``; a file that is not a safe punctstyle weights file raises
     :class:`InputError` in one line (never torch's advice to load it unsafely)."""
     import pickle
+    import zipfile
 
     from punctstyle.classifiers.mlp import load_model
 
+    if not zipfile.is_zipfile(path):
+        raise InputError(
+            f"{path}: not a torch weights file (torch.save writes a zip archive; this file is "
+            "not one); rebuild the bundle"
+        )
     try:
         return load_model(path)
     except pickle.UnpicklingError:
@@ -177,7 +185,8 @@ class Trainer:
 def length_curves(sequences: Sequence[Any], features: Mapping[str, np.ndarray], labels: np.ndarray,
                   settings: AttributionSettings, trainer: Trainer,
                   groups: Sequence[Any] | None = None) -> dict[str, Any]:
-    """``threshold.json``: the KL threshold record plus ``mlp_curve``/``mlp_full_accuracy``.
+    """``threshold.json``: the KL threshold record plus ``mlp_curve``/``mlp_full_accuracy`` and
+    ``calibration`` (:func:`held_out_calibration` of the curve's MLP; None without held-out books).
     ``groups``: each document's text when documents are excerpts (whole texts are held out)."""
     from punctstyle.attribution_length import mlp_length_curve, threshold_record
     from punctstyle.featuresets import stack_features
@@ -185,13 +194,39 @@ def length_curves(sequences: Sequence[Any], features: Mapping[str, np.ndarray], 
     record = threshold_record(sequences, labels, grid=settings.mark_grid, fraction=settings.fraction,
                               features=settings.threshold_features, test_fraction=settings.test_fraction,
                               seed=settings.seed, groups=groups)
+    full_features = stack_features(features, trainer.feature_set)
+    trained: list[TrainedMLP] = []  # the curve's model, kept for the calibration
+
+    def train_and_keep(X: np.ndarray, y: np.ndarray) -> TrainedMLP:
+        trained.append(trainer.train(X, y))
+        return trained[-1]
+
     try:
-        mlp = mlp_length_curve(sequences, labels, stack_features(features, trainer.feature_set),
-                               trainer.inputs_of, trainer.train, grid=settings.mark_grid,
+        mlp = mlp_length_curve(sequences, labels, full_features,
+                               trainer.inputs_of, train_and_keep, grid=settings.mark_grid,
                                test_fraction=settings.test_fraction, seed=settings.seed, groups=groups)
     except ValueError:  # no test book: the KL record says so in its note
         mlp = {"full_accuracy": None, "curve": []}
-    return {**record, "mlp_full_accuracy": mlp["full_accuracy"], "mlp_curve": mlp["curve"]}
+    calibration = None
+    if trained:
+        calibration = held_out_calibration(trained[-1], sequences, labels, full_features, settings, trainer, groups)
+    return {**record, "mlp_full_accuracy": mlp["full_accuracy"], "mlp_curve": mlp["curve"],
+            "calibration": calibration}
+
+
+def held_out_calibration(model: TrainedMLP, sequences: Sequence[Any], labels: np.ndarray, full_features: np.ndarray,
+                         settings: AttributionSettings, trainer: Trainer,
+                         groups: Sequence[Any] | None = None) -> dict[str, Any] | None:
+    """:func:`punctstyle.calibration.calibration_record` of the length curve's MLP on its
+    held-out books (the same :func:`punctstyle.attribution_length.attribution_split`), whole
+    and cut to each grid length; None without a held-out prediction."""
+    from punctstyle.attribution_length import attribution_split
+    from punctstyle.calibration import calibration_record, held_out_predictions
+
+    _, test_rows = attribution_split(np.asarray(labels, dtype=object), settings.test_fraction, settings.seed, groups)
+    proba, truth = held_out_predictions(model, sequences, labels, test_rows, full_features, trainer.inputs_of,
+                                        settings.mark_grid)
+    return calibration_record(proba, truth) if truth.size else None
 
 
 def build_attribution_bundle(
@@ -299,8 +334,22 @@ class AttributionBundle:
         return tuple(self.manifest["kl_features"])
 
     def rank(self, text_features: Mapping[str, Any], top: int | None) -> pd.DataFrame:
-        """:func:`punctstyle.attribute.rank_authors` with the bundle's model, signatures and KL features."""
-        return rank_authors(text_features, self.model, self.signatures, kl_features=self.kl_features, top=top)
+        """:func:`punctstyle.attribute.rank_authors` with the bundle's model, signatures and KL
+        features; the probabilities calibrated by the bundle's temperature when it has one
+        (:func:`punctstyle.calibration.scaled_probabilities` over every author: same order)."""
+        ranking = rank_authors(text_features, self.model, self.signatures, kl_features=self.kl_features, top=None)
+        if self.temperature is not None and ranking["probability"].notna().all():
+            from punctstyle.calibration import scaled_probabilities
+
+            column = ranking["probability"].to_numpy(dtype=np.float64)[None, :]
+            ranking["probability"] = scaled_probabilities(column, self.temperature)[0]
+        return ranking if top is None else ranking.head(top)
+
+    @property
+    def temperature(self) -> float | None:
+        """The calibration temperature of ``threshold.json`` (None: an uncalibrated bundle)."""
+        block = self.threshold.get("calibration")
+        return None if not block else float(block["temperature"])
 
     def disagreement(self, ranking: pd.DataFrame, n_marks: int) -> Disagreement | None:
         """:func:`punctstyle.attribute.method_disagreement` on the measured curves: the KL
@@ -341,10 +390,130 @@ def load_attribution_bundle(directory: Any) -> AttributionBundle:
     if absent:
         raise InputError(f"{folder}: not an attribution bundle, missing {', '.join(absent)} ({BUILD_HINT})")
     manifest = read_manifest(paths["manifest"])
+    check_manifest(paths["manifest"], manifest)
     threshold = read_threshold(paths["threshold"])
-    model = read_model(paths["model"])
+    check_threshold(paths["threshold"], threshold)
     signatures = read_signatures(paths["signatures"])
+    check_signatures(paths["signatures"], signatures, manifest["kl_features"])
+    model = read_model(paths["model"])
+    check_model(paths["model"], model, manifest)
     return AttributionBundle(folder, model, signatures, threshold, manifest)
+
+
+# --------------------------------------------------------------------------- validation
+# Each check raises InputError "<file>: field <name>: <what is wrong>; rebuild the bundle".
+
+
+def _bad(path: Any, field: str, problem: str) -> InputError:
+    return InputError(f"{path}: field {field}: {problem}; rebuild the bundle")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _check_feature_list(path: Any, field: str, value: Any) -> None:
+    from punctstyle.marks import FEATURES
+
+    if not isinstance(value, list) or not value or not all(isinstance(f, str) for f in value):
+        raise _bad(path, field, f"expected a non-empty list of feature names, got {value!r:.80}")
+    unknown = [f for f in value if f not in FEATURES]
+    if unknown:
+        raise _bad(path, field, f"unknown feature {', '.join(map(repr, unknown))} (known: {', '.join(FEATURES)})")
+
+
+def check_manifest(path: Any, manifest: Mapping[str, Any]) -> None:
+    """``feature_set`` and ``kl_features``: non-empty lists of known features; ``classes``:
+    at least two author names."""
+    for field in ("feature_set", "kl_features"):
+        _check_feature_list(path, field, manifest.get(field))
+    classes = manifest.get("classes")
+    if not isinstance(classes, list) or len(classes) < 2 or not all(isinstance(c, str) for c in classes):
+        raise _bad(path, "classes", "expected a list of at least 2 author names")
+
+
+def _check_curve(path: Any, field: str, curve: Any) -> None:
+    if not isinstance(curve, list) or not all(
+        isinstance(r, Mapping) and _is_int(r.get("n_marks")) and (r.get("accuracy") is None or _is_number(r.get("accuracy")))
+        for r in curve
+    ):
+        raise _bad(path, field, "expected a list of {\"n_marks\": integer, \"accuracy\": number} records")
+
+
+def check_threshold(path: Any, threshold: Mapping[str, Any]) -> None:
+    """``min_marks``: null or a positive integer; ``feature``: null or a feature name;
+    ``fraction``: a number; ``curves``: per feature a ``curve``; ``mlp_curve``: records of
+    ``n_marks`` and ``accuracy`` (what :meth:`AttributionBundle.too_short` and
+    :meth:`AttributionBundle.disagreement` read)."""
+    from punctstyle.marks import FEATURES
+
+    min_marks = threshold.get("min_marks")
+    if min_marks is not None and not (_is_int(min_marks) and min_marks >= 1):
+        raise _bad(path, "min_marks", f"expected null or a positive integer, got {min_marks!r:.80}")
+    feature = threshold.get("feature")
+    if feature is not None and feature not in FEATURES:
+        raise _bad(path, "feature", f"expected null or a feature name ({', '.join(FEATURES)}), got {feature!r:.80}")
+    if min_marks is not None and feature is None:
+        raise _bad(path, "feature", "min_marks is set but the feature it was measured on is not")
+    fraction = threshold.get("fraction")
+    if min_marks is not None and not _is_number(fraction):
+        raise _bad(path, "fraction", f"expected a number, got {fraction!r:.80}")
+    curves = threshold.get("curves", {})
+    if not isinstance(curves, Mapping):
+        raise _bad(path, "curves", "expected an object of feature -> {\"curve\": [...]}")
+    for name, entry in curves.items():
+        if not isinstance(entry, Mapping):
+            raise _bad(path, f"curves.{name}", "expected an object with a \"curve\" list")
+        _check_curve(path, f"curves.{name}.curve", entry.get("curve", []))
+    _check_curve(path, "mlp_curve", threshold.get("mlp_curve") or [])
+    calibration = threshold.get("calibration")
+    if calibration is not None:
+        temperature = calibration.get("temperature") if isinstance(calibration, Mapping) else None
+        if not (_is_number(temperature) and 0 < temperature < float("inf")):
+            raise _bad(path, "calibration.temperature", f"expected a positive number, got {temperature!r:.80}")
+
+
+def check_signatures(path: Any, signatures: pd.DataFrame, kl_features: Sequence[str]) -> None:
+    """Every column of every KL feature is present and numeric; at least two authors."""
+    from punctstyle.marks import feature_column_names
+
+    if len(signatures) < 2:
+        raise _bad(path, "author", f"{len(signatures)} author(s), at least 2 needed")
+    for feature in kl_features:
+        columns = feature_column_names(feature)
+        missing = [c for c in columns if c not in signatures.columns]
+        if missing:
+            raise _bad(path, feature, f"{len(missing)} of its {len(columns)} columns missing (first: {missing[0]!r})")
+        if not all(pd.api.types.is_numeric_dtype(signatures[c]) for c in columns):
+            raise _bad(path, feature, "non-numeric columns")
+
+
+def check_model(path: Any, model: TrainedMLP, manifest: Mapping[str, Any]) -> None:
+    """The model's feature set is the manifest's and its input width is that feature set's
+    size (:data:`punctstyle.marks.FEATURE_SIZES`); its classes are the manifest's."""
+    from punctstyle.marks import FEATURE_SIZES
+
+    feature_set = list(model.feature_set)
+    if feature_set != list(manifest["feature_set"]):
+        raise _bad(path, "feature_set", f"{'+'.join(feature_set)}, but the manifest says {'+'.join(manifest['feature_set'])}")
+    unknown = [f for f in feature_set if f not in FEATURE_SIZES]
+    if unknown:
+        raise _bad(path, "feature_set", f"unknown feature {', '.join(map(repr, unknown))}")
+    width = sum(FEATURE_SIZES[f] for f in feature_set)
+    inputs = int(model.mean.size)
+    first = next(iter(model.network.parameters()), None)
+    network_inputs = inputs if first is None or first.ndim != 2 else int(first.shape[1])
+    if inputs != width or network_inputs != width:
+        raise _bad(
+            path, "feature_set",
+            f"{'+'.join(feature_set)} has {width} columns but the weights take {network_inputs} inputs",
+        )
+    if [str(c) for c in model.classes] != [str(c) for c in manifest["classes"]]:
+        raise _bad(path, "classes", "not the manifest's classes")
 
 
 __all__ = [
@@ -356,6 +525,11 @@ __all__ = [
     "Trainer",
     "build_attribution_bundle",
     "bundle_manifest",
+    "held_out_calibration",
+    "check_manifest",
+    "check_model",
+    "check_signatures",
+    "check_threshold",
     "document_sequences",
     "length_curves",
     "load_attribution_bundle",

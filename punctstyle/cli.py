@@ -6,13 +6,16 @@ Usage::
     punctstyle features FILE         # {"f1": [...], ..., "f6": [...]}
     punctstyle attribute FILE [--model DIR] [--top 5] [--json]
 
-FILE is a plain text (UTF-8, else Latin-1); ``-`` reads standard input. At most ``--max-mb``
+FILE is a plain text; ``-`` reads standard input. At most ``--max-mb``
 megabytes are read (default: the workflow's ``mirror.max_text_mb``); a larger input is
 refused. A Project Gutenberg header and licence footer are stripped when present, then the
 text is cleaned as in the workflow (:func:`punctstyle.clean.clean_text`) before extraction.
-Bad input (a missing, unreadable, binary or too large file, an empty or mark-less text to
-attribute, a missing or unsafe model bundle) prints one line on standard error naming the
-file and exits with status 2.
+FILE is decoded as a folder corpus decodes its documents (a UTF-8 or UTF-16 byte-order mark
+decides, else UTF-8, else Latin-1). Bad input (a missing, unreadable, binary or too large
+file, an HTML page, an empty or mark-less text to compute features of or to attribute, a
+missing, unsafe or inconsistent model bundle) prints one line on standard error naming the
+file and exits with status 2. ``extract`` prints the empty sequence
+(``{"marks": [], "gaps": []}``) for an empty or mark-less text.
 """
 
 from __future__ import annotations
@@ -56,13 +59,11 @@ def _read_bounded(handle: Any, name: str, max_bytes: int) -> bytearray:
 
 
 def read_text(path: str, max_bytes: int) -> str:
-    """The text of ``path`` (``-``: standard input), UTF-8 (BOM stripped) else Latin-1.
+    """The text of ``path`` (``-``: standard input), decoded by :func:`decoded_text`.
 
     Reads at most ``max_bytes`` bytes (chunk by chunk, so a device such as ``/dev/zero``
     costs bounded memory). Raises :class:`InputError` with a one-line message naming the file.
     """
-    from punctstyle.download import decode_text
-
     name = "<stdin>" if path == "-" else path
     try:
         if path == "-":
@@ -78,9 +79,23 @@ def read_text(path: str, max_bytes: int) -> str:
         raise InputError(f"{name}: cannot read the file (permission denied)") from None
     except OSError as exc:
         raise InputError(f"{name}: cannot read the file ({exc.strerror or exc})") from None
-    if b"\x00" in data:
+    return decoded_text(name, bytes(data))
+
+
+def decoded_text(name: str, data: bytes) -> str:
+    """The text of a file's bytes, decoded as a folder corpus decodes its documents
+    (:func:`punctstyle.folder_corpus.decode_document`: a UTF-8 or UTF-16 byte-order mark
+    decides, else UTF-8, else Latin-1). Refused with :class:`InputError`: an HTML or XML page
+    (the download route's check, :func:`punctstyle.download.html_start`) and binary content
+    (NUL characters after decoding)."""
+    from punctstyle.download import html_start
+    from punctstyle.folder_corpus import decode_document
+
+    if (tag := html_start(data)) is not None:
+        raise InputError(f"{name}: an HTML page, not a text (starts with {tag})")
+    text, _ = decode_document(data)
+    if "\x00" in text:
         raise InputError(f"{name}: not a plain text file (binary content, NUL bytes)")
-    text, _ = decode_text(bytes(data))
     return text
 
 
@@ -220,7 +235,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 
 def cmd_features(args: argparse.Namespace) -> int:
-    _print_json(features_json(sequence_of_file(args.file, max_read_bytes(args))))
+    name = "<stdin>" if args.file == "-" else args.file
+    text = read_text(args.file, max_read_bytes(args))
+    _print_json(features_json(sequence_with_marks(name, text, purpose="compute features of")))
     return EXIT_OK
 
 
@@ -232,28 +249,31 @@ class Verdict:
     disagreement: Any
 
 
-def attributable_sequence(name: str, text: str) -> Any:
-    """The marks of a text to attribute; an empty or mark-less text raises :class:`InputError`."""
+def sequence_with_marks(name: str, text: str, purpose: str = "attribute") -> Any:
+    """The marks of a text to attribute (or to compute features of); an empty or mark-less
+    text raises :class:`InputError` ("nothing to <purpose>"). ``extract`` does not refuse:
+    it prints the empty sequence."""
     if not text.strip():
-        raise InputError(f"{name}: empty text, nothing to attribute")
+        raise InputError(f"{name}: empty text, nothing to {purpose}")
     sequence = sequence_of_text(text)
     if len(sequence) == 0:
-        raise InputError(f"{name}: no punctuation mark in the text, nothing to attribute")
+        raise InputError(f"{name}: no punctuation mark in the text, nothing to {purpose}")
     return sequence
 
 
 def cmd_attribute(args: argparse.Namespace) -> int:
+    from punctstyle.attribute import shown_authors
     from punctstyle.attribution_bundle import load_attribution_bundle
     from punctstyle.features import compute_features
 
     name = "<stdin>" if args.file == "-" else args.file
-    sequence = attributable_sequence(name, read_text(args.file, max_read_bytes(args)))
+    sequence = sequence_with_marks(name, read_text(args.file, max_read_bytes(args)))
     bundle = load_attribution_bundle(args.model)
     everyone = bundle.rank(compute_features(sequence.marks, sequence.gaps), top=None)
     verdict = Verdict(bundle.too_short(len(sequence)), bundle.disagreement(everyone, len(sequence)))
     if verdict.warning:
         sys.stderr.write(f"punctstyle: {name}: {verdict.warning}\n")
-    ranking = everyone.head(args.top)
+    ranking = shown_authors(everyone, args.top)
     if args.json:
         _print_json(attribution_json(name, sequence, ranking, bundle, verdict))
     else:

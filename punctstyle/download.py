@@ -432,9 +432,12 @@ def _check_retry_settings(
 # Content checks
 
 
-def _html_start(data: bytes) -> str | None:
+def html_start(data: bytes) -> str | None:
     """The markup an HTML or XML page starts with (``<!doctype``, ``<html``, ``<?xml``,
-    ``<head``, ``<body``), after whitespace and a UTF-8 or UTF-16 byte-order mark; else None."""
+    ``<head``, ``<body``), after whitespace and a UTF-8 or UTF-16 byte-order mark; else None.
+
+    The one check of "this is a web page, not a text": the download route and the command
+    line (:func:`punctstyle.cli.read_text`) both refuse what it flags."""
     head = data[:1024]
     if head.startswith(_UTF8_BOM):
         head = head[len(_UTF8_BOM) :]
@@ -445,7 +448,7 @@ def _html_start(data: bytes) -> str | None:
 
 
 def _looks_like_html(data: bytes) -> bool:
-    return _html_start(data) is not None
+    return html_start(data) is not None
 
 
 def _is_html_content_type(content_type: str) -> bool:
@@ -522,11 +525,11 @@ def _text_from_body(body: bytes, url: str, content_type: str, max_text_bytes: in
         raise _Rejected("empty body")
     if _is_html_content_type(content_type):
         raise _Rejected(f"HTML page, not a text (Content-Type {content_type!r})")
-    if (tag := _html_start(body)) is not None:
+    if (tag := html_start(body)) is not None:
         raise _Rejected(f"HTML page, not a text (body starts with {tag})")
     if urlparse(url).path.lower().endswith(".zip") or body.startswith(_ZIP_MAGIC):
         data = _extract_zip_text(body, max_text_bytes)
-        if (tag := _html_start(data)) is not None:
+        if (tag := html_start(data)) is not None:
             raise _Rejected(f"HTML page, not a text (zip member starts with {tag})")
     else:
         data = body

@@ -77,10 +77,12 @@ from functools import lru_cache
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from itertools import chain, pairwise, repeat
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from punctstyle.io import InputError
 from punctstyle.marks import ELLIPSIS, MARK_CODE, QUOTE, QUOTE_CHARACTERS
 from punctstyle.tokenizer import RuleTokenizer, TokenizerRules, export_rules
 
@@ -323,10 +325,22 @@ class _TokenizerFacts:
         return any((a, b) in self.pattern_pairs for a in lasts for b in firsts)
 
 
+SHIPPED_RULES: Path = Path(__file__).with_name("data") / "tokenizer_rules.json"
+"""The extraction rules (:func:`export_extraction_rules`) of one spaCy version, shipped with the
+package so that the command line's ``extract`` and ``features`` import neither spaCy nor,
+through spaCy's thinc, torch. Regenerate after a spaCy upgrade with
+``python -c "from punctstyle.extract import *; export_extraction_rules().save(SHIPPED_RULES)"``
+(a unit test checks that they are the installed spaCy's)."""
+
+
 @lru_cache(maxsize=1)
 def default_rules() -> TokenizerRules:
-    """The rules of :func:`english_tokenizer`, exported in this process (imports spaCy)."""
-    return export_rules(english_tokenizer())
+    """The rules of :func:`english_tokenizer`: :data:`SHIPPED_RULES` when they come from the
+    installed spaCy version (no spaCy import), else exported in this process (imports spaCy)."""
+    try:
+        return TokenizerRules.load(SHIPPED_RULES)
+    except InputError:
+        return export_extraction_rules()
 
 
 def export_extraction_rules(tokenizer: Any = None) -> TokenizerRules:
@@ -394,11 +408,23 @@ def _tokenizer_facts(rules: TokenizerRules) -> _TokenizerFacts:
     return replace(facts, simple_classes=agreed)
 
 
-PIECE_CHARS: int = 1_000_000
+PIECE_CHARS: int = 250_000
 """Characters of text cleaned and extracted at once (a piece's chunk list takes about 10 bytes
-a character, its cleaning copies 2 to 4 bytes a character each: about 50 MB a piece; 4 M
-characters made 50 MB texts peak at 5.4 times the text, 1 M at 4.9,
-``benchmarks/bench_extract_memory.py``)."""
+a character, its cleaning copies 2 to 4 bytes a character each; 4 M characters made 50 MB
+texts peak at 5.4 times the text, 1 M at 4.9, ``benchmarks/bench_extract_memory.py``). It
+also bounds the distinct chunks the cache takes at once (:data:`DEFAULT_MAX_CACHE`): 250,000
+(issue 22 item 12) with the cache bound took a 5 MB text of 200,000 distinct words from 58 MB
+above the start to 21 MB."""
+
+
+DEFAULT_MAX_CACHE: int = 50_000
+"""Chunks the cache holds at most (then it is emptied, a piece at a time). A cached chunk
+costs about 300 bytes (its key, its words, its classes and codes), and a piece of
+:data:`PIECE_CHARS` characters has at most about 35,000 distinct chunks, so the cache stays
+under about 30 MB whatever the text's vocabulary (issue 22 item 12: with 2,000,000 chunks and
+pieces of 1,000,000 characters, a 20 MB text of 200,000 distinct invented words peaked at 26x
+the text; ``benchmarks/bench_extract_memory.py --sizes 20 --vocabulary 200000``). A real book
+has fewer distinct chunks (58,234 over 12 mirror books in ``bench_extract.py --limit 12``)."""
 
 
 class ChunkCachedExtractor:
@@ -411,17 +437,18 @@ class ChunkCachedExtractor:
     The instance owns its cache (no global state): chunk -> integer id, and per id the
     token classes (``OTHER`` dropped, stored flat) and the join codes of its first and last
     token (could they be part of a special-case pattern spanning a space).
-    ``max_cache`` bounds the number of cached chunks (checked once per text: when a text
-    would overflow it, the cache is emptied first). Reuse one instance for many books.
+    ``max_cache`` bounds the number of cached chunks (:data:`DEFAULT_MAX_CACHE`; checked once
+    per piece: when a piece's new chunks would overflow it, the cache is emptied first, so it
+    never holds more than ``max_cache`` chunks plus one piece's). Reuse one instance for many books.
     """
 
     def __init__(
         self,
-        max_cache: int = 2_000_000,
+        max_cache: int | None = None,
         rules: TokenizerRules | None = None,
         piece_chars: int = PIECE_CHARS,
     ) -> None:
-        self.max_cache = max_cache
+        self.max_cache = DEFAULT_MAX_CACHE if max_cache is None else max_cache
         self.piece_chars = piece_chars
         self._facts = _tokenizer_facts(rules if rules is not None else default_rules())
         self.clear()

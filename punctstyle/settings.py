@@ -160,9 +160,39 @@ def config_error(config: dict[str, Any], schema: dict[str, Any] | None = None) -
         names = ", ".join(f"{prefix}{key}" for key in unknown)
         return f"config: unknown key {names} (allowed{' in ' + where if prefix else ''}: {allowed})"
     message = error.message
+    if error.validator in ("anyOf", "oneOf"):
+        alternatives = " or ".join(_describe_schema(node) for node in error.validator_value)
+        message = f"{error.instance!r} is not allowed: expected {alternatives}"
     if len(message) > 200:
         message = message[:197] + "..."
     return f"config {where}: {message}"
+
+
+_TYPE_WORDS = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "true or false",
+               "array": "a list", "object": "a mapping", "null": "null"}
+
+
+def _describe_schema(node: dict[str, Any]) -> str:
+    """A schema alternative in words: ``an integer of at least 2``, ``'all'``, ``a list``."""
+    if "enum" in node:
+        return " or ".join(repr(value) for value in node["enum"])
+    if "const" in node:
+        return repr(node["const"])
+    kind = node.get("type")
+    words = _TYPE_WORDS.get(kind, "a value") if isinstance(kind, str) else "a value"
+    bounds = []
+    if "minimum" in node:
+        bounds.append(f"at least {node['minimum']}")
+    if "exclusiveMinimum" in node:
+        bounds.append(f"above {node['exclusiveMinimum']}")
+    if "maximum" in node:
+        bounds.append(f"at most {node['maximum']}")
+    if "exclusiveMaximum" in node:
+        bounds.append(f"below {node['exclusiveMaximum']}")
+    if "minItems" in node:
+        bounds.append(f"with at least {node['minItems']} item{'s' if node['minItems'] != 1 else ''}")
+    joiner = " of " if kind in ("integer", "number") else " "
+    return words + (joiner + " and ".join(bounds) if bounds else "")
 
 
 # ------------------------------------------------------------ what decides the results

@@ -77,7 +77,8 @@ def plot_top_k_accuracy(table: pd.DataFrame, display: Mapping[str, str], title: 
 
 
 def plot_part_distributions(rows: pd.DataFrame, features: tuple[str, ...], title: str) -> Figure:
-    """One panel per feature: box plots of the three divergences of a part, side by side for each p."""
+    """One panel per feature: box plots of the three divergences of a part, side by side for each p;
+    one legend below the panels (off the boxes and whiskers)."""
     fig, axes = new_figure(1, len(features), figsize=(4.4 * len(features), 4.0), squeeze=False)
     part_counts = sorted(rows["n_parts"].unique())
     width = 0.8 / len(REFERENCE_LABELS)
@@ -96,14 +97,17 @@ def plot_part_distributions(rows: pd.DataFrame, features: tuple[str, ...], title
         set_xlabel(ax, "parts per book (p)")
         set_ylabel(ax, "KL divergence (reference, part)")
         set_title(ax, feature)
-        ax.legend(fontsize=8)
+    # one legend below the panels, off the whiskers
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="outside lower center",
+               ncols=len(REFERENCE_LABELS), fontsize=8, frameon=False)
     set_suptitle(fig, title)
     return fig
 
 
 def plot_parts_by_size(summary: pd.DataFrame, title: str) -> Figure:
     """Share of parts closer to their own book (solid) or author (dashed) than to any other
-    author's mean, versus the median part size in marks; one colour per feature."""
+    author's mean, versus the median part size in marks; one colour per feature. The legend
+    sits right of the axes, off the lines."""
     fig, ax = new_figure(figsize=(6.4, 4.2))
     colours = dict(zip(sorted(summary["feature"].unique()), ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]))
     for feature, group in summary.groupby("feature"):
@@ -116,6 +120,6 @@ def plot_parts_by_size(summary: pd.DataFrame, title: str) -> Figure:
     ax.set_ylim(-0.02, 1.02)
     set_xlabel(ax, "marks per part (median over books)")
     set_ylabel(ax, "share of parts closer than any other author's mean")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     set_title(ax, title)
     return fig

@@ -72,10 +72,24 @@ def plot_author_dates(frame: pd.DataFrame, start: int = 1500, end: int | None = 
     return fig
 
 
+DECADE = 10
+
+
+def with_decade_gaps(rows: pd.DataFrame, x_column: str = "decade") -> pd.DataFrame:
+    """``rows`` (one per decade) on every decade from the first to the last, a decade without
+    data as a row of NaN, so that lines and bands break there instead of bridging it."""
+    if rows.empty:
+        return rows
+    decades = rows[x_column].to_numpy(dtype=np.int64)
+    every = np.arange(decades.min(), decades.max() + DECADE, DECADE)
+    filled = rows.set_index(x_column).reindex(pd.Index(every, name=x_column))
+    return filled.reset_index()
+
+
 def _draw_marks(ax: Any, table: pd.DataFrame, codes: Sequence[int], x_column: str,
                 low: str, high: str) -> None:
     for code in codes:
-        rows = table.loc[table["code"] == code].sort_values(x_column)
+        rows = with_decade_gaps(table.loc[table["code"] == code].sort_values(x_column), x_column)
         x = rows[x_column].to_numpy(dtype=np.float64)
         ax.fill_between(x, rows[low].to_numpy(dtype=np.float64), rows[high].to_numpy(dtype=np.float64),
                         color=CI_COLOUR, alpha=0.45, linewidth=0)
@@ -105,7 +119,8 @@ def plot_f1_by_decade(table: pd.DataFrame, start: int | None = None, title: str 
 def plot_f1_by_decade_panels(table: pd.DataFrame, start: int | None = None,
                              groups: Sequence[Sequence[int]] = F1_PANEL_GROUPS) -> Figure:
     """The paper's three panels of mean f^1 versus decade (quotation mark, period, comma;
-    exclamation mark, semicolon; the other five marks), grey 95 % CI bands."""
+    exclamation mark, semicolon; the other five marks), grey 95 % CI bands; decades without
+    data break the lines (:func:`with_decade_gaps`)."""
     _require(table, ("decade", "code", "mean", "ci_low", "ci_high"), "f1-by-decade")
     shown = _from(table, "decade", start)
     fig, axes = new_figure(1, len(groups), figsize=(4.5 * len(groups), 4.0), squeeze=False)
@@ -123,10 +138,11 @@ def plot_rate_by_decade(table: pd.DataFrame, start: int | None = None, source: s
     """Mean punctuation rate E[f^5] (words per mark) versus middle-year decade, grey 95 % CI band.
 
     ``table``: :func:`punctstyle.temporal.rate_by_decade`; ``source`` (e.g.
-    :func:`punctstyle.temporal.punctuation_rate_source`) is written under the title.
+    :func:`punctstyle.temporal.punctuation_rate_source`) is written under the title. Decades
+    without data break the line and the band (:func:`with_decade_gaps`).
     """
     _require(table, ("decade", "mean", "ci_low", "ci_high"), "rate-by-decade")
-    rows = _from(table, "decade", start).sort_values("decade")
+    rows = with_decade_gaps(_from(table, "decade", start).sort_values("decade"))
     x = rows["decade"].to_numpy(dtype=np.float64)
     fig, ax = new_figure(figsize=(7.0, 4.0))
     ax.fill_between(x, rows["ci_low"].to_numpy(dtype=np.float64), rows["ci_high"].to_numpy(dtype=np.float64),

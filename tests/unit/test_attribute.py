@@ -319,3 +319,21 @@ def test_the_length_measurements_hold_out_whole_texts():
     alone = length.threshold_record(books, labels, grid=(20,), fraction=0.5, features=("f1",),
                                     test_fraction=0.2, seed=0, groups=np.arange(48) // 12)  # a text an author
     assert alone["min_marks"] is None and "at least 3 books (texts" in alone["note"]
+
+
+def test_shown_authors_keeps_each_methods_first_author():
+    import pandas as pd
+
+    from punctstyle.attribute import shown_authors
+
+    ranking = pd.DataFrame({
+        "rank": [1, 2, 3, 4],
+        "author": ["a", "b", "c", "d"],
+        "probability": [0.7, 0.2, 0.06, 0.04],
+        "kl_f3": [0.5, 0.4, np.nan, 0.1],
+        "kl_f1": [np.nan, np.nan, np.nan, np.nan],
+    })
+    assert list(shown_authors(ranking, 1)["author"]) == ["a", "d"]
+    assert list(shown_authors(ranking, 2)["author"]) == ["a", "b", "d"]
+    assert list(shown_authors(ranking, 4)["author"]) == ["a", "b", "c", "d"]
+    assert list(shown_authors(ranking.assign(kl_f3=[0.1, 0.2, 0.3, 0.4]), 1)["author"]) == ["a"]

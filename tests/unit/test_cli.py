@@ -103,13 +103,78 @@ def test_extract_stdin_via_module():
     assert json.loads(proc.stdout) == {"marks": LE_GUIN_MARKS, "gaps": LE_GUIN_GAPS}
 
 
-def test_empty_text(capsys, tmp_path):
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [("", "empty text, nothing to compute features of"),
+     (" \n\t\n", "empty text, nothing to compute features of"),
+     ("no marks at all here", "no punctuation mark in the text, nothing to compute features of")],
+)
+def test_empty_or_markless_text(capsys, tmp_path, content, reason):
+    """``features`` refuses in one line with exit 2; ``extract`` prints the empty sequence."""
     path = tmp_path / "empty.txt"
-    path.write_text("", encoding="utf-8")
-    _, out, _ = run(capsys, "extract", str(path))
+    path.write_text(content, encoding="utf-8")
+    code, out, err = run(capsys, "extract", str(path))
+    assert code == 0 and err == ""
     assert json.loads(out) == {"marks": [], "gaps": []}
-    _, out, _ = run(capsys, "features", str(path))
-    assert all(not any(v) for v in json.loads(out).values())
+    code, out, err = run(capsys, "features", str(path))
+    assert code == 2 and out == ""
+    assert err == f"punctstyle: error: {path}: {reason}\n"
+
+
+HTML_PAGES = [
+    b"<!DOCTYPE html><html><body>Not found, sorry.</body></html>",
+    b"  \n<html><head><title>404</title></head><body>Gone!</body></html>",
+    b"\xef\xbb\xbf<?xml version='1.0'?><error>No, sorry.</error>",
+    "<!doctype html><p>Nope, gone.</p>".encode("utf-16"),
+]
+
+
+@pytest.mark.parametrize("page", HTML_PAGES)
+@pytest.mark.parametrize("command", ["extract", "features", "attribute"])
+def test_html_pages_are_refused_as_on_the_download_route(capsys, tmp_path, page, command):
+    """The CLI refuses what the download route refuses (one shared check)."""
+    from punctstyle.download import html_start
+
+    assert html_start(page) is not None
+    path = tmp_path / "page.txt"
+    path.write_bytes(page)
+    code, out, err = run(capsys, command, str(path), "--model", str(tmp_path / "none")) if command == "attribute" \
+        else run(capsys, command, str(path))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1
+    assert err.startswith(f"punctstyle: error: {path}: an HTML page, not a text (starts with <")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["page.txt"]  # nothing written
+
+
+def test_text_mentioning_html_later_is_not_refused(capsys, tmp_path):
+    path = tmp_path / "essay.txt"
+    path.write_text("On markup, briefly: <html> starts a page. Fine!", encoding="utf-8")
+    code, out, _ = run(capsys, "extract", str(path))
+    assert code == 0 and json.loads(out)["marks"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-8-sig"])
+def test_byte_order_marked_files_decode_as_in_a_folder_corpus(capsys, tmp_path, le_guin, encoding):
+    """A UTF-16 (or UTF-8) file with its byte-order mark is read, as the folder route reads it."""
+    import codecs
+
+    from punctstyle.folder_corpus import decode_document
+
+    bom = {"utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE}.get(encoding, b"")
+    path = tmp_path / "marked.txt"
+    path.write_bytes(bom + le_guin.read_text(encoding="utf-8").encode(encoding))
+    assert decode_document(path.read_bytes())[0] == le_guin.read_text(encoding="utf-8")
+    code, out, err = run(capsys, "extract", str(path))
+    assert code == 0 and err == ""
+    assert json.loads(out) == {"marks": LE_GUIN_MARKS, "gaps": LE_GUIN_GAPS}
+
+
+def test_utf16_without_byte_order_mark_is_still_binary(capsys, tmp_path):
+    path = tmp_path / "bare.txt"
+    path.write_bytes("Hello, there.".encode("utf-16-le"))
+    code, out, err = run(capsys, "extract", str(path))
+    assert code == 2 and out == ""
+    assert err == f"punctstyle: error: {path}: not a plain text file (binary content, NUL bytes)\n"
 
 
 # --------------------------------------------------------------------------- features
@@ -503,3 +568,171 @@ def test_too_short_without_threshold(tiny_bundle):
     assert bundle.too_short(bundle.min_marks) is None and bundle.too_short(bundle.min_marks - 1)
     bundle.threshold = {**bundle.threshold, "min_marks": None}
     assert bundle.too_short(3) is None
+
+
+# --------------------------------------------------------------------------- inconsistent bundles (issue 22)
+
+
+def copied_bundle(bundle, folder):
+    folder.mkdir()
+    for name in bundles.BUNDLE_FILES.values():
+        (folder / name).write_bytes((bundle / name).read_bytes())
+    return folder
+
+
+def edit_json(path, **changes):
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record.update(changes)
+    path.write_text(json.dumps(record), encoding="utf-8")
+
+
+def assert_refused(capsys, text, bundle, file, field):
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in bundle.iterdir())
+    code, out, err = run(capsys, "attribute", str(text), "--model", str(bundle))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"punctstyle: error: {bundle / file}: field {field}: "), err
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in bundle.iterdir()) == before  # nothing written
+
+
+@pytest.mark.parametrize(
+    ("file", "changes", "field"),
+    [
+        ("threshold.json", {"min_marks": "lots"}, "min_marks"),
+        ("threshold.json", {"min_marks": -3}, "min_marks"),
+        ("threshold.json", {"feature": "f9"}, "feature"),
+        ("threshold.json", {"mlp_curve": [{"n_marks": "ten", "accuracy": 0.5}]}, "mlp_curve"),
+        ("threshold.json", {"curves": {"f3": {"curve": "steep"}}}, "curves.f3.curve"),
+        ("manifest.json", {"kl_features": ["f9"]}, "kl_features"),
+        ("manifest.json", {"kl_features": "f3"}, "kl_features"),
+        ("manifest.json", {"feature_set": ["f1"]}, "feature_set"),
+    ],
+)
+def test_inconsistent_bundle_json_is_one_line(capsys, tiny_bundle, tmp_path, le_guin, file, changes, field):
+    bundle = copied_bundle(tiny_bundle[0], tmp_path / "bad")
+    edit_json(bundle / file, **changes)
+    # a manifest's feature_set that is not the model's is reported on mlp.pt
+    where = "mlp.pt" if changes.get("feature_set") else file
+    assert_refused(capsys, le_guin, bundle, where, field)
+
+
+def test_signatures_without_feature_columns(capsys, tiny_bundle, tmp_path, le_guin):
+    import pandas as pd
+
+    bundle = copied_bundle(tiny_bundle[0], tmp_path / "bad")
+    table = pd.read_parquet(bundle / "signatures.parquet")
+    kl_feature = json.loads((bundle / "manifest.json").read_text())["kl_features"][0]
+    table[["author", "n_books"]].to_parquet(bundle / "signatures.parquet", index=False)
+    assert_refused(capsys, le_guin, bundle, "signatures.parquet", kl_feature)
+
+
+def test_model_whose_feature_set_does_not_match_its_weights(capsys, tiny_bundle, tmp_path, le_guin):
+    import torch
+
+    bundle = copied_bundle(tiny_bundle[0], tmp_path / "bad")
+    payload = torch.load(bundle / "mlp.pt", weights_only=True)
+    claimed = ["f1"]
+    payload["feature_set"] = claimed
+    torch.save(payload, bundle / "mlp.pt")
+    edit_json(bundle / "manifest.json", feature_set=claimed)
+    assert_refused(capsys, le_guin, bundle, "mlp.pt", "feature_set")
+
+
+def test_random_bytes_as_model_say_not_a_torch_file(capsys, tiny_bundle, tmp_path, le_guin):
+    bundle = copied_bundle(tiny_bundle[0], tmp_path / "bad")
+    (bundle / "mlp.pt").write_bytes(np.random.default_rng(3).bytes(4096))
+    code, out, err = run(capsys, "attribute", str(le_guin), "--model", str(bundle))
+    assert code == 2 and out == ""
+    assert err == (f"punctstyle: error: {bundle / 'mlp.pt'}: not a torch weights file (torch.save writes "
+                   "a zip archive; this file is not one); rebuild the bundle\n")
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_table_always_shows_the_kl_nearest_author(capsys, tiny_bundle, tmp_path, as_json):
+    """With --top 1 and the methods disagreeing, the KL-nearest author named in the note is shown."""
+    import pandas as pd
+
+    bundle = copied_bundle(tiny_bundle[0], tmp_path / "rotated")
+    signatures = pd.read_parquet(bundle / "signatures.parquet")
+    signatures["author"] = list(signatures["author"].iloc[1:]) + [signatures["author"].iloc[0]]
+    signatures.to_parquet(bundle / "signatures.parquet", index=False)
+    text = tmp_path / "new.txt"
+    text.write_text(sentences(1, 40, seed=1234), encoding="utf-8")
+    code, out, _ = run(capsys, "attribute", str(text), "--model", str(bundle), "--top", "1", "--json")
+    assert code == 0
+    result = json.loads(out)
+    kl_author = result["disagreement"]["kl_author"]
+    shown = [a["author"] for a in result["authors"]]
+    assert shown[0] == result["disagreement"]["mlp_author"] and kl_author in shown and len(shown) == 2
+    assert result["authors"][1]["rank"] > 1
+    if not as_json:
+        code, out, _ = run(capsys, "attribute", str(text), "--model", str(bundle), "--top", "1")
+        rows = [line for line in out.splitlines() if kl_author in line and not line.startswith("Note")]
+        assert rows, out
+
+
+# --------------------------------------------------------------------------- imports (issue 22 item 13)
+
+
+@pytest.mark.parametrize("command", ["extract", "features"])
+def test_extract_and_features_import_neither_torch_nor_spacy(tmp_path, le_guin, command):
+    """Run in a fresh interpreter: the shipped tokenizer rules spare spaCy and, through thinc, torch."""
+    code = (
+        "import sys, io, contextlib\n"
+        "from punctstyle import cli\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    status = cli.main([{command!r}, {str(le_guin)!r}])\n"
+        "heavy = sorted(m for m in ('torch', 'spacy', 'thinc', 'sklearn') if m in sys.modules)\n"
+        "print(status, heavy)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120,
+                          env={**__import__("os").environ, "PYTHONPATH": str(REPO)})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "0 []"
+
+
+def test_trust_note_says_how_many_held_out_books_it_rests_on(capsys, tiny_bundle, tmp_path):
+    bundle = copied_bundle(tiny_bundle[0], tmp_path / "forged")
+    import pandas as pd
+
+    signatures = pd.read_parquet(bundle / "signatures.parquet")
+    signatures["author"] = list(signatures["author"].iloc[1:]) + [signatures["author"].iloc[0]]
+    signatures.to_parquet(bundle / "signatures.parquet", index=False)
+    threshold = json.loads((bundle / "threshold.json").read_text())
+    threshold["feature"] = "f3"
+    threshold["mlp_curve"] = [{"n_marks": n, "accuracy": 0.9} for n in threshold["grid"]]
+    threshold["curves"]["f3"]["curve"] = [{"n_marks": n, "accuracy": 0.4, "n_test": 10} for n in threshold["grid"]]
+    (bundle / "threshold.json").write_text(json.dumps(threshold), encoding="utf-8")
+    text = tmp_path / "new.txt"
+    text.write_text(sentences(1, 40, seed=1234), encoding="utf-8")
+    code, out, _ = run(capsys, "attribute", str(text), "--model", str(bundle), "--json")
+    disagreement = json.loads(out)["disagreement"]
+    assert (disagreement["n_held_out"], disagreement["mlp_right"], disagreement["kl_right"]) == (10, 9, 4)
+    assert "(9 and 4 of 10 held-out books right): trust the MLP" in disagreement["message"]
+
+
+def test_bundle_probabilities_are_calibrated_on_held_out_books(capsys, tiny_bundle, tmp_path, le_guin):
+    """threshold.json holds a temperature fitted on the length curve's held-out predictions;
+    attribute's probabilities are the model's scaled by it (same order), and a bad one is refused."""
+    from punctstyle.calibration import scaled_probabilities
+
+    bundle, _, _ = tiny_bundle
+    loaded = bundles.load_attribution_bundle(bundle)
+    block = loaded.threshold["calibration"]
+    assert block["temperature"] > 0 and block["n_predictions"] > 0
+    assert sum(b["n"] for b in block["before"]["bins"]) == block["n_predictions"]
+    assert block["nll_after"] <= block["nll_before"] + 1e-9
+    text = tmp_path / "new.txt"
+    text.write_text(sentences(2, 30, seed=77), encoding="utf-8")
+    code, out, _ = run(capsys, "attribute", str(text), "--model", str(bundle), "--json", "--top", "3")
+    shown = {a["author"]: a["probability"] for a in json.loads(out)["authors"]}
+    from punctstyle.features import compute_features
+
+    sequence = cli.sequence_of_text(text.read_text(encoding="utf-8"))
+    raw = loaded.model.predict_features(compute_features(sequence.marks, sequence.gaps))
+    expected = scaled_probabilities(raw, block["temperature"])[0]
+    for author, p in zip(loaded.model.classes, expected):
+        assert shown[str(author)] == pytest.approx(p)
+    forged = copied_bundle(bundle, tmp_path / "forged")
+    edit_json(forged / "threshold.json", calibration={**block, "temperature": -1})
+    assert_refused(capsys, le_guin, forged, "threshold.json", "calibration.temperature")

@@ -252,3 +252,14 @@ def test_concatenate_sequences_carries_trailing_words():
 def test_a_text_without_safe_whitespace_is_one_piece():
     text = "a b c d e f g"
     assert list(text_pieces(text, 2)) == [text]
+
+
+def test_shipped_tokenizer_rules_are_the_installed_spacys():
+    """punctstyle/data/tokenizer_rules.json is export_extraction_rules() of the installed spaCy
+    (else regenerate it: see punctstyle.extract.SHIPPED_RULES)."""
+    from punctstyle.extract import SHIPPED_RULES, default_rules, export_extraction_rules
+    from punctstyle.tokenizer import TokenizerRules
+
+    shipped = TokenizerRules.load(SHIPPED_RULES)  # raises when another spaCy version made them
+    assert shipped.to_json() == export_extraction_rules().to_json()
+    assert default_rules().to_json() == shipped.to_json()

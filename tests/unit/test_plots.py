@@ -476,3 +476,41 @@ def test_author_dates_title_counts_what_is_left_out():
     assert "authors born in 1750 or later" in title
     assert "1 author born before 1750 (2 documents)" in title
     assert "1 author without a birth year (1 document)" in title
+
+
+def test_decade_lines_break_where_no_decade_has_data():
+    """rate_by_decade and f1_by_decade_panels: no straight line across decades without data."""
+    frame = _features_table()  # middle years: 1730 (author E), then 1830 on: 1740..1820 empty
+    rate = temporal.rate_by_decade(frame)
+    assert {1730, 1830} <= set(rate["decade"]) and 1780 not in set(rate["decade"])
+    figures = [plots.plot_rate_by_decade(rate), plots.plot_f1_by_decade_panels(temporal.f1_by_decade(frame))]
+    for fig in figures:
+        lines = [line for ax in fig.axes for line in ax.get_lines() if len(line.get_xdata())]
+        assert lines
+        for line in lines:
+            x = np.asarray(line.get_xdata(), dtype=float)
+            y = np.asarray(line.get_ydata(), dtype=float)
+            assert np.all(np.diff(x) == 10)  # every decade, none skipped
+            assert np.isnan(y[(x > 1730) & (x < 1830)]).all() and np.isfinite(y[x == 1730]).all()
+
+
+def test_parts_legends_sit_outside_the_axes():
+    rows = pd.DataFrame([
+        {"feature": f, "n_parts": p, "kl_to_own_book": v, "kl_to_own_author": v + 0.1, "kl_to_other_author": v + 0.3}
+        for f in ("f3", "f5") for p in (2, 4) for v in np.linspace(0.1, 1.0, 6)
+    ])
+    from punctstyle.plots.beyond import REFERENCE_LABELS, plot_part_distributions, plot_parts_by_size
+
+    rows = rows.rename(columns=dict(zip(["kl_to_own_book", "kl_to_own_author", "kl_to_other_author"],
+                                        REFERENCE_LABELS)))
+    summary = pd.DataFrame([
+        {"feature": f, "median_part_marks": m, "share_closer_to_own_book": s, "share_closer_to_own_author": s / 2}
+        for f in ("f3", "f5") for m, s in ((100, 0.9), (1000, 0.95), (10000, 1.0))
+    ])
+    for fig in (plot_part_distributions(rows, ("f3", "f5"), "parts"), plot_parts_by_size(summary, "size")):
+        fig.canvas.draw()
+        legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
+        assert len(legends) == 1
+        box = legends[0].get_window_extent()
+        for ax in fig.axes:
+            assert not box.overlaps(ax.bbox)
