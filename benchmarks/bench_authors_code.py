@@ -236,7 +236,9 @@ def print_report(report: dict[str, object]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mirror", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "gutenberg-mirror")
+    parser.add_argument(
+        "--mirror", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "gutenberg-mirror"
+    )
     parser.add_argument("--books", type=int, default=6)
     parser.add_argument("--pairs", type=int, default=3000)
     parser.add_argument("--excerpt-marks", type=int, default=500)
