@@ -29,6 +29,7 @@ import argparse
 import contextlib
 import csv
 import importlib
+import os
 import subprocess
 import sys
 import tempfile
@@ -237,7 +238,10 @@ def print_report(report: dict[str, object]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--mirror", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "gutenberg-mirror"
+        "--mirror",
+        type=Path,
+        default=Path(os.environ.get("PUNCTSTYLE_SHARED") or Path(__file__).resolve().parents[2] / "shared")
+        / "gutenberg-mirror",
     )
     parser.add_argument("--books", type=int, default=6)
     parser.add_argument("--pairs", type=int, default=3000)
