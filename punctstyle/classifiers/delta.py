@@ -1,4 +1,15 @@
-"""Burrows' Delta, nearest author centroid (Burrows 2002; as in stylo and faststylometry).
+"""Burrows' Delta (Burrows 2002) in three variants (``variant``); the default is ours.
+
+* ``centroid`` (default, ours): z-scores of each *book* with the training books' statistics,
+  then the nearest *author centroid* (the mean z-score of the author's training books).
+* ``nearest_text`` (stylo's ``classify()`` with Delta): the nearest *training text*; a test
+  text takes the author of the training text with the smallest Delta. ``zscore_over``
+  chooses the rows the z-score statistics come from: ``training`` (default) or ``all``
+  (training and test rows, what stylo's ``z.scores.of.all.samples`` option does).
+* ``pooled_profile`` (faststylometry's ``calculate_burrows_delta``): each author pooled into
+  one profile (here the mean of its books' relative frequencies, each book weighted equally;
+  faststylometry pools the tokens, which weights books by length), z-score statistics over
+  the author *profiles* (``ddof = 1``), and the nearest profile.
 
 On an (n, d) matrix of features (the word baselines: relative frequencies of the row's top-k
 training words, :mod:`punctstyle.words`), with ``mu_i`` and ``sigma_i`` the mean and sample
@@ -10,7 +21,7 @@ standard deviation (``ddof = 1``) of column ``i`` over the training documents:
 * ``Delta(x, c_j) = (1/d) sum_i |z_i(x) - c_{j,i}|``; a test document goes to
   ``argmin_j Delta`` (the first class in sorted order on a tie).
 
-With one training document per class this is faststylometry's ``calculate_burrows_delta``
+With one training document per class all three variants are faststylometry's ``calculate_burrows_delta``
 (z-scores over the author profiles, ``ddof = 1``), which ``tests/unit/test_delta.py`` checks.
 """
 
@@ -40,35 +51,88 @@ def delta_distances(Z: np.ndarray, centroids: np.ndarray) -> np.ndarray:
     return np.abs(Z[:, None, :] - centroids[None, :, :]).mean(axis=2)
 
 
+VARIANTS = ("centroid", "nearest_text", "pooled_profile")
+ZSCORE_ROWS = ("training", "all")
+
+
+def class_minimum(D: np.ndarray, labels: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """``M[k, j] = min over training texts t of class j of D[k, t]``: (n_docs, n_classes)."""
+    return np.stack([D[:, labels == c].min(axis=1) for c in classes], axis=1)
+
+
 class BurrowsDelta:
     """The registered ``delta`` classifier (module docstring). Deterministic: ``seed`` and
-    ``feature_set`` are accepted (the registry's factory call) and not used."""
+    ``feature_set`` are accepted (the registry's factory call) and not used. ``variant``:
+    one of :data:`VARIANTS`; ``zscore_over``: one of :data:`ZSCORE_ROWS` (``all`` computes
+    the statistics again at each :meth:`distances` call, over the training and given rows)."""
 
-    def __init__(self, *, seed: int, feature_set: tuple[str, ...], **_: Any) -> None:
+    def __init__(
+        self,
+        *,
+        seed: int,
+        feature_set: tuple[str, ...],
+        variant: str = "centroid",
+        zscore_over: str = "training",
+        **_: Any,
+    ) -> None:
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown Delta variant {variant!r}: expected one of {list(VARIANTS)}")
+        if zscore_over not in ZSCORE_ROWS:
+            raise ValueError(f"unknown Delta zscore_over {zscore_over!r}: expected one of {list(ZSCORE_ROWS)}")
         self.feature_set = feature_set
+        self.variant = variant
+        self.zscore_over = zscore_over
         self.mean = np.empty(0)
         self.sd = np.empty(0)
         self.classes = np.empty(0, dtype=object)
         self.centroids = np.empty((0, 0))
+        self.train_rows = np.empty((0, 0))
+        self.train_labels = np.empty(0, dtype=object)
 
     def zscores(self, X: np.ndarray) -> np.ndarray:
         """``(X - mean) / sd`` with the training statistics."""
         return (np.asarray(X, dtype=np.float64) - self.mean) / self.sd
 
+    def reference_rows(self) -> np.ndarray:
+        """The raw rows Delta is measured to: the training texts, or one profile per class
+        (``pooled_profile``: the mean of the class's rows)."""
+        if self.variant == "pooled_profile":
+            return np.stack([self.train_rows[self.train_labels == c].mean(axis=0) for c in self.classes])
+        return self.train_rows
+
     def fit(self, X: np.ndarray, y: Sequence[Any]) -> BurrowsDelta:
-        """Training z-score statistics and the mean z-score of each class."""
-        self.mean, self.sd = fit_zscores(X)
-        self.classes, self.centroids, _ = class_signatures(self.zscores(X), y)
+        """Training z-score statistics and the references of the variant: the mean z-score
+        of each class (``centroid``), the training texts, or the class profiles."""
+        self.train_rows = np.asarray(X, dtype=np.float64)
+        self.train_labels = np.asarray(y, dtype=object)
+        self.classes = np.array(sorted(set(self.train_labels.tolist())), dtype=object)
+        stats_rows = self.reference_rows() if self.variant == "pooled_profile" else self.train_rows
+        self.mean, self.sd = fit_zscores(stats_rows)
+        self.classes, self.centroids, _ = class_signatures(self.zscores(self.train_rows), self.train_labels)
+        if self.variant != "centroid":
+            self.centroids = self.zscores(self.reference_rows())
         return self
 
     def distances(self, X: np.ndarray, max_cells: int = 16_000_000) -> np.ndarray:
-        """Delta of each row to each class centroid (:func:`delta_distances`), in batches of
-        rows of at most ``max_cells`` differences (128 MB)."""
+        """Delta of each row to each class (:func:`delta_distances`; ``nearest_text``: to the
+        class's nearest training text), in batches of at most ``max_cells`` differences."""
+        X = np.asarray(X, dtype=np.float64)
+        references = self.centroids
+        if self.zscore_over == "all":
+            base = self.reference_rows() if self.variant == "pooled_profile" else self.train_rows
+            self.mean, self.sd = fit_zscores(np.vstack([base, X]))
+            if self.variant == "centroid":
+                _, references, _ = class_signatures(self.zscores(self.train_rows), self.train_labels)
+            else:
+                references = self.zscores(self.reference_rows())
         Z = self.zscores(X)
-        batch = max(1, max_cells // max(1, self.centroids.size))
-        parts = [delta_distances(Z[i : i + batch], self.centroids) for i in range(0, Z.shape[0], batch)]
-        return np.concatenate(parts) if parts else np.zeros((0, self.classes.size))
+        batch = max(1, max_cells // max(1, references.size))
+        parts = [delta_distances(Z[i : i + batch], references) for i in range(0, Z.shape[0], batch)]
+        D = np.concatenate(parts) if parts else np.zeros((0, references.shape[0]))
+        if self.variant == "nearest_text":
+            return class_minimum(D, self.train_labels, self.classes)
+        return D
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        """The class of the nearest centroid."""
+        """The class at the smallest Delta (the first in sorted order on a tie)."""
         return self.classes[np.argmin(self.distances(X), axis=1)]

@@ -60,3 +60,44 @@ def test_delta_batches_give_the_same_distances():
     model = BurrowsDelta(seed=0, feature_set=("words7",)).fit(X, y)
     Z = rng.random((25, 7))
     assert np.allclose(model.distances(Z, max_cells=21), model.distances(Z))
+
+
+def test_variants_differ_on_a_hand_computed_example():
+    # training 0 (A), 2 (B), 4 (A): mean 2, sample sd 2; z = -1, 0, 1; test 1.5: z = -0.25
+    X, y = np.array([[0.0], [2.0], [4.0]]), np.array(["A", "B", "A"], dtype=object)
+    x = np.array([[1.5]])
+    ours = build_classifier("delta", seed=0, feature_set=("w",)).fit(X, y)
+    # centroids: A (-1 + 1)/2 = 0, B 0: a tie, the first class wins
+    assert ours.distances(x).tolist() == [[0.25, 0.25]] and ours.predict(x).tolist() == ["A"]
+    stylo = build_classifier("delta", seed=0, feature_set=("w",), variant="nearest_text").fit(X, y)
+    # nearest training text: A min(|-0.25 + 1|, |-0.25 - 1|) = 0.75, B |-0.25 - 0| = 0.25
+    assert stylo.distances(x).tolist() == [[0.75, 0.25]] and stylo.predict(x).tolist() == ["B"]
+
+
+def test_nearest_text_with_z_scores_over_training_and_test_rows():
+    X, y = np.array([[0.0], [2.0], [4.0]]), np.array(["A", "B", "A"], dtype=object)
+    model = BurrowsDelta(seed=0, feature_set=("w",), variant="nearest_text", zscore_over="all").fit(X, y)
+    # rows 0, 2, 4, 1.5: mean 1.875, squared deviations sum 8.1875, sample sd sqrt(8.1875 / 3);
+    # in one dimension Delta is |x - t| / sd: A min(1.5, 2.5) / sd, B 0.5 / sd
+    sd = np.sqrt(8.1875 / 3)
+    assert model.distances(np.array([[1.5]]))[0] == pytest.approx([1.5 / sd, 0.5 / sd], rel=1e-12)
+
+
+def test_pooled_profile_z_scores_over_the_author_profiles():
+    # A: 0, 4 -> profile 2; B: 2, 10 -> profile 6; statistics over the profiles: mean 4,
+    # sample sd sqrt(8); test 3: z = -1/sqrt(8); profiles z = -2/sqrt(8), 2/sqrt(8)
+    X, y = np.array([[0.0], [4.0], [2.0], [10.0]]), np.array(["A", "A", "B", "B"], dtype=object)
+    pooled = BurrowsDelta(seed=0, feature_set=("w",), variant="pooled_profile").fit(X, y)
+    assert pooled.mean.tolist() == [4.0] and pooled.sd == pytest.approx([np.sqrt(8)])
+    assert pooled.distances(np.array([[3.0]]))[0] == pytest.approx([1 / np.sqrt(8), 3 / np.sqrt(8)])
+    # ours on the same rows: book statistics mean 4, sd sqrt(56/3); centroids -2/sd and 2/sd
+    sd = np.sqrt(56 / 3)
+    ours = BurrowsDelta(seed=0, feature_set=("w",)).fit(X, y)
+    assert ours.distances(np.array([[3.0]]))[0] == pytest.approx([1 / sd, 3 / sd])
+
+
+def test_unknown_variant_is_refused():
+    with pytest.raises(ValueError, match="unknown Delta variant 'burrows'"):
+        BurrowsDelta(seed=0, feature_set=("w",), variant="burrows")
+    with pytest.raises(ValueError, match="unknown Delta zscore_over"):
+        BurrowsDelta(seed=0, feature_set=("w",), zscore_over="test")

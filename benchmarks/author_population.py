@@ -1,0 +1,119 @@
+"""How much accuracy at a fixed number of classes depends on which authors are drawn.
+
+Reads a results folder's corpus tables (``OUTDIR/corpus/f1.parquet`` ...) and, for ``--draws``
+seeded draws of ``--classes`` authors among the corpus's authors, runs ``--splits`` train/test
+splits of those authors' books (the rules' own row code, :func:`punctstyle.analysis.recognition_run`,
+on the drawn authors' rows with class size ``all``, the split seed varying; the schema's
+defaults otherwise). Per method and feature set it prints the mean accuracy, the sd over every
+(draw, split), the sd of the draws' means (authors) and the mean sd over splits within a draw
+(split noise with the authors fixed), each with its n.
+
+    python benchmarks/author_population.py results [--draws 30 --splits 3] [--methods kl:f1,f3 mlp:f3]
+
+The network is costly: give it fewer draws with ``--mlp-draws`` (default 10).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from punctstyle.analysis import recognition_run, task_column
+from punctstyle.marks import FEATURES
+from punctstyle.settings import coerce_config_types, schema_defaults, without_execution_keys
+
+
+def author_draws(authors: np.ndarray, n_classes: int, n_draws: int, seed: int) -> list[np.ndarray]:
+    """``n_draws`` seeded samples of ``n_classes`` distinct authors (sorted), draw d from
+    ``default_rng([seed, d])``."""
+    authors = np.sort(np.asarray(authors, dtype=object))
+    return [np.sort(np.random.default_rng([seed, d]).choice(authors, n_classes, replace=False)) for d in range(n_draws)]
+
+
+def one_draw(
+    tables: dict[str, pd.DataFrame],
+    authors: np.ndarray,
+    splits: int,
+    methods: dict[str, list[str]],
+    test_fraction: float,
+    options: dict,
+) -> pd.DataFrame:
+    """Accuracy of each method and feature set for ``splits`` splits of the ``authors``' books
+    (columns method, feature_set, split, accuracy). The one call into the package's row code."""
+    column = task_column("author")
+    keep = tables["f1"][column].isin(authors).to_numpy()
+    subset = {name: table[keep].reset_index(drop=True) for name, table in tables.items()}
+    frames = []
+    for split in range(splits):
+        run = recognition_run(
+            subset, "author", "all", split, methods=methods, test_fraction=test_fraction, classifier_options=options
+        )
+        results = run.results[["method", "feature_set", "accuracy"]].copy()
+        results["split"] = split
+        frames.append(results)
+    return pd.concat(frames, ignore_index=True)
+
+
+def spread_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Per (method, feature_set): mean, sd over all runs, sd of draw means, mean within-draw sd."""
+    rows = []
+    for (method, feature_set), group in results.groupby(["method", "feature_set"], sort=False):
+        per_draw = group.groupby("draw")["accuracy"]
+        rows.append(
+            {
+                "method": method,
+                "feature_set": feature_set,
+                "draws": int(per_draw.ngroups),
+                "splits_per_draw": int(per_draw.size().iloc[0]),
+                "mean": group["accuracy"].mean(),
+                "sd_all": group["accuracy"].std(ddof=1),
+                "sd_authors": per_draw.mean().std(ddof=1),
+                "sd_splits": per_draw.std(ddof=1).mean(),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def parse_methods(items: list[str]) -> dict[str, list[str]]:
+    """``["kl:f1,f3", "mlp:f3"]`` -> ``{"kl": ["f1", "f3"], "mlp": ["f3"]}``."""
+    return {item.split(":", 1)[0]: item.split(":", 1)[1].split(",") for item in items}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("outdir", type=Path, help="a results folder with corpus/f1.parquet ...")
+    parser.add_argument("--classes", type=int, default=10)
+    parser.add_argument("--draws", type=int, default=30)
+    parser.add_argument("--mlp-draws", type=int, default=10)
+    parser.add_argument("--splits", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--methods", nargs="+", default=["kl:f1,f3", "mlp:f3"])
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+    tables = {name: pd.read_parquet(args.outdir / "corpus" / f"{name}.parquet") for name in FEATURES}
+    config = coerce_config_types(schema_defaults())
+    mlp = without_execution_keys(config)["recognition"]["mlp"]
+    options = {"mlp": {"params": mlp, "device": "cpu", "num_threads": args.threads}}
+    test_fraction = config["recognition"]["test_fraction"]
+    authors = tables["f1"][task_column("author")].dropna().unique()
+    draws = author_draws(authors, args.classes, args.draws, args.seed)
+    frames = []
+    start = time.perf_counter()
+    for method, feature_sets in parse_methods(args.methods).items():
+        n_draws = args.mlp_draws if method == "mlp" else args.draws
+        for d, drawn in enumerate(draws[:n_draws]):
+            frame = one_draw(tables, drawn, args.splits, {method: feature_sets}, test_fraction, options)
+            frame["draw"] = d
+            frames.append(frame)
+        print(f"{method}: {n_draws} draws x {args.splits} splits in {time.perf_counter() - start:.0f} s", flush=True)
+    table = spread_table(pd.concat(frames, ignore_index=True))
+    print(f"{len(authors)} authors in the corpus, {args.classes} drawn per draw")
+    print(table.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+
+
+if __name__ == "__main__":
+    main()
