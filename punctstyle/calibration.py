@@ -52,6 +52,10 @@ def fit_temperature(proba: np.ndarray, truth: np.ndarray) -> float:
     low, high = np.log(TEMPERATURE_BOUNDS)
     result = minimize_scalar(lambda log_t: mean_nll(scaled_probabilities(proba, np.exp(log_t)), truth),
                              bounds=(low, high), method="bounded", options={"xatol": 1e-4})
+    # The bounded search stops within xatol of the bound, not on it: when no temperature
+    # improves on the raw probabilities (T = 1, the lower bound), keep them as they are.
+    if mean_nll(scaled_probabilities(proba, np.exp(result.x)), truth) >= mean_nll(proba, truth):
+        return 1.0
     return float(np.exp(result.x))
 
 
