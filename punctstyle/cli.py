@@ -9,7 +9,7 @@ Usage::
 FILE is a plain text; ``-`` reads standard input. At most ``--max-mb``
 megabytes are read (default: the workflow's ``mirror.max_text_mb``); a larger input is
 refused. A Project Gutenberg header and licence footer are stripped when present, then the
-text is cleaned as in the workflow (:func:`punctstyle.clean.clean_text`) before extraction.
+text is cleaned as in the workflow (:func:`punctstyle.text.clean.clean_text`) before extraction.
 FILE is decoded as a folder corpus decodes its documents (a UTF-8 or UTF-16 byte-order mark
 decides, else UTF-8, else Latin-1). Bad input (a missing, unreadable, binary or too large
 file, an HTML page, an empty or mark-less text to compute features of or to attribute, a
@@ -31,6 +31,13 @@ from typing import Any
 
 from punctstyle import __version__
 from punctstyle.io import InputError
+from punctstyle.sources.decoding import html_start
+from punctstyle.sources.folder import decode_document
+from punctstyle.book.steps import clean_and_extract
+from punctstyle.text.chunk_cache import ChunkCachedExtractor
+from punctstyle.marks import MARKS
+from punctstyle.features import compute_features
+from punctstyle.settings import schema_default
 
 DEFAULT_MODEL_DIR = os.path.join("results", "models", "attribution")
 EXIT_OK = 0
@@ -84,12 +91,10 @@ def read_text(path: str, max_bytes: int) -> str:
 
 def decoded_text(name: str, data: bytes) -> str:
     """The text of a file's bytes, decoded as a folder corpus decodes its documents
-    (:func:`punctstyle.folder_corpus.decode_document`: a UTF-8 or UTF-16 byte-order mark
+    (:func:`punctstyle.sources.folder.decode_document`: a UTF-8 or UTF-16 byte-order mark
     decides, else UTF-8, else Latin-1). Refused with :class:`InputError`: an HTML or XML page
-    (the download route's check, :func:`punctstyle.download.html_start`) and binary content
+    (the download route's check, :func:`punctstyle.sources.decoding.html_start`) and binary content
     (NUL characters after decoding)."""
-    from punctstyle.download import html_start
-    from punctstyle.folder_corpus import decode_document
 
     if (tag := html_start(data)) is not None:
         raise InputError(f"{name}: an HTML page, not a text (starts with {tag})")
@@ -103,8 +108,6 @@ def sequence_of_text(text: str) -> Any:
     """Clean a text (Gutenberg header/footer, the paper's repairs) and extract its marks, piece
     by piece as the workflow's extraction does (bounded memory, same output as whole-text
     cleaning and extraction)."""
-    from punctstyle.book import clean_and_extract
-    from punctstyle.extract import ChunkCachedExtractor
 
     return clean_and_extract(text, ChunkCachedExtractor())[0]
 
@@ -132,7 +135,6 @@ def _print_json(obj: Any) -> None:
 
 def extraction_json(sequence: Any) -> dict[str, list]:
     """``{"marks": [mark strings], "gaps": [ints]}``."""
-    from punctstyle.marks import MARKS
 
     return {
         "marks": [MARKS[int(code)] for code in sequence.marks],
@@ -142,7 +144,6 @@ def extraction_json(sequence: Any) -> dict[str, list]:
 
 def features_json(sequence: Any) -> dict[str, list[float]]:
     """``{"f1": [...], ..., "f6": [...]}`` (flattened row-major as in the corpus tables)."""
-    from punctstyle.features import compute_features
 
     features = compute_features(sequence.marks, sequence.gaps)
     return {name: [float(v) for v in values] for name, values in features.items()}
@@ -262,9 +263,8 @@ def sequence_with_marks(name: str, text: str, purpose: str = "attribute") -> Any
 
 
 def cmd_attribute(args: argparse.Namespace) -> int:
-    from punctstyle.attribute import shown_authors
-    from punctstyle.attribution_bundle import load_attribution_bundle
-    from punctstyle.features import compute_features
+    from punctstyle.attribution.attribute import shown_authors  # lazy: loads torch
+    from punctstyle.attribution.bundle import load_attribution_bundle  # lazy: loads torch
 
     name = "<stdin>" if args.file == "-" else args.file
     sequence = sequence_with_marks(name, read_text(args.file, max_read_bytes(args)))
@@ -293,7 +293,6 @@ def _positive_number(value: str) -> float:
 
 def add_input_arguments(command: argparse.ArgumentParser) -> None:
     """FILE and ``--max-mb`` (default: the schema's ``mirror.max_text_mb``)."""
-    from punctstyle.settings import schema_default
 
     default = float(schema_default("mirror", "max_text_mb"))
     command.add_argument("file", metavar="FILE", help=FILE_HELP)

@@ -2,7 +2,7 @@
 
 Notation: ``theta_1..theta_n`` the mark codes of a document, ``w_0..w_{n-1}`` the word gaps
 (``w_0`` words before the first mark, ``w_l`` words between marks ``l`` and ``l+1``, 0-based
-as in :mod:`punctstyle.extract`), ``K = 10`` marks. The issue text fixes the paper's small
+as in :mod:`punctstyle.text.extract`), ``K = 10`` marks. The issue text fixes the paper's small
 inconsistencies; this module implements it:
 
 * f1 (K):      ``f1_i = #{l : theta_l = i} / n``

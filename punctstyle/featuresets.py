@@ -4,7 +4,7 @@ A feature set is ``"all"`` (the paper's f1..f6, :data:`punctstyle.marks.PAPER_FE
 so that the column compares with the paper), one feature (``"f3"``) or features joined by ``"+"``
 (``"f1+f3+f4+f5"``); its matrix is the column-wise concatenation of the features' matrices.
 
-Word sets (the word baselines, :mod:`punctstyle.words`): ``"words100"`` is the relative
+Word sets (the word baselines, :mod:`punctstyle.corpus.words`): ``"words100"`` is the relative
 frequencies of the row's 100 most frequent training words, ``"all+words100"`` the paper's
 f1..f6 followed by them (any punctuation set may precede ``+words<k>``). The configuration
 names them without ``k`` (``words``, ``all+words``): :func:`expand_word_sets` adds each
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from punctstyle.corpus import feature_matrix
+from punctstyle.corpus.tables import feature_matrix
 from punctstyle.marks import DISTRIBUTION_FEATURES, FEATURES, PAPER_FEATURES
 
 FEATURE_SETS: dict[str, tuple[str, ...]] = {

@@ -12,7 +12,7 @@
   the author *profiles* (``ddof = 1``), and the nearest profile.
 
 On an (n, d) matrix of features (the word baselines: relative frequencies of the row's top-k
-training words, :mod:`punctstyle.words`), with ``mu_i`` and ``sigma_i`` the mean and sample
+training words, :mod:`punctstyle.corpus.words`), with ``mu_i`` and ``sigma_i`` the mean and sample
 standard deviation (``ddof = 1``) of column ``i`` over the training documents:
 
 * z-scores ``z_i(x) = (x_i - mu_i) / sigma_i`` (a column constant over the training

@@ -251,7 +251,7 @@ def train_mlp(
 
     Inputs are standardised with the training statistics. ``"validation"`` holds out a
     stratified ``params.validation_fraction`` of the training rows (same rule as
-    :func:`punctstyle.splits.stratified_split`); without any validation row all epochs run.
+    :func:`punctstyle.experiments.splits.stratified_split`); without any validation row all epochs run.
     Deterministic for a seed on CPU (seeded initialisation and shuffling, deterministic
     algorithms); torch's global RNG, thread count and deterministic flag are restored.
     """

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from punctstyle.analysis import (
+from punctstyle.analyses.paper import (
     RecognitionRun,
     duplicates_full_corpus_row,
     labelled_rows,
@@ -23,28 +23,32 @@ from punctstyle.analysis import (
     word_baseline_run,
 )
 from punctstyle.classifiers import build_classifier, build_sequence_classifier
-from punctstyle.corpus import feature_matrix, text_groups
-from punctstyle.importance import ImportanceRow, capped_class_size, importance_row, write_importance_row
+from punctstyle.corpus.tables import feature_matrix, text_groups
+from punctstyle.beyond.importance import ImportanceRow, capped_class_size, importance_row, write_importance_row
 from punctstyle.featuresets import matrices_from_tables
 from punctstyle.io import atomic_open
-from punctstyle.length_curve import (
+from punctstyle.beyond.length_curve import (
     EXCERPT_COLUMNS,
     RESULT_COLUMNS,
-    WORD_STREAM,
-    Document,
     length_curve_row,
+)
+from punctstyle.beyond.length_features import (
+    WORD_STREAM,
     uses_word_features,
 )
-from punctstyle.recognition_files import write_row_files, write_word_results
-from punctstyle.sequence_files import document_sequences
-from punctstyle.sequence_recognition import (
+from punctstyle.book.excerpts import Document
+from punctstyle.analyses.recognition_files import write_row_files, write_word_results
+from punctstyle.corpus.sequences import document_sequences
+from punctstyle.beyond.sequence_recognition import (
     excerpt_accuracies,
     fit_and_score,
     sequence_row_split,
     write_length_rows,
     write_sequence_row,
 )
-from punctstyle.words import read_word_matrix
+from punctstyle.corpus.words import read_word_matrix
+from punctstyle.text.tokenizer import TokenizerRules
+from punctstyle.corpus.words import CorpusWordFiles
 
 
 @dataclass(frozen=True)
@@ -78,7 +82,7 @@ def length_curve_job(
     log: Any = None,
 ) -> LengthJob:
     """Rule ``length_curve_row``: one (class size, seed) row of the author task's accuracy against
-    the excerpt length (:func:`punctstyle.length_curve.length_curve_row` on the corpus table
+    the excerpt length (:func:`punctstyle.beyond.length_curve.length_curve_row` on the corpus table
     ``table``, its documents read from ``sequences``), written to ``outputs["results"]`` and
     ``outputs["excerpts"]``. The labels and ids are those of the corpus tables' order, exactly as the
     recognition rule reads them, and the excerpts of one text stay on one side of the split.
@@ -99,8 +103,6 @@ def length_curve_job(
         files = document_sequences(sequences, table, book_ids)
         word_files = None
         if uses_word_features(methods):
-            from punctstyle.tokenizer import TokenizerRules  # lazy: loads the tokenizer's rules
-            from punctstyle.words import CorpusWordFiles
 
             word_files = CorpusWordFiles(book_ids.tolist(), texts, words, TokenizerRules.load(rules))
 
@@ -165,7 +167,7 @@ def sequence_row_job(
 ) -> pd.DataFrame | None:
     """Rule ``sequence_row``: the network on raw punctuation sequences for one (class size, seed)
     row of the author task, on the class sample and split of Tables 2-3
-    (:func:`punctstyle.sequence_recognition.sequence_row_split`), trained with ``options``
+    (:func:`punctstyle.beyond.sequence_recognition.sequence_row_split`), trained with ``options``
     (:func:`punctstyle.classifiers.options.classifier_options` of ``sequence_cnn``) and scored on
     its test books whole (``outputs["row"]``) and cut to the length curve's excerpts
     (``outputs["lengths"]``; none when ``lengths`` is empty). Fewer than 2 authors: empty files.
@@ -221,8 +223,8 @@ def recognition_job(
     log: Any = None,
 ) -> RecognitionRun | None:
     """Rule ``recognition``: one row of Tables 2-4 (a task, a class size, a seed), every configured
-    classifier (:func:`punctstyle.analysis.recognition_run`), and the word baselines of the row on
-    the same split (:func:`punctstyle.analysis.word_baseline_run`, when ``word_methods`` and the
+    classifier (:func:`punctstyle.analyses.paper.recognition_run`), and the word baselines of the row on
+    the same split (:func:`punctstyle.analyses.paper.word_baseline_run`, when ``word_methods`` and the
     ``word_matrix`` file are given). Writes ``outputs["results"]``, ``["per_class"]``,
     ``["confusion"]`` and ``["words"]`` (each when present) and, under ``outputs["models"]``, the
     full-corpus row's models. Skipped (empty files) with fewer than 2 classes or when the class
@@ -303,7 +305,7 @@ def importance_job(
     log: Any = None,
 ) -> ImportanceRow | None:
     """Rule ``f3_importance_row``: permutation importance of the f3 entries and top-k accuracies
-    of one (class size, seed) row of the author task (:func:`punctstyle.importance.importance_row`
+    of one (class size, seed) row of the author task (:func:`punctstyle.beyond.importance.importance_row`
     on the f3 corpus table, the sample and split of Tables 2-3), written to ``output``. Fewer than
     2 authors: a file naming the reason. Returns the row (None when skipped)."""
     rows = labelled_rows(table, "author")

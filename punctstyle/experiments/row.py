@@ -1,7 +1,7 @@
 """One experiment row of Tables 2-4 (a task, a class count, a seed): the documents' labels, ids
-and text groups, and the row's class sample and split (:func:`punctstyle.splits.row_split`).
+and text groups, and the row's class sample and split (:func:`punctstyle.experiments.splits.row_split`).
 
-The groups (the text each document comes from, :func:`punctstyle.corpus.text_groups`) are taken
+The groups (the text each document comes from, :func:`punctstyle.corpus.tables.text_groups`) are taken
 from the corpus table when the row is built, so that every split of an excerpt corpus keeps the
 excerpts of one text on one side; with whole texts there are none.
 """
@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from punctstyle.corpus import text_groups
-from punctstyle.splits import RowSplit, grouped_split, row_split, stratified_split
+from punctstyle.corpus.tables import text_groups
+from punctstyle.experiments.splits import RowSplit, grouped_split, row_split, stratified_split
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class Row:
         book_ids: Sequence[Any] | None = None,
     ) -> Row:
         """The row of ``labels`` (one per document of ``book_ids``, or per row of ``table``), its
-        groups read from ``table`` (:func:`punctstyle.corpus.text_groups`)."""
+        groups read from ``table`` (:func:`punctstyle.corpus.tables.text_groups`)."""
         ids = None if book_ids is None else np.asarray(book_ids)
         return cls(task, int(n_classes), int(seed), np.asarray(labels, dtype=object), ids, text_groups(table, ids))
 
@@ -54,7 +54,7 @@ class Row:
         return int(np.unique(self.labels).size)
 
     def split(self, test_fraction: float) -> RowSplit:
-        """The row's class sample and closed-set split (:func:`punctstyle.splits.row_split`),
+        """The row's class sample and closed-set split (:func:`punctstyle.experiments.splits.row_split`),
         whole groups on one side; the same for every classifier and feature set of the row."""
         if test_fraction not in self._splits:
             self._splits[test_fraction] = row_split(
@@ -69,8 +69,8 @@ def documents_split(
     """A closed-set split of given documents (no class sample): (train indices, test indices).
 
     With ``groups`` (each document's text, when documents are excerpts) whole texts are split
-    (:func:`punctstyle.splits.grouped_split`); without, documents are
-    (:func:`punctstyle.splits.stratified_split`). Used for the inner hold-out of the f3 importance
+    (:func:`punctstyle.experiments.splits.grouped_split`); without, documents are
+    (:func:`punctstyle.experiments.splits.stratified_split`). Used for the inner hold-out of the f3 importance
     and for the attribution bundle's length curves, whose documents are not a sampled row."""
     y = np.asarray(labels, dtype=object)
     if groups is None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from punctstyle.metrics import accuracy, baseline_accuracy
+from punctstyle.experiments.metrics import accuracy, baseline_accuracy
 
 
 @dataclass

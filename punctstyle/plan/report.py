@@ -14,7 +14,7 @@ def n_sequence_books(config: dict[str, Any]) -> int:
 
 
 def n_scatter_pairs(config: dict[str, Any]) -> int:
-    """punctstyle.report_tables.scatter_pairs: (i, i + 1 mod n); one pair for two books."""
+    """punctstyle.report.tables.scatter_pairs: (i, i + 1 mod n); one pair for two books."""
     n = n_sequence_books(config)
     return 0 if n < 2 else 1 if n == 2 else n
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from punctstyle.length_curve import uses_word_features
+from punctstyle.beyond.length_features import uses_word_features
 from punctstyle.settings import without_execution_keys
 
 GENRE_ANALYSIS = "genre analysis"

@@ -83,7 +83,7 @@ def coalesce_reevaluation_timers(scheduler_class: type | None = None) -> bool:
     does not (another Snakemake version: left as it is). Idempotent.
     """
     if scheduler_class is None:
-        from snakemake.scheduling.job_scheduler import JobScheduler as scheduler_class
+        from snakemake.scheduling.job_scheduler import JobScheduler as scheduler_class  # lazy: snakemake is slow to import
     method = getattr(scheduler_class, PATCHED_METHOD, None)
     if method is None:
         return False

@@ -1,0 +1,1 @@
+"""The paper's analyses: consistency, the recognition grid, temporal."""

@@ -1,0 +1,46 @@
+"""Analyses that a corpus cannot feed, and why: one ``(analysis, cause)`` row each.
+
+Some are known before the run (a folder corpus without a genre column or without dates:
+the workflow does not plan them); one is known only once the corpus tables exist: a genre
+analysis needs at least two genres, each with ``genres.min_docs`` documents
+(:func:`punctstyle.sources.genres.assign_genres`); the workflow then drops its targets (the rule
+``corpus_tables`` is a checkpoint). The table is written to
+``analysis/skipped_analyses.csv``, shown in the report and printed at the end of a run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import pandas as pd
+
+COLUMNS: tuple[str, ...] = ("analysis", "cause")
+
+
+def skipped_analyses(
+    planned_skips: Iterable[tuple[str, str]],
+    summary: Mapping[str, Any],
+    *,
+    genre_analysis_configured: bool,
+    genre_min_docs: int,
+) -> pd.DataFrame:
+    """The skips known before the run, plus the genre analysis when the corpus
+    (``corpus/summary.json``) has fewer than two genres and it was planned."""
+    rows = [tuple(row) for row in planned_skips]
+    planned = {analysis for analysis, _ in rows}
+    n_genres = int(summary.get("genres_in_corpus", 0))
+    if genre_analysis_configured and "genre analysis" not in planned and n_genres < 2:
+        rows.append(
+            (
+                "genre analysis",
+                f"the corpus has {n_genres} genre(s) with at least genres.min_docs={genre_min_docs} "
+                "documents, at least two are needed (no genre consistency, recognition, figures or appendix were made)",
+            )
+        )
+    return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def skip_lines(table: pd.DataFrame) -> list[str]:
+    """One console line per skipped analysis: ``skipped <analysis>: <cause>``."""
+    return [f"skipped {row.analysis}: {row.cause}" for row in table.itertuples(index=False)]

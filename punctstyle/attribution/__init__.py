@@ -1,0 +1,1 @@
+"""Author attribution of one text: the bundle, its length curves, the ranking."""

@@ -1,0 +1,154 @@
+"""Per-book steps of the workflow: raw text -> sequence file -> feature row.
+
+Each step reads what the previous one wrote and writes one file atomically. A book that
+cannot go further (not downloadable, too few marks, no quotation mark) is not an error: its
+files carry a ``status`` and a ``reason``, and the corpus step turns them into
+``exclusions.csv``.
+
+File formats:
+
+* ``sequences/{id}.parquet``: columns ``mark`` (uint8 codes, :mod:`punctstyle.marks` order)
+  and ``gap`` (uint32 words before the mark); schema metadata ``book_id``, ``status``,
+  ``reason``, ``n_words``, ``encoding``, ``n_double_quotes`` (the ``"`` characters of the
+  cleaned text: every double quotation mark, straight, curly, low, guillemet or LaTeX-style,
+  since cleaning turns them all into ``"``; the sequence amalgamates them with the single
+  ones, so the paper's rule needs this count).
+* ``words/{id}.parquet``: the book's word counts (:func:`write_words`): columns ``word``
+  (string: a token of class WORD, lower-cased, :func:`punctstyle.text.extract.word_key`) and
+  ``count`` (uint32), most frequent first (ties by word); schema metadata ``book_id``,
+  ``status``, ``n_words`` (the sum of the counts, the sequence's ``n_words``).
+* ``features/{id}.parquet``: one row: ``book_id``, ``status`` (``included`` or
+  ``excluded``), ``stage``, ``reason``, ``n_marks``, ``n_words``, then one column per feature
+  (``f1`` ... ``f7``), each a fixed-size list of float64 in the order of
+  :func:`punctstyle.marks.feature_column_names` (:func:`write_feature_row`). One Parquet column
+  per feature entry (1,550 with f7) made every file about 480 kB, two thirds of it column
+  metadata, and cost about 0.09 CPU s to read; packed, a file is a few kB.
+  With ``extraction.excerpt_marks`` N (:func:`excerpt_feature_rows`), the file of an included
+  text holds one row per excerpt (:func:`excerpt_bounds`), with the extra columns of
+  :data:`EXCERPT_ROW_COLUMNS` after ``n_words``; an excluded text one row, excerpt ``-1``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+import numpy as np
+
+from punctstyle.book.feature_rows import (
+    _double_quotes,
+    excerpt_feature_rows,
+    feature_row,
+    write_feature_row,
+    write_feature_rows,
+)
+from punctstyle.book.inclusion import STATUS_INCLUDED, STATUS_OK, InclusionRule, count_double_quotes
+from punctstyle.book.sequence_file import _read_json, read_sequence, write_sequence, write_words
+from punctstyle.io import InputError, read_gzip_text
+from punctstyle.text.chunk_cache import ChunkCachedExtractor, concatenate_sequences
+from punctstyle.text.extract import PunctuationSequence
+from punctstyle.text.clean import clean_pieces
+
+
+def clean_and_extract_with_words(
+    text: str, extractor: ChunkCachedExtractor
+) -> tuple[PunctuationSequence, int, Counter[str]]:
+    """:func:`clean_and_extract` plus the word counts of the cleaned text
+    (:meth:`punctstyle.text.chunk_cache.ChunkCachedExtractor.extract_with_words`)."""
+
+    parts, n_double_quotes, counts = [], 0, Counter()
+    for piece in clean_pieces(text, extractor.piece_chars):
+        sequence, piece_counts = extractor.extract_with_words(piece)
+        parts.append(sequence)
+        counts.update(piece_counts)
+        n_double_quotes += count_double_quotes(piece)
+    return concatenate_sequences(parts), n_double_quotes, counts
+
+
+def clean_and_extract(text: str, extractor: ChunkCachedExtractor) -> tuple[PunctuationSequence, int]:
+    """(sequence, double quotation marks) of a raw text: ``extractor(clean_text(text))`` and
+    :func:`count_double_quotes` of the cleaned text, computed piece by piece
+    (:func:`punctstyle.text.clean.clean_pieces` of ``extractor.piece_chars``, cut where extraction
+    may cut too) so that memory holds the raw text and one cleaned piece, not whole cleaned
+    copies."""
+
+    parts, n_double_quotes = [], 0
+    for piece in clean_pieces(text, extractor.piece_chars):
+        parts.append(extractor(piece))
+        n_double_quotes += count_double_quotes(piece)
+    return concatenate_sequences(parts), n_double_quotes
+
+
+def extract_book(
+    text_path: str | os.PathLike[str],
+    provenance_path: str | os.PathLike[str],
+    sequence_path: str | os.PathLike[str],
+    book_id: int,
+    extractor: ChunkCachedExtractor | None = None,
+    words_path: str | os.PathLike[str] | None = None,
+) -> PunctuationSequence:
+    """Clean and extract one downloaded book; a book not downloaded gets an empty sequence.
+
+    ``extractor``: e.g. one built on the workflow's tokenizer rules file (no spaCy import);
+    by default one on rules exported from spaCy in this process. ``words_path``: where to
+    write the book's word counts (:func:`write_words`; empty for a book not downloaded)."""
+    provenance = _read_json(provenance_path)
+    empty = PunctuationSequence(np.zeros(0, np.uint8), np.zeros(0, np.uint32))
+    if provenance["status"] != STATUS_OK:
+        reason = f"download {provenance['status']}: {provenance.get('reason') or 'no reason given'}"
+        write_sequence(sequence_path, book_id, empty, status=str(provenance["status"]), reason=reason)
+        if words_path is not None:
+            write_words(words_path, book_id, {}, status=str(provenance["status"]))
+        return empty
+    text = read_gzip_text(text_path)
+    if words_path is None:
+        sequence, n_double_quotes = clean_and_extract(text, extractor or ChunkCachedExtractor())
+    else:
+        sequence, n_double_quotes, counts = clean_and_extract_with_words(text, extractor or ChunkCachedExtractor())
+        write_words(words_path, book_id, counts)
+    write_sequence(
+        sequence_path,
+        book_id,
+        sequence,
+        status=STATUS_OK,
+        encoding=str(provenance.get("encoding", "")),
+        n_double_quotes=n_double_quotes,
+    )
+    return sequence
+
+
+def book_features(
+    sequence_path: str | os.PathLike[str],
+    features_path: str | os.PathLike[str],
+    book_id: int,
+    rule: InclusionRule,
+    excerpt_marks: int | None = None,
+) -> dict[str, object]:
+    """Read a sequence file, compute its feature row, write it; return the row.
+
+    With ``excerpt_marks`` (:func:`excerpt_feature_rows`), write the text's rows and return a
+    record of the text: ``book_id``, ``status``, ``stage``, ``reason``, ``n_marks`` (the text's)
+    and ``n_excerpts``."""
+    sequence, metadata = read_sequence(sequence_path)
+    if rule.require_quotation_marks == "double" and metadata.get("status") == STATUS_OK:
+        if _double_quotes(metadata) is None:
+            raise InputError(
+                f"{sequence_path}: no n_double_quotes metadata (written by an older punctstyle): "
+                "delete it to re-extract the book"
+            )
+    if excerpt_marks is None:
+        row = feature_row(book_id, sequence, metadata, rule)
+        write_feature_row(features_path, row)
+        return row
+    rows = excerpt_feature_rows(book_id, sequence, metadata, rule, int(excerpt_marks))
+    write_feature_rows(features_path, rows)
+    first = rows[0]
+    included = first["status"] == STATUS_INCLUDED
+    return {
+        "book_id": int(book_id),
+        "status": first["status"],
+        "stage": first["stage"],
+        "reason": first["reason"],
+        "n_marks": len(sequence),
+        "n_excerpts": len(rows) if included else 0,
+    }

@@ -1,0 +1,1 @@
+"""Corpus tables: feature tables, word matrix, sequences by document, exclusions, summary."""

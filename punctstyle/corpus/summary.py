@@ -1,0 +1,73 @@
+"""The corpus summary: documents, authors and excerpts, written and read here.
+
+(Split from the former corpus.py.)"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from punctstyle.corpus.exclusions import exclusion_reason_groups
+from punctstyle.corpus.tables import is_excerpt_table
+from punctstyle.io import write_json_atomic
+from punctstyle.io import read_json_object
+
+
+def corpus_summary(selection: pd.DataFrame, corpus: pd.DataFrame, exclusions: pd.DataFrame) -> dict:
+    """Counts for the README and the report: selected, included, excluded per stage/reason
+    group (:func:`exclusion_reason_groups`)."""
+    groups = exclusion_reason_groups(exclusions)
+    by_reason: dict[str, int] = {}
+    examples: dict[str, str] = {}
+    for row in groups.itertuples(index=False):
+        by_reason[row.reason] = by_reason.get(row.reason, 0) + int(row.books)
+        examples.setdefault(row.reason, row.example)
+    return {
+        "books_selected": int(len(selection)),
+        "authors_selected": int(selection["author"].nunique()),
+        "books_in_corpus": int(len(corpus)),
+        "authors_in_corpus": int(corpus["author"].nunique()),
+        "genres_in_corpus": int(corpus["genre"].dropna().nunique()) if "genre" in corpus else 0,
+        "books_with_genre": int(corpus["genre"].notna().sum()) if "genre" in corpus else 0,
+        "excluded_by_stage": {str(k): int(v) for k, v in exclusions["stage"].value_counts().items()},
+        "excluded_by_reason": by_reason,
+        "excluded_reason_examples": examples,
+        **excerpt_summary(corpus),
+    }
+
+
+def excerpt_summary(corpus: pd.DataFrame) -> dict[str, Any]:
+    """The summary's excerpt counts (``{}`` for whole texts): ``excerpt_marks``,
+    ``texts_in_corpus``, and ``excerpts_per_text``, one record per text (``book_id``, ``title``,
+    ``author``, ``excerpts``) in ``book_id`` order; ``books_in_corpus`` counts the excerpts."""
+    if not is_excerpt_table(corpus):
+        return {}
+    texts = corpus.groupby("source_id", sort=True).agg(
+        title=("title", "first"), author=("author", "first"), excerpts=("book_id", "size")
+    )
+    lengths = (corpus["stop_mark"] - corpus["first_mark"]).unique()
+    return {
+        "excerpt_marks": int(lengths[0]) if len(lengths) == 1 else None,
+        "texts_in_corpus": int(len(texts)),
+        "excerpts_per_text": [
+            {"book_id": int(i), "title": str(r.title), "author": str(r.author), "excerpts": int(r.excerpts)}
+            for i, r in zip(texts.index, texts.itertuples(index=False))
+        ],
+    }
+
+
+# --------------------------------------------------------------------------- files
+
+
+def write_corpus_summary(path: Any, summary: Mapping[str, Any]) -> None:
+    """``corpus/summary.json`` (:func:`corpus_summary`)."""
+
+    write_json_atomic(path, dict(summary))
+
+
+def read_corpus_summary(path: Any) -> dict[str, Any]:
+    """The summary of :func:`write_corpus_summary`."""
+
+    return read_json_object(path)

@@ -1,0 +1,1 @@
+"""What the report shows: tables, rendering, figure families (plots/)."""

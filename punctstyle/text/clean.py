@@ -1,0 +1,127 @@
+"""Cleaning a Project Gutenberg text before extraction (section 2.1 of the paper).
+
+Steps, in order (:func:`clean_text`):
+
+1. strip the Project Gutenberg header and licence footer with gutenbergpy's
+   ``strip_headers`` when the text has the ``*** START OF`` / ``*** END OF`` markers (with or
+   without the space: 158 of the development mirror's 1,027 texts write ``***START OF``);
+2. normalise line endings to ``\\n``;
+3. the paper's repairs:
+
+   * quotation marks written as unicode or typewriter variants become ASCII: the double
+     quotes ``“ ” „ ‟ « »`` and the LaTeX-style pairs ````` and ``''`` become ``"``; the single
+     quotes ``‘ ’ ‚ ‛`` become ``'`` (so that ``don’t`` tokenises like ``don't``);
+   * a missing space between a word and a punctuation mark: dashes (``—``, ``–``, ``--``)
+     glue words and marks together (``said—‘no’—(maybe``), so they are surrounded with
+     spaces; a comma, semicolon, colon, question or exclamation mark directly followed by a
+     letter or a quotation mark (``said:"Hi``, ``yes;no``) gets a space after it (digits are
+     left alone: ``5:30``, ``1,000``);
+   * spaced periods ``. . .`` (three or more) are an ellipsis written with spaces: they
+     become ``...``.
+
+Everything else is left to the tokenizer, which stays the definition of marks and words.
+
+Long texts are cleaned in pieces (:func:`clean_pieces`), each cut just after a line break
+between two characters that are neither whitespace nor dashes: no repair pattern spans such
+a line break or looks across it, so the cleaned pieces joined are :func:`clean_text`, and the
+cut (after a lone ``\\n``) is one where extraction may cut too
+(:func:`punctstyle.text.chunk_cache.text_pieces`). Memory then holds the text once, not its copies.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from gutenbergpy.textget import strip_headers
+
+START_MARKER = re.compile(r"\*\*\*[ \t]*START OF")
+END_MARKER = re.compile(r"\*\*\*[ \t]*END OF")
+"""Project Gutenberg's markers ``*** START OF`` / ``*** END OF``, also spelled ``***START OF`` /
+``***END OF``."""
+_END_MARKER_LINE = re.compile(r"\n\*\*\*[ \t]*END OF")
+
+_DOUBLE_QUOTES = re.compile("[“”„‟«»]|``|''")
+_SINGLE_QUOTES = re.compile("[‘’‚‛]")
+_DASHES = re.compile(r"\s*(?:—|–|-{2,})\s*")
+_GLUED_MARK = re.compile(r"(?<=[^\W\d_])([,;:?!])(?=[^\W\d_]|[\"'])")
+_SPACED_PERIODS = re.compile(r"\.(?: \.){2,}")
+_PIECE_CUT = re.compile(r"[^\s\-—–](?:\r\n?|\n)(?=[^\s\-—–])")
+"""A line break (``\\r\\n``, ``\\r`` or ``\\n``) between two characters that are neither
+whitespace nor dashes: no cleaning pattern (dashes with their surrounding whitespace, glued
+marks with their one-character look-arounds, quote pairs, spaced periods) spans it."""
+
+
+def has_gutenberg_markers(text: str) -> bool:
+    """True when the text carries Project Gutenberg's start and end markers
+    (:data:`START_MARKER`, :data:`END_MARKER`)."""
+    return START_MARKER.search(text) is not None and END_MARKER.search(text) is not None
+
+
+def strip_gutenberg_header(text: str) -> str:
+    """Remove the Project Gutenberg header and licence footer (gutenbergpy ``strip_headers``).
+
+    Texts without the ``*** START OF`` / ``*** END OF`` markers (or ``***START OF`` /
+    ``***END OF``) are returned unchanged.
+    """
+    if not has_gutenberg_markers(text):
+        return text
+    stripped = strip_headers(text.encode("utf-8")).decode("utf-8")
+    # strip_headers looks for the footer only after 100 lines of text: cut a short text's
+    # footer at its end marker too.
+    end = _END_MARKER_LINE.search(stripped)
+    return stripped if end is None else stripped[: end.start()]
+
+
+def normalise_line_endings(text: str) -> str:
+    """``\\r\\n`` and lone ``\\r`` -> ``\\n``."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def normalise_quotes(text: str) -> str:
+    """Unicode and typewriter quotation-mark variants -> ASCII ``"`` and ``'``."""
+    text = _DOUBLE_QUOTES.sub('"', text)
+    return _SINGLE_QUOTES.sub("'", text)
+
+
+def repair_missing_spaces(text: str) -> str:
+    """Put spaces where words and marks are glued together (see the module docstring)."""
+    text = _DASHES.sub(" — ", text)
+    text = _GLUED_MARK.sub(r"\1 ", text)
+    return _SPACED_PERIODS.sub("...", text)
+
+
+def clean_text(text: str) -> str:
+    """Header/footer stripping, line endings, then the paper's repairs (module docstring)."""
+    text = normalise_line_endings(text)
+    text = strip_gutenberg_header(text)
+    text = normalise_line_endings(text)
+    text = normalise_quotes(text)
+    return repair_missing_spaces(text)
+
+
+def raw_pieces(text: str, piece_chars: int) -> Iterator[str]:
+    """``text`` cut into pieces of at least ``piece_chars`` characters (the last may be
+    shorter), each cut just after the first line break of :data:`_PIECE_CUT` past the piece
+    length (a text with none after that point stays one piece)."""
+    start = 0
+    while len(text) - start > piece_chars:
+        cut = _PIECE_CUT.search(text, start + piece_chars)
+        if cut is None:
+            break
+        yield text[start : cut.end()]
+        start = cut.end()
+    yield text[start:] if start else text
+
+
+def clean_pieces(text: str, piece_chars: int) -> Iterator[str]:
+    """:func:`clean_text` in consecutive pieces of about ``piece_chars`` characters:
+    ``"".join(clean_pieces(text, n)) == clean_text(text)`` for every ``n``, and each piece
+    but the last ends with ``\\n`` followed by a character that is not whitespace.
+
+    A text with Project Gutenberg markers is stripped whole first (gutenbergpy works on
+    the whole text); the repairs, the costly copies, always run piece by piece."""
+    if has_gutenberg_markers(text):
+        text = strip_gutenberg_header(normalise_line_endings(text))
+    for piece in raw_pieces(text, piece_chars):
+        yield repair_missing_spaces(normalise_quotes(normalise_line_endings(piece)))
