@@ -2,7 +2,7 @@
 
 Reads a results folder's corpus tables (``OUTDIR/corpus/f1.parquet`` ...) and, for ``--draws``
 seeded draws of ``--classes`` authors among the corpus's authors, runs ``--splits`` train/test
-splits of those authors' books (the rules' own row code, :func:`punctstyle.analysis.recognition_run`,
+splits of those authors' books (the rules' own row code, :func:`punctstyle.analyses.paper.recognition_run`,
 on the drawn authors' rows with class size ``all``, the split seed varying; the schema's
 defaults otherwise). Per method and feature set it prints the mean accuracy, the sd over every
 (draw, split), the sd of the draws' means (authors) and the mean sd over splits within a draw
@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from punctstyle.analysis import recognition_run, task_column
+from punctstyle.analyses.paper import recognition_run, task_column
 from punctstyle.marks import FEATURES
 from punctstyle.settings import coerce_config_types, schema_defaults, without_execution_keys
 

@@ -7,8 +7,8 @@ tokenizer step (``punctuation.parser.punctuation_parser.get_textinfo``) and ``d_
 ``en_core_web_sm`` that the module loads at import and never uses (``spacy.load`` returns
 ``spacy.blank("en")`` for that name while the module is imported; its tokenizer is
 ``spacy.lang.en.English``, which needs no model), and compares on books of the mirror, each
-read as the same cleaned text (our decoding, :func:`punctstyle.download.decode_text`, and our
-cleaning, :func:`punctstyle.clean.clean_text`):
+read as the same cleaned text (our decoding, :func:`punctstyle.sources.decoding.decode_text`, and our
+cleaning, :func:`punctstyle.text.clean.clean_text`):
 
 * the counts of ``! ( ) , . : ; ?`` and of the quotation mark, per book;
 * the word gaps: our sequence with the ellipses taken out (their words added to the next
@@ -101,7 +101,7 @@ def mirror_books(mirror: Path, n_books: int, seed: int) -> list[tuple[int, Path]
 
 def read_zip_text(path: Path) -> str:
     """The decoded text of the one .txt member of a mirror zip (our decoding)."""
-    from punctstyle.download import decode_text
+    from punctstyle.sources.decoding import decode_text
 
     with zipfile.ZipFile(path) as archive:
         name = next(n for n in archive.namelist() if n.endswith(".txt"))
@@ -131,8 +131,8 @@ def authors_sequence(tokens: list) -> tuple[np.ndarray, np.ndarray]:
 
 def compare_book(text: str, get_textinfo: object, extractor: object) -> dict[str, object]:
     """Counts and gaps of one raw book text, ours against theirs on the same cleaned text."""
-    from punctstyle.book import clean_and_extract
-    from punctstyle.clean import clean_text
+    from punctstyle.book.steps import clean_and_extract
+    from punctstyle.text.clean import clean_text
     from punctstyle.marks import MARK_CODE
 
     ours_sequence, _ = clean_and_extract(text, extractor)
@@ -194,7 +194,7 @@ def compare_kl(vectors: np.ndarray, d_KL: object, n_pairs: int, seed: int) -> di
 
 def run(mirror: Path, n_books: int, n_pairs: int, excerpt_marks: int, seed: int, target: Path) -> dict[str, object]:
     """The whole comparison (module docstring); returns what :func:`print_report` prints."""
-    from punctstyle.extract import ChunkCachedExtractor
+    from punctstyle.text.chunk_cache import ChunkCachedExtractor
 
     get_textinfo, d_KL = import_authors_code(target)
     extractor = ChunkCachedExtractor()

@@ -5,7 +5,7 @@ f3 about 60% zeros; f1, f3, f4, f5 distributions, f2 row-stochastic, f6 mean gap
 authors (at least 10 books each) and catalogue-like metadata. Each step runs in a fresh
 worker process, so that its peak resident set size (``ru_maxrss``) is its own:
 
-``prepare``  one ``features/{id}.parquet`` per book (``punctstyle.book.write_feature_row``,
+``prepare``  one ``features/{id}.parquet`` per book (``punctstyle.book.feature_rows.write_feature_row``,
              what rule book_features writes) and ``selection.parquet``: the inputs of
              rule corpus_tables (setup, timed for information);
 ``tables``   what rule corpus_tables does: ``read_feature_rows`` of every per-book file,
@@ -179,7 +179,7 @@ def _rss_now() -> int:
 
 
 def _step_prepare(args, workdir: Path) -> str:
-    from punctstyle.book import write_feature_row
+    from punctstyle.book.feature_rows import write_feature_row
     from punctstyle.io import write_parquet_atomic
 
     selection, rows, _, _ = synthetic_corpus(args.n, args.authors, args.seed)
@@ -198,7 +198,7 @@ def _step_prepare(args, workdir: Path) -> str:
 
 
 def _step_tables(args, workdir: Path, unbatched: bool = False) -> str:
-    from punctstyle.corpus import build_corpus, feature_matrix, feature_table, read_feature_rows
+    from punctstyle.corpus.tables import build_corpus, feature_matrix, feature_table, read_feature_rows
     from punctstyle.io import write_parquet_atomic
 
     selection = pd.read_parquet(workdir / "selection.parquet")
@@ -244,7 +244,7 @@ def _step_mlp(args, workdir: Path) -> tuple[str, float, int]:
     from punctstyle.classifiers.mlp import MLPParams, train_mlp
     from punctstyle.featuresets import stack_features
     from punctstyle.settings import schema_default
-    from punctstyle.splits import stratified_split
+    from punctstyle.experiments.splits import stratified_split
 
     _, _, features, labels = synthetic_corpus(args.n, args.authors, args.seed)
     X = stack_features(features, "all")
@@ -270,7 +270,7 @@ def _step_mlp(args, workdir: Path) -> tuple[str, float, int]:
 
 
 def _step_words(args, workdir: Path) -> tuple[str, float, int]:
-    from punctstyle.words import build_word_matrix, read_word_matrix, select_vocabulary, write_word_matrix
+    from punctstyle.corpus.words import build_word_matrix, read_word_matrix, select_vocabulary, write_word_matrix
 
     rng = np.random.default_rng(args.seed)
     vocabulary = np.array([f"w{i:06d}" for i in range(args.vocabulary)])

@@ -1,13 +1,13 @@
 """Benchmark: punctuation extraction on real books, fast path vs the plain loop over spaCy.
 
 For every book of the shared Gutenberg mirror (``files/<ID>/<ID>-0.zip``; or a seeded sample
-of ``--limit`` books) the text is read, cleaned with :func:`punctstyle.clean.clean_text`
+of ``--limit`` books) the text is read, cleaned with :func:`punctstyle.text.clean.clean_text`
 (not timed) and extracted three ways, book by book so that any load on the machine hits
 the three alike:
 
-* ``spaCy loop``: :func:`punctstyle.extract.extract_with_spacy`, the reference definition
+* ``spaCy loop``: :func:`punctstyle.text.extract.extract_with_spacy`, the reference definition
   (tokenise the whole text, classify every token);
-* ``fast, shared``: one :class:`~punctstyle.extract.ChunkCachedExtractor` for the whole run
+* ``fast, shared``: one :class:`~punctstyle.text.chunk_cache.ChunkCachedExtractor` for the whole run
   (a process that extracts many books);
 * ``fast, cold``: a fresh extractor per book (a workflow job that extracts one book).
 
@@ -22,9 +22,9 @@ run less the resident size once spaCy is loaded and the text read; Linux ``VmHWM
 included).
 
 Word counts (the word baselines, issue 12): a fourth timing, ``fast, cold, with words``
-(:meth:`~punctstyle.extract.ChunkCachedExtractor.extract_with_words` with a fresh extractor, what
+(:meth:`~punctstyle.text.chunk_cache.ChunkCachedExtractor.extract_with_words` with a fresh extractor, what
 an ``extract_book`` job does), its extra time over ``fast, cold``, the counts compared with
-spaCy's word tokens (:func:`punctstyle.extract.words_with_spacy`, not timed), and the storage of
+spaCy's word tokens (:func:`punctstyle.text.extract.words_with_spacy`, not timed), and the storage of
 the per-book files as the workflow writes them: ``sequences/`` vs ``words/`` (bytes on disk).
 
 Usage: ``python benchmarks/bench_extract.py [--mirror PATH] [--limit N] [--seed S]
@@ -48,10 +48,10 @@ from typing import Callable
 
 import numpy as np
 
-from punctstyle.book import write_sequence, write_words
-from punctstyle.clean import clean_text
-from punctstyle.extract import (
-    ChunkCachedExtractor,
+from punctstyle.book.sequence_file import write_sequence, write_words
+from punctstyle.text.clean import clean_text
+from punctstyle.text.chunk_cache import ChunkCachedExtractor
+from punctstyle.text.extract import (
     PunctuationSequence,
     classify_token,
     english_tokenizer,

@@ -4,7 +4,7 @@ Generates texts of ``--sizes`` MB (default 50 and 200) by concatenating shared-m
 (seeded order, so the texts have a real book's mix of repeated and new chunks; their
 Gutenberg start/end markers defused, so that cleaning keeps the whole text), then, in a
 fresh Python process per text and per code tree, does what rule ``extract_book`` does:
-read the text, clean and extract it (:func:`punctstyle.book.clean_and_extract`: cleaned and
+read the text, clean and extract it (:func:`punctstyle.book.steps.clean_and_extract`: cleaned and
 extracted piece by piece; a tree without it: ``clean_text`` then the extractor). It prints the
 peak resident memory (Linux ``VmHWM``) above the resident size once the modules are loaded
 and the extractor warmed up (the fixed base, also printed), and its ratio to the text size.
@@ -38,10 +38,10 @@ TARGET_FACTOR = 5.0
 CHILD = r"""
 import sys
 sys.modules.setdefault("torch", None)
-from punctstyle.clean import clean_text
-from punctstyle.extract import ChunkCachedExtractor
+from punctstyle.text.clean import clean_text
+from punctstyle.text.chunk_cache import ChunkCachedExtractor
 try:
-    from punctstyle.book import clean_and_extract
+    from punctstyle.book.steps import clean_and_extract
 except ImportError:  # an older tree: cleaned whole
     def clean_and_extract(text, extractor):
         return extractor(clean_text(text)), None

@@ -21,7 +21,7 @@ import torch
 
 from punctstyle.classifiers.mlp import MLPParams, train_mlp
 from punctstyle.settings import schema_default
-from punctstyle.splits import stratified_split
+from punctstyle.experiments.splits import stratified_split
 
 FEATURE_WIDTH = {"f1": 10, "f3": 100, "f4": 200, "f5": 40, "all": 560, "f7": 1000}
 

@@ -6,7 +6,7 @@ train and to predict one (class size, seed) row of the author task, and the rati
     python benchmarks/bench_sequence_model.py --synthetic [--classes 50] [--docs-per-class 15]
 
 With ``--corpus`` (a run's ``corpus`` folder: ``f1.parquet`` gives the books and authors) the row
-is the one of Tables 2-3 (:func:`punctstyle.splits.row_split` on the labelled rows of the table, the
+is the one of Tables 2-3 (:func:`punctstyle.experiments.splits.row_split` on the labelled rows of the table, the
 split the workflow's ``sequence_row`` uses) and the documents are the books' ``sequences/{id}.parquet``
 (``--sequences``, default: the ``sequences`` folder beside ``--corpus``). ``--synthetic`` needs no
 corpus: each author writes marks from its own Markov chain (random transition matrix) with word gaps
@@ -28,12 +28,12 @@ import torch
 
 from punctstyle.classifiers.sequence_cnn import SequenceCNNClassifier, SequenceParams
 from punctstyle.marks import N_MARKS
-from punctstyle.splits import effective_class_size, row_split
+from punctstyle.experiments.splits import effective_class_size, row_split
 
 
 def corpus_row(corpus: Path, sequences: Path, classes: int, seed: int, test_fraction: float):
     """Documents and labels of the row's books, and its train / test indices (into the documents)."""
-    from punctstyle.book import read_sequence
+    from punctstyle.book.sequence_file import read_sequence
 
     table = pd.read_parquet(corpus / "f1.parquet", columns=["book_id", "author"])
     table = table[table["author"].notna()].reset_index(drop=True)

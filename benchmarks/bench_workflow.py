@@ -55,8 +55,8 @@ ONE_PROCESS = r"""
 import sys, time
 sys.modules.setdefault("torch", None)
 start = time.process_time()
-from punctstyle.clean import clean_text
-from punctstyle.extract import ChunkCachedExtractor
+from punctstyle.text.clean import clean_text
+from punctstyle.text.chunk_cache import ChunkCachedExtractor
 from punctstyle.features import compute_features
 from punctstyle.io import read_gzip_text
 extractor = ChunkCachedExtractor()

@@ -3,7 +3,7 @@
 Issue 11, item 8. It measures whether a folder corpus made of Project Gutenberg books gives
 the same corpus tables as the Gutenberg route on those books, and what each route costs.
 
-1. **The books**: the Gutenberg route's own selection (:func:`punctstyle.catalog.select_books`
+1. **The books**: the Gutenberg route's own selection (:func:`punctstyle.sources.selection.select_books`
    with the workflow's ``selection`` block, ``config/config.yaml`` plus ``--authors`` (a seeded
    sample of whole authors, ``max_authors``), ``--max-docs`` and ``--seed``) on the shared
    mirror's catalog, so that both routes see the same books.
@@ -11,12 +11,12 @@ the same corpus tables as the Gutenberg route on those books, and what each rout
    of ``files/<ID>/<ID>-0.zip`` unchanged (Gutenberg header and licence included, so that
    ingest's ``*** START OF`` / ``*** END OF`` stripping is exercised), as
    ``<author>/<ID>-0.txt``, and ``metadata.csv`` in the README's format, every value from the
-   catalog as :mod:`punctstyle.catalog` parses it: ``file``, ``id`` (the Gutenberg number, so
+   catalog as :mod:`punctstyle.sources.catalog` parses it: ``file``, ``id`` (the Gutenberg number, so
    that ``book_id`` is the same in both routes), ``author`` (the selection's author label),
    ``title``, ``author_birth``, ``author_death``, ``genre`` and ``year``. ``genre`` holds the
    book's bookshelves that are candidate genres of the Gutenberg route (``genres.shelves``),
    joined by ``;``: the folder route assigns genres among every genre of the CSV with the same
-   :func:`punctstyle.catalog.assign_genres` (``genres.min_docs``, ``multi_shelf_rule``), on the
+   :func:`punctstyle.sources.genres.assign_genres` (``genres.min_docs``, ``multi_shelf_rule``), on the
    same corpus, so it picks the genre the Gutenberg route picks. ``year`` is filled from
    ``--publication-years`` (a CSV ``book_id,year``, given to the Gutenberg route as
    ``temporal.publication_years_csv``) when given: the catalog has no publication year (its
@@ -63,10 +63,12 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from punctstyle.catalog import genre_shelves, read_catalog, select_books
-from punctstyle.clean import has_gutenberg_markers
-from punctstyle.download import SITE_URL_TEMPLATES
-from punctstyle.folder_corpus import safe_doc_id
+from punctstyle.sources.genres import genre_shelves
+from punctstyle.sources.catalog import read_catalog
+from punctstyle.sources.selection import select_books
+from punctstyle.text.clean import has_gutenberg_markers
+from punctstyle.sources.download import SITE_URL_TEMPLATES
+from punctstyle.sources.folder import safe_doc_id
 from punctstyle.marks import FEATURES, feature_column_names
 
 REPO = Path(__file__).resolve().parents[1]
@@ -479,7 +481,7 @@ def report(result: Comparison) -> None:
     if result.markers_missed:
         print(
             f"  note: {result.markers_missed} texts mark header and licence with a variant the cleaner does not "
-            "recognise ('***START OF' without the space, punctstyle.clean.has_gutenberg_markers): their header "
+            "recognise ('***START OF' without the space, punctstyle.text.clean.has_gutenberg_markers): their header "
             "and licence stay in the text, in both routes alike"
         )
     print(f"\n  {'route':<10} {'CPU s':>8} {'wall s':>8} {'CPU s/book':>11} {'wall s/book':>12}")

@@ -1,6 +1,6 @@
 """The recognition grid (Tables 2-4) of a finished corpus, without Snakemake: for another
 machine (a GPU box) or a quick what-if on the settings, with the same code as the rules
-(`punctstyle.analysis.recognition_run` per (task, class size, seed), the same row files, the
+(`punctstyle.analyses.paper.recognition_run` per (task, class size, seed), the same row files, the
 same summary tables).
 
     python benchmarks/recognition_rows.py CORPUS_DIR OUT_DIR [--set recognition.mlp.stopping=validation ...]
@@ -29,7 +29,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from punctstyle.analysis import (
+from punctstyle.analyses.paper import (
     duplicates_full_corpus_row,
     labelled_rows,
     task_column,
@@ -38,8 +38,8 @@ from punctstyle.analysis import (
 from punctstyle.classifiers.options import options_by_classifier
 from punctstyle.experiments.jobs import recognition_job
 from punctstyle.marks import FEATURES
-from punctstyle.recognition_files import read_results, read_word_results
-from punctstyle.recognition_tables import summarise
+from punctstyle.analyses.recognition_files import read_results, read_word_results
+from punctstyle.report.recognition_tables import summarise
 from punctstyle.settings import coerce_config_types, config_error, schema_defaults, without_execution_keys
 
 

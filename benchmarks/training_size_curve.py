@@ -6,7 +6,7 @@ the development mirror's about 15).
         [--fractions 0.25 0.5 0.75 1] [--device auto] [--threads 2] [--jobs 1]
 
 For each (class size, seed) row of the author task, the classes and the 80/20 split are
-those of Tables 2-3 (`punctstyle.splits.row_split`); the training documents of each class
+those of Tables 2-3 (`punctstyle.experiments.splits.row_split`); the training documents of each class
 are then subsampled to ``ceil(fraction * n_c)`` (at least 1; seeded by seed and fraction,
 nested: a smaller fraction keeps a subset of a larger one) and the same test documents are
 classified by KL nearest class (f3) and the network (f3, all) with the schema's default
@@ -28,9 +28,9 @@ import pandas as pd
 from punctstyle.classifiers import build_classifier
 from punctstyle.featuresets import matrices_from_tables, resolve_feature_set, stack_features
 from punctstyle.marks import FEATURES
-from punctstyle.metrics import accuracy
+from punctstyle.experiments.metrics import accuracy
 from punctstyle.settings import schema_defaults, without_execution_keys
-from punctstyle.splits import row_split
+from punctstyle.experiments.splits import row_split
 
 METHODS: dict[str, tuple[str, ...]] = {"kl": ("f3",), "mlp": ("f3", "all")}
 

@@ -5,10 +5,10 @@ import pandas as pd
 from punctstyle.io import atomic_open, write_text_atomic
 from punctstyle.logs import configure_logging
 from punctstyle.classifiers import display_name
-from punctstyle.consistency_files import read_consistency_table
-from punctstyle.recognition_files import read_per_class
-from punctstyle.recognition_tables import appendix_table, full_corpus_per_class
-from punctstyle.render import html_page, html_paragraph, html_table, markdown_table
+from punctstyle.analyses.consistency_files import read_consistency_table
+from punctstyle.analyses.recognition_files import read_per_class
+from punctstyle.report.recognition_tables import appendix_table, full_corpus_per_class
+from punctstyle.report.render import html_page, html_paragraph, html_table, markdown_table
 
 log = configure_logging(snakemake.log[0])
 task = snakemake.wildcards.task

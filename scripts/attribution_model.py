@@ -2,11 +2,11 @@
 
 import pandas as pd
 
-from punctstyle.attribution_bundle import AttributionSettings, build_attribution_bundle
+from punctstyle.attribution.bundle import AttributionSettings, build_attribution_bundle
 from punctstyle.classifiers.mlp import MLPParams
 from punctstyle.classifiers.options import classifier_options
 from punctstyle.logs import configure_logging, job_cost_line
-from punctstyle.vocabulary import FEATURES
+from punctstyle.rule_names import FEATURES
 
 log = configure_logging(snakemake.log[0])
 params = snakemake.params

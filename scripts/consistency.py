@@ -1,9 +1,9 @@
 """Rule consistency: one (task, feature): class consistency, baseline, KS, top-k KL matrices
-(:func:`punctstyle.consistency_files.consistency_job`)."""
+(:func:`punctstyle.analyses.consistency_files.consistency_job`)."""
 
 import pandas as pd
 
-from punctstyle.consistency_files import consistency_job
+from punctstyle.analyses.consistency_files import consistency_job
 from punctstyle.logs import configure_logging
 
 log = configure_logging(snakemake.log[0])

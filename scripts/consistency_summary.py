@@ -2,7 +2,7 @@
 when the documents are excerpts of texts, the pairs of one text left out: n_within_same_text,
 n_cross_same_text)."""
 
-from punctstyle.consistency_files import read_summary, write_summary_table
+from punctstyle.analyses.consistency_files import read_summary, write_summary_table
 from punctstyle.logs import configure_logging
 
 log = configure_logging(snakemake.log[0])

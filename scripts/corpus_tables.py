@@ -4,13 +4,17 @@ import json
 
 import pandas as pd
 
-from punctstyle.corpus import (
+from punctstyle.corpus.tables import (
     build_corpus,
-    corpus_summary,
     feature_table,
-    read_exclusions,
     read_feature_rows,
+)
+from punctstyle.corpus.summary import (
+    corpus_summary,
     write_corpus_summary,
+)
+from punctstyle.corpus.exclusions import (
+    read_exclusions,
     write_exclusions,
 )
 from punctstyle.io import discarding_unreadable, write_parquet_atomic

@@ -1,6 +1,7 @@
 """Rule download_book: one book over HTTP -> books/{id}.txt.gz + books/{id}.json."""
 
-from punctstyle.download import DEFAULT_USER_AGENT, fetch_book, write_book
+from punctstyle.sources.download import DEFAULT_USER_AGENT, fetch_book
+from punctstyle.sources.provenance import write_book
 from punctstyle.logs import configure_logging
 
 log = configure_logging(snakemake.log[0])

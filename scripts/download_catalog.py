@@ -3,7 +3,7 @@
 import shutil
 from pathlib import Path
 
-from punctstyle.download import DEFAULT_USER_AGENT, fetch_catalog
+from punctstyle.sources.download import DEFAULT_USER_AGENT, fetch_catalog
 from punctstyle.io import InputError, atomic_path
 from punctstyle.logs import configure_logging
 

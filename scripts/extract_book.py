@@ -9,11 +9,11 @@ from punctstyle.job_threads import limit_numeric_threads
 
 limit_numeric_threads(snakemake.threads)  # before numpy is imported (punctstyle.job_threads)
 
-from punctstyle.book import extract_book  # noqa: E402
-from punctstyle.extract import ChunkCachedExtractor  # noqa: E402
+from punctstyle.book.steps import extract_book  # noqa: E402
+from punctstyle.text.chunk_cache import ChunkCachedExtractor  # noqa: E402
 from punctstyle.io import discarding_unreadable  # noqa: E402
 from punctstyle.logs import configure_logging  # noqa: E402
-from punctstyle.tokenizer import TokenizerRules  # noqa: E402
+from punctstyle.text.tokenizer import TokenizerRules  # noqa: E402
 
 log = configure_logging(snakemake.log[0])
 book_id = int(snakemake.wildcards.book_id)

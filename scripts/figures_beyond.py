@@ -3,18 +3,18 @@
 import pandas as pd
 
 from punctstyle.classifiers import display_name
-from punctstyle.importance import importance_matrix, top_transitions
+from punctstyle.beyond.importance import importance_matrix, top_transitions
 from punctstyle.io import read_json_object, write_text_atomic
 from punctstyle.logs import configure_logging
-from punctstyle.parts import PART_FEATURES
-from punctstyle.plots.base import placeholder_figure, save_figure
-from punctstyle.plots.beyond import (
+from punctstyle.beyond.parts import PART_FEATURES
+from punctstyle.report.plots.base import placeholder_figure, save_figure
+from punctstyle.report.plots.beyond import (
     plot_importance_heatmaps,
     plot_part_distributions,
     plot_parts_by_size,
     plot_top_k_accuracy,
 )
-from punctstyle.render import html_page, html_paragraph, html_table
+from punctstyle.report.render import html_page, html_paragraph, html_table
 
 log = configure_logging(snakemake.log[0])
 inputs, output = snakemake.input, snakemake.output

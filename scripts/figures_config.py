@@ -5,7 +5,7 @@ import json
 from punctstyle.io import write_text_atomic
 from punctstyle.logs import configure_logging
 from punctstyle.settings import EXECUTION_ONLY_KEYS
-from punctstyle.render import html_page, html_paragraph, html_preformatted
+from punctstyle.report.render import html_page, html_paragraph, html_preformatted
 
 log = configure_logging(snakemake.log[0])
 config = snakemake.params.config

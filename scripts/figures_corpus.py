@@ -2,12 +2,14 @@
 
 import pandas as pd
 
-from punctstyle.corpus import feature_matrix, read_corpus_summary, read_exclusions
+from punctstyle.corpus.tables import feature_matrix
+from punctstyle.corpus.summary import read_corpus_summary
+from punctstyle.corpus.exclusions import read_exclusions
 from punctstyle.io import write_text_atomic
 from punctstyle.logs import configure_logging
-from punctstyle.plots import plot_documents_per_author, plot_f1_histograms, save_figure
-from punctstyle.render import html_page, html_table
-from punctstyle.report_tables import corpus_tables
+from punctstyle.report.plots import plot_documents_per_author, plot_f1_histograms, save_figure
+from punctstyle.report.render import html_page, html_table
+from punctstyle.report.tables import corpus_tables
 
 log = configure_logging(snakemake.log[0])
 output = snakemake.output

@@ -2,11 +2,11 @@
 
 import pandas as pd
 
-from punctstyle.sequence_files import document_sequences
-from punctstyle.corpus import feature_matrix, first_excerpt_ids, first_excerpts
+from punctstyle.corpus.sequences import document_sequences
+from punctstyle.corpus.tables import feature_matrix, first_excerpt_ids, first_excerpts
 from punctstyle.io import InputError
 from punctstyle.logs import configure_logging
-from punctstyle.plots import (
+from punctstyle.report.plots import (
     midpoint_window,
     plot_f1_bars,
     plot_f1_scatter,
@@ -14,8 +14,8 @@ from punctstyle.plots import (
     plot_punctuation_sequence,
     save_figure,
 )
-from punctstyle.plots.base import placeholder_figure
-from punctstyle.report_tables import (
+from punctstyle.report.plots.base import placeholder_figure
+from punctstyle.report.tables import (
     choose_sequence_books,
     document_choice,
     sequence_grid_shape,

@@ -1,9 +1,9 @@
 """Rule figures_kl: one task's consistency curve and KL distributions for one feature."""
 
-from punctstyle.consistency_files import read_consistency_table, read_summary, read_values
+from punctstyle.analyses.consistency_files import read_consistency_table, read_summary, read_values
 from punctstyle.logs import configure_logging
-from punctstyle.plots import plot_consistency, plot_kl_distributions, save_figure
-from punctstyle.plots.base import placeholder_figure
+from punctstyle.report.plots import plot_consistency, plot_kl_distributions, save_figure
+from punctstyle.report.plots.base import placeholder_figure
 
 log = configure_logging(snakemake.log[0])
 task, feature = snakemake.wildcards.task, snakemake.wildcards.feature

@@ -1,9 +1,9 @@
 """Rule figures_kl_heatmaps: one feature's KL heat maps of the k most consistent authors."""
 
-from punctstyle.consistency_files import heatmap_key, read_heatmaps, read_summary
+from punctstyle.analyses.consistency_files import heatmap_key, read_heatmaps, read_summary
 from punctstyle.logs import configure_logging
-from punctstyle.plots import plot_kl_heatmap, save_figure
-from punctstyle.plots.base import placeholder_figure
+from punctstyle.report.plots import plot_kl_heatmap, save_figure
+from punctstyle.report.plots.base import placeholder_figure
 
 log = configure_logging(snakemake.log[0])
 feature = snakemake.wildcards.feature

@@ -4,11 +4,11 @@ import pandas as pd
 
 from punctstyle.classifiers import display_name
 from punctstyle.io import write_text_atomic
-from punctstyle.length_curve import feature_text, summary_markdown
+from punctstyle.beyond.length_summary import feature_text, summary_markdown
 from punctstyle.logs import configure_logging
-from punctstyle.plots.base import placeholder_figure, save_figure
-from punctstyle.plots.length import plot_length_curve
-from punctstyle.render import html_page, html_paragraph, html_preformatted, html_table
+from punctstyle.report.plots.base import placeholder_figure, save_figure
+from punctstyle.report.plots.length import plot_length_curve
+from punctstyle.report.render import html_page, html_paragraph, html_preformatted, html_table
 
 log = configure_logging(snakemake.log[0])
 inputs, output = snakemake.input, snakemake.output

@@ -5,10 +5,10 @@ import pandas as pd
 from punctstyle.classifiers import display_name
 from punctstyle.io import write_text_atomic
 from punctstyle.logs import configure_logging
-from punctstyle.plots import plot_accuracy_vs_classes, save_figure
-from punctstyle.plots.base import placeholder_figure
-from punctstyle.render import html_page, html_paragraph
-from punctstyle.recognition_tables import accuracy_long, to_html
+from punctstyle.report.plots import plot_accuracy_vs_classes, save_figure
+from punctstyle.report.plots.base import placeholder_figure
+from punctstyle.report.render import html_page, html_paragraph
+from punctstyle.report.recognition_tables import accuracy_long, to_html
 
 log = configure_logging(snakemake.log[0])
 task = snakemake.wildcards.task

@@ -7,7 +7,7 @@ import pandas as pd
 
 from punctstyle.io import write_text_atomic
 from punctstyle.logs import configure_logging
-from punctstyle.plots import (
+from punctstyle.report.plots import (
     plot_author_dates,
     plot_author_f1_over_time,
     plot_f1_by_decade,
@@ -15,10 +15,10 @@ from punctstyle.plots import (
     plot_rate_by_decade,
     save_figure,
 )
-from punctstyle.plots.base import placeholder_figure
-from punctstyle.render import html_page, html_paragraph, html_table
-from punctstyle.report_tables import temporal_tables
-from punctstyle.temporal import author_dates_note
+from punctstyle.report.plots.base import placeholder_figure
+from punctstyle.report.render import html_page, html_paragraph, html_table
+from punctstyle.report.tables import temporal_tables
+from punctstyle.analyses.temporal_tables import author_dates_note
 
 log = configure_logging(snakemake.log[0])
 options = snakemake.params.temporal

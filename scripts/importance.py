@@ -1,10 +1,10 @@
 """Rule f3_importance: the (class size, seed) rows of f3 importance -> mean and sd over seeds,
 the top transitions and the top-k accuracies (author task)."""
 
-from punctstyle.importance import importance_table, read_importance_rows, top_k_table, top_transitions
+from punctstyle.beyond.importance import importance_table, read_importance_rows, top_k_table, top_transitions
 from punctstyle.io import atomic_open, write_json_atomic, write_text_atomic
 from punctstyle.logs import configure_logging
-from punctstyle.render import markdown_table
+from punctstyle.report.render import markdown_table
 
 log = configure_logging(snakemake.log[0])
 output = snakemake.output

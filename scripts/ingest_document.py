@@ -1,6 +1,6 @@
 """Rule ingest_document: one file of a folder corpus -> books/{id}.txt.gz + books/{id}.json."""
 
-from punctstyle.folder_corpus import read_document, write_document
+from punctstyle.sources.folder import read_document, write_document
 from punctstyle.logs import configure_logging
 
 log = configure_logging(snakemake.log[0])

@@ -5,7 +5,8 @@ import pandas as pd
 
 from punctstyle.classifiers import display_name
 from punctstyle.io import atomic_open, write_text_atomic
-from punctstyle.length_curve import EXCERPT_COLUMNS, RESULT_COLUMNS, summarise, summary_markdown
+from punctstyle.beyond.length_curve import EXCERPT_COLUMNS, RESULT_COLUMNS
+from punctstyle.beyond.length_summary import summarise, summary_markdown
 from punctstyle.logs import configure_logging
 
 log = configure_logging(snakemake.log[0])

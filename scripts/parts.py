@@ -6,10 +6,10 @@ are counted (``parts.json``)."""
 import numpy as np
 import pandas as pd
 
-from punctstyle.sequence_files import document_sequences
+from punctstyle.corpus.sequences import document_sequences
 from punctstyle.io import atomic_open, write_json_atomic
 from punctstyle.logs import configure_logging
-from punctstyle.parts import (
+from punctstyle.beyond.parts import (
     PART_COLUMNS,
     PART_FEATURES,
     SKIPPED_COLUMNS,

@@ -4,8 +4,8 @@ import pandas as pd
 
 from punctstyle.io import atomic_open, write_text_atomic
 from punctstyle.logs import configure_logging
-from punctstyle.recognition_files import read_results
-from punctstyle.recognition_tables import EXPERIMENT_KEYS, summarise, to_markdown
+from punctstyle.analyses.recognition_files import read_results
+from punctstyle.report.recognition_tables import EXPERIMENT_KEYS, summarise, to_markdown
 
 log = configure_logging(snakemake.log[0])
 output = snakemake.output

@@ -2,9 +2,9 @@
 
 from punctstyle.io import atomic_open, write_text_atomic
 from punctstyle.logs import configure_logging
-from punctstyle.recognition_files import read_word_results
-from punctstyle.recognition_tables import EXPERIMENT_KEYS, word_tables_html, word_tables_markdown, summarise
-from punctstyle.render import html_page
+from punctstyle.analyses.recognition_files import read_word_results
+from punctstyle.report.recognition_tables import EXPERIMENT_KEYS, word_tables_html, word_tables_markdown, summarise
+from punctstyle.report.render import html_page
 
 log = configure_logging(snakemake.log[0])
 output, task = snakemake.output, snakemake.wildcards.task

@@ -1,10 +1,10 @@
-"""Rule corpus_words: the corpus books' word counts -> one sparse word matrix (punctstyle.words)."""
+"""Rule corpus_words: the corpus books' word counts -> one sparse word matrix (punctstyle.corpus.words)."""
 
 import pandas as pd
 
-from punctstyle.book import read_words
+from punctstyle.book.sequence_file import read_words
 from punctstyle.logs import configure_logging
-from punctstyle.words import build_word_matrix, write_word_matrix
+from punctstyle.corpus.words import build_word_matrix, write_word_matrix
 
 log = configure_logging(snakemake.log[0])
 corpus_ids = set(pd.read_parquet(snakemake.input.corpus, columns=["book_id"])["book_id"].astype(int))

@@ -6,7 +6,8 @@ line naming the catalog, the threshold and the largest author's count.
 
 import pandas as pd
 
-from punctstyle.catalog import EmptySelectionError, read_catalog, select_books
+from punctstyle.sources.selection import EmptySelectionError, select_books
+from punctstyle.sources.catalog import read_catalog
 from punctstyle.io import InputError, atomic_path, write_parquet_atomic
 from punctstyle.logs import configure_logging
 

@@ -8,8 +8,8 @@ import sys
 
 import pandas as pd
 
-from punctstyle.catalog import EmptySelectionError
-from punctstyle.folder_corpus import folder_selection, publication_years, read_metadata
+from punctstyle.sources.selection import EmptySelectionError
+from punctstyle.sources.folder import folder_selection, publication_years, read_metadata
 from punctstyle.io import InputError, atomic_open, write_parquet_atomic
 from punctstyle.logs import configure_logging
 

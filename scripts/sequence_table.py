@@ -3,9 +3,9 @@
 
 from punctstyle.io import atomic_open
 from punctstyle.logs import configure_logging
-from punctstyle.recognition_files import read_results
-from punctstyle.render import html_page, html_paragraph, html_table, markdown_table
-from punctstyle.sequence_recognition import (
+from punctstyle.analyses.recognition_files import read_results
+from punctstyle.report.render import html_page, html_paragraph, html_table, markdown_table
+from punctstyle.beyond.sequence_recognition import (
     comparison_display,
     comparison_table,
     length_display,

@@ -1,10 +1,10 @@
 """Rule skipped_analyses: the analyses the corpus cannot feed, with their cause (CSV + report page)."""
 
-from punctstyle.corpus import read_corpus_summary
+from punctstyle.corpus.summary import read_corpus_summary
 from punctstyle.io import atomic_open, write_text_atomic
 from punctstyle.logs import configure_logging
-from punctstyle.render import html_page, html_paragraph, html_table
-from punctstyle.skipped import skip_lines, skipped_analyses
+from punctstyle.report.render import html_page, html_paragraph, html_table
+from punctstyle.analyses.skipped import skip_lines, skipped_analyses
 
 log = configure_logging(snakemake.log[0])
 params = snakemake.params

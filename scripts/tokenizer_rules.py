@@ -6,7 +6,7 @@ import sys
 sys.modules.setdefault("torch", None)
 
 from punctstyle.logs import configure_logging  # noqa: E402 - after the torch guard
-from punctstyle.extract import export_extraction_rules  # noqa: E402
+from punctstyle.text.tokenizer_facts import export_extraction_rules  # noqa: E402
 
 log = configure_logging(snakemake.log[0])
 rules = export_extraction_rules()

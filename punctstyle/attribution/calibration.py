@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+
 from punctstyle.attribution.length import truncate_sequence
 
 TEMPERATURE_BOUNDS: tuple[float, float] = (1.0, 100.0)

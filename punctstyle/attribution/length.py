@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.classifiers.kl_nearest import class_signatures, kl_nearest
-from punctstyle.experiments.row import documents_split
 from punctstyle.experiments.metrics import accuracy, baseline_accuracy
+from punctstyle.experiments.row import documents_split
 from punctstyle.features import compute_feature
 
 FeaturesFunction = Callable[[np.ndarray, np.ndarray], Mapping[str, np.ndarray]]

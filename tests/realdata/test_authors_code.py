@@ -41,7 +41,7 @@ def test_extraction_and_kl_equal_the_authors_code(tmp_path):
         bench.install_authors_package(tmp_path / "site")
     except subprocess.CalledProcessError as error:
         pytest.skip(f"real-data test: {bench.PACKAGE} could not be installed from PyPI ({error})")
-    from punctstyle.extract import ChunkCachedExtractor
+    from punctstyle.text.chunk_cache import ChunkCachedExtractor
 
     get_textinfo, d_KL = bench.import_authors_code(tmp_path / "site")
     extractor = ChunkCachedExtractor()

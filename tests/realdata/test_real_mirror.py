@@ -14,9 +14,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from punctstyle.clean import clean_text
-from punctstyle.download import SITE_URL_TEMPLATES
-from punctstyle.extract import ChunkCachedExtractor, extract_with_spacy
+from punctstyle.text.clean import clean_text
+from punctstyle.sources.download import SITE_URL_TEMPLATES
+from punctstyle.text.chunk_cache import ChunkCachedExtractor
+from punctstyle.text.extract import extract_with_spacy
 from tests.conftest import require_mirror, snakemake
 from tests.fixtures.mini_mirror import serve
 

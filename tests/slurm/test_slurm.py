@@ -31,7 +31,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from punctstyle.vocabulary import FEATURES
+from punctstyle.rule_names import FEATURES
 from tests.conftest import REPO
 from tests.fixtures.mini_mirror import build_mini_mirror, serve
 

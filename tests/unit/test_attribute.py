@@ -1,5 +1,5 @@
-"""Tests of punctstyle.attribute (author ranking for one text, MLP versus KL) and
-punctstyle.attribution_length (minimum marks for attribution)."""
+"""Tests of punctstyle.attribution.attribute (author ranking for one text, MLP versus KL) and
+punctstyle.attribution.length (minimum marks for attribution)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from punctstyle import attribute as att
-from punctstyle import attribution_length as length
+from punctstyle.attribution import attribute as att
+from punctstyle.attribution import length as length
 from punctstyle.classifiers.mlp import MLPParams, train_mlp
 from punctstyle.featuresets import stack_features
 from punctstyle.divergence import pairwise_kl
@@ -272,9 +272,9 @@ def test_mlp_length_curve_uses_the_split_and_truncated_inputs():
 
 
 def test_the_sequence_reader_gives_each_excerpt_its_slice_of_the_text(tmp_path):
-    from punctstyle.sequence_files import SequenceFiles, document_sequences
-    from punctstyle.book import write_sequence
-    from punctstyle.extract import PunctuationSequence
+    from punctstyle.corpus.sequences import SequenceFiles, document_sequences
+    from punctstyle.book.sequence_file import write_sequence
+    from punctstyle.text.extract import PunctuationSequence
     from punctstyle.io import InputError
 
     texts = {}
@@ -324,7 +324,7 @@ def test_the_length_measurements_hold_out_whole_texts():
 def test_shown_authors_keeps_each_methods_first_author():
     import pandas as pd
 
-    from punctstyle.attribute import shown_authors
+    from punctstyle.attribution.attribute import shown_authors
 
     ranking = pd.DataFrame({
         "rank": [1, 2, 3, 4],

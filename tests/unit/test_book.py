@@ -9,17 +9,21 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from punctstyle.book import (
+from punctstyle.book.memory import (
     EXTRACTION_BASE_MB,
     EXTRACTION_TEXT_FACTOR,
-    InclusionRule,
-    book_features,
-    count_double_quotes,
-    extract_book,
     extraction_mem_mb,
-    read_sequence,
 )
-from punctstyle.clean import clean_text
+from punctstyle.book.inclusion import (
+    InclusionRule,
+    count_double_quotes,
+)
+from punctstyle.book.steps import (
+    book_features,
+    extract_book,
+)
+from punctstyle.book.sequence_file import read_sequence
+from punctstyle.text.clean import clean_text
 from punctstyle.io import InputError
 from punctstyle.marks import FEATURES, MARK_CODE, feature_column_names
 
@@ -108,7 +112,7 @@ def test_extraction_memory_budget_follows_the_text(tmp_path):
 
 
 def test_excerpt_bounds_cut_consecutive_excerpts_and_drop_the_remainder():
-    from punctstyle.book import excerpt_bounds
+    from punctstyle.book.feature_rows import excerpt_bounds
 
     assert excerpt_bounds(10, 3).tolist() == [[0, 3], [3, 6], [6, 9]]  # mark 9 is dropped
     assert excerpt_bounds(9, 3).tolist() == [[0, 3], [3, 6], [6, 9]]
@@ -118,9 +122,9 @@ def test_excerpt_bounds_cut_consecutive_excerpts_and_drop_the_remainder():
 
 
 def test_excerpt_rows_are_the_features_of_each_slice(tmp_path):
-    from punctstyle.book import EXCERPT_ROW_COLUMNS, excerpt_feature_rows
-    from punctstyle.corpus import read_feature_rows
-    from punctstyle.extract import PunctuationSequence
+    from punctstyle.book.feature_rows import EXCERPT_ROW_COLUMNS, excerpt_feature_rows
+    from punctstyle.corpus.tables import read_feature_rows
+    from punctstyle.text.extract import PunctuationSequence
     from punctstyle.features import compute_features
 
     marks = np.array([MARK_CODE[m] for m in '" , . " ; ! , . ?'.split()], dtype=np.uint8)
@@ -137,7 +141,7 @@ def test_excerpt_rows_are_the_features_of_each_slice(tmp_path):
         assert [rows[1][c] for c in feature_column_names(name)] == second[name].tolist()
     assert list(rows[0])[6:9] == list(EXCERPT_ROW_COLUMNS)  # after n_words, before the features
     # the file holds one packed row per excerpt, read back as wide rows
-    from punctstyle.book import write_feature_rows
+    from punctstyle.book.feature_rows import write_feature_rows
 
     write_feature_rows(tmp_path / "7.parquet", rows)
     back = read_feature_rows([str(tmp_path / "7.parquet")])
@@ -153,8 +157,8 @@ def test_excerpt_rows_are_the_features_of_each_slice(tmp_path):
     ],
 )
 def test_a_text_excluded_whole_has_one_row(marks, reason):
-    from punctstyle.book import excerpt_feature_rows
-    from punctstyle.extract import PunctuationSequence
+    from punctstyle.book.feature_rows import excerpt_feature_rows
+    from punctstyle.text.extract import PunctuationSequence
 
     codes = np.array([MARK_CODE[m] for m in marks.split()], dtype=np.uint8)
     sequence = PunctuationSequence(codes, np.ones(codes.size, np.uint32), n_words=codes.size)
@@ -168,7 +172,7 @@ def test_a_text_excluded_whole_has_one_row(marks, reason):
 
 
 def test_book_features_with_excerpts_writes_a_row_per_excerpt(tmp_path):
-    from punctstyle.corpus import read_feature_rows
+    from punctstyle.corpus.tables import read_feature_rows
 
     path = extracted(tmp_path, f'"Hi," she said. {BODY}')  # 123 marks
     n = len(read_sequence(path)[0])

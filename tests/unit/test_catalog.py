@@ -1,4 +1,4 @@
-"""Tests of punctstyle.catalog: reading the catalog, parsing authors, filters, genres."""
+"""Tests of punctstyle.sources.catalog: reading the catalog, parsing authors, filters, genres."""
 
 from __future__ import annotations
 
@@ -8,16 +8,22 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from punctstyle.catalog import (
+from punctstyle.sources.genres import (
     BROAD_GENRE_SHELVES,
-    CATALOG_COLUMNS,
     GENRE_SHELF_SETS,
-    MAX_BOOK_ID,
     PAPER_GENRE_SHELVES,
+    assign_genres,
+    genre_shelves,
+)
+from punctstyle.sources.catalog import (
+    CATALOG_COLUMNS,
+    MAX_BOOK_ID,
+    parse_catalog,
+    read_catalog,
+)
+from punctstyle.sources.selection import (
     SELECTION_COLUMNS,
     EmptySelectionError,
-    Person,
-    assign_genres,
     cap_docs,
     filter_authors,
     filter_language,
@@ -26,17 +32,17 @@ from punctstyle.catalog import (
     filter_type,
     filter_unique_ids,
     filter_unique_titles,
-    first_author,
-    genre_shelves,
     largest_author,
     normalize_title,
-    parse_catalog,
+    sample_authors,
+    select_books,
+)
+from punctstyle.sources.persons import (
+    Person,
+    first_author,
     parse_person,
     parse_persons,
     parse_years,
-    read_catalog,
-    sample_authors,
-    select_books,
     split_cell,
 )
 from punctstyle.io import InputError

@@ -7,12 +7,12 @@ import pytest
 import torch
 
 from punctstyle import classifiers
-from punctstyle import metrics as me
-from punctstyle import splits as sp
+from punctstyle.experiments import metrics as me
+from punctstyle.experiments import splits as sp
 from punctstyle.classifiers import kl_nearest as kl
 from punctstyle.classifiers import mlp
 from punctstyle.marks import DISTRIBUTION_FEATURES
-from punctstyle.recognition import run_recognition_grid
+from punctstyle.analyses.recognition import run_recognition_grid
 from punctstyle.settings import load_schema
 from tests.unit.recognition_data import dirichlet_classes, gaussian_classes, mlp_params
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from punctstyle.book import clean_and_extract, count_double_quotes
-from punctstyle.clean import _PIECE_CUT, clean_pieces, clean_text, raw_pieces
-from punctstyle.extract import ChunkCachedExtractor, extract_with_spacy
+from punctstyle.book.steps import clean_and_extract
+from punctstyle.book.inclusion import count_double_quotes
+from punctstyle.text.clean import _PIECE_CUT, clean_pieces, clean_text, raw_pieces
+from punctstyle.text.chunk_cache import ChunkCachedExtractor
+from punctstyle.text.extract import extract_with_spacy
 from tests.conftest import LE_GUIN
 
 # Every repair next to a line break, with the break's neighbours in every tricky shape:

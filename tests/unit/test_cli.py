@@ -9,13 +9,13 @@ import sys
 import numpy as np
 import pytest
 
-from punctstyle import attribution_bundle as bundles
+from punctstyle.attribution import bundle as bundles
 from punctstyle import cli
-from punctstyle.attribution_length import threshold_record
+from punctstyle.attribution.length import threshold_record
 from punctstyle.classifiers.mlp import MLPParams, TrainedMLP
 from punctstyle.settings import schema_default, schema_defaults
 from punctstyle.marks import FEATURE_SIZES
-from punctstyle.vocabulary import FEATURES, PAPER_FEATURES
+from punctstyle.rule_names import FEATURES, PAPER_FEATURES
 from tests.conftest import LE_GUIN, REPO
 
 LE_GUIN_MARKS = [",", ".", ".", ".", ";", ";", '"', ",", '"', '"', ".", '"']
@@ -133,7 +133,7 @@ HTML_PAGES = [
 @pytest.mark.parametrize("command", ["extract", "features", "attribute"])
 def test_html_pages_are_refused_as_on_the_download_route(capsys, tmp_path, page, command):
     """The CLI refuses what the download route refuses (one shared check)."""
-    from punctstyle.download import html_start
+    from punctstyle.sources.decoding import html_start
 
     assert html_start(page) is not None
     path = tmp_path / "page.txt"
@@ -158,7 +158,7 @@ def test_byte_order_marked_files_decode_as_in_a_folder_corpus(capsys, tmp_path, 
     """A UTF-16 (or UTF-8) file with its byte-order mark is read, as the folder route reads it."""
     import codecs
 
-    from punctstyle.folder_corpus import decode_document
+    from punctstyle.sources.folder import decode_document
 
     bom = {"utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE}.get(encoding, b"")
     path = tmp_path / "marked.txt"
@@ -370,8 +370,8 @@ def tiny_bundle(tmp_path_factory):
     """A bundle written by build_attribution_bundle from three invented styles."""
     import pandas as pd
 
-    from punctstyle.book import write_sequence
-    from punctstyle.extract import extract
+    from punctstyle.book.sequence_file import write_sequence
+    from punctstyle.text.chunk_cache import extract
     from punctstyle.features import compute_features
     from punctstyle.marks import feature_column_names
 
@@ -545,7 +545,7 @@ def threshold_settings(grid: list[int]) -> dict:
 
 
 def test_threshold_not_estimated_when_no_better_than_chance():
-    from punctstyle.extract import extract
+    from punctstyle.text.chunk_cache import extract
 
     sequence = extract(sentences(0, 30, seed=7))
     books = [(sequence.marks, sequence.gaps)] * 6  # identical books: KL cannot tell them apart
@@ -714,7 +714,7 @@ def test_trust_note_says_how_many_held_out_books_it_rests_on(capsys, tiny_bundle
 def test_bundle_probabilities_are_calibrated_on_held_out_books(capsys, tiny_bundle, tmp_path, le_guin):
     """threshold.json holds a temperature fitted on the length curve's held-out predictions;
     attribute's probabilities are the model's scaled by it (same order), and a bad one is refused."""
-    from punctstyle.calibration import scaled_probabilities
+    from punctstyle.attribution.calibration import scaled_probabilities
 
     bundle, _, _ = tiny_bundle
     loaded = bundles.load_attribution_bundle(bundle)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from punctstyle.config_docs import config_markdown, type_text, undocumented_keys
+from punctstyle.report.config_docs import config_markdown, type_text, undocumented_keys
 from punctstyle.settings import SCHEMA_PATH, coerce_config_types, config_error, schema_defaults
 
 REPO = Path(__file__).resolve().parents[2]
@@ -19,7 +19,7 @@ def test_every_schema_key_has_a_description():
 
 def test_config_readme_is_generated_from_the_schema():
     text = (REPO / "config" / "README.md").read_text(encoding="utf-8")
-    assert text == config_markdown(), "config/README.md is stale: python -m punctstyle.config_docs > config/README.md"
+    assert text == config_markdown(), "config/README.md is stale: python -m punctstyle.report.config_docs > config/README.md"
 
 
 def test_config_yaml_sets_the_schema_defaults():

@@ -1,4 +1,4 @@
-"""Tests of punctstyle.consistency: class consistency, baseline, KS test, top-k KL matrix."""
+"""Tests of punctstyle.analyses.consistency: class consistency, baseline, KS test, top-k KL matrix."""
 
 from __future__ import annotations
 
@@ -10,17 +10,21 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from punctstyle.consistency import (
+from punctstyle.analyses.consistency import (
     TABLE_COLUMNS,
     Z_95,
     class_consistency,
+    within_class_values,
+)
+from punctstyle.analyses.consistency_report import (
     class_order_index,
     consistency_report,
+    top_consistent_kl_matrix,
+)
+from punctstyle.analyses.cross_class import (
     cross_class_baseline,
     ks_within_vs_cross,
     sample_cross_class_pairs,
-    top_consistent_kl_matrix,
-    within_class_values,
 )
 from punctstyle.divergence import kl_divergence, pairwise_kl
 
@@ -222,7 +226,7 @@ def test_consistency_report_combines_parts() -> None:
 
 
 def test_consistency_files_round_trip(tmp_path) -> None:
-    from punctstyle import consistency_files as files
+    from punctstyle.analyses import consistency_files as files
 
     X = np.array([[0.5, 0.5], [0.6, 0.4], [0.1, 0.9], [0.2, 0.8], [0.3, 0.7]])
     labels = ["a", "a", "b", "b", "b"]
@@ -246,7 +250,7 @@ def test_consistency_files_round_trip(tmp_path) -> None:
 
 
 def test_skipped_consistency_files_are_empty(tmp_path) -> None:
-    from punctstyle import consistency_files as files
+    from punctstyle.analyses import consistency_files as files
     from punctstyle.io import InputError
 
     files.write_values(tmp_path / "kl.npz")
@@ -259,7 +263,7 @@ def test_skipped_consistency_files_are_empty(tmp_path) -> None:
 
 
 def test_heatmap_key_uses_the_capped_k() -> None:
-    from punctstyle.consistency_files import heatmap_key
+    from punctstyle.analyses.consistency_files import heatmap_key
 
     assert heatmap_key(10, [3, 10]) == 10
     assert heatmap_key(50, [10, 30]) == 30  # the corpus ranks only 30 authors
@@ -283,7 +287,7 @@ def _excerpts() -> tuple[np.ndarray, list, list]:
 
 
 def test_pair_mask_counts_only_pairs_of_distinct_texts() -> None:
-    from punctstyle.consistency import pair_mask
+    from punctstyle.analyses.consistency import pair_mask
 
     mask = pair_mask(np.array([10, 10, 11, 11]), 4)
     assert sorted(zip(*np.nonzero(mask))) == [(0, 2), (0, 3), (1, 2), (1, 3), (2, 0), (2, 1), (3, 0), (3, 1)]
@@ -309,7 +313,7 @@ def test_same_text_pairs_are_left_out_of_within_class_pairs() -> None:
 
 
 def test_pair_counts_by_hand_and_by_brute_force() -> None:
-    from punctstyle.consistency import PairCounts, available_cross_pairs, pair_counts
+    from punctstyle.analyses.cross_class import PairCounts, available_cross_pairs, pair_counts
 
     _, labels, groups = _excerpts()
     # within: 8 + 8 counted, 4 + 4 left out; cross: 64 - 2 * 16 = 32, none of one text
@@ -330,7 +334,7 @@ def test_pair_counts_by_hand_and_by_brute_force() -> None:
 
 
 def test_baseline_never_draws_a_pair_of_one_text() -> None:
-    from punctstyle.consistency import pair_counts
+    from punctstyle.analyses.cross_class import pair_counts
 
     labels, groups = ["a", "a", "b", "b"], [1, 2, 2, 3]  # docs 1 (a) and 2 (b): one text, two classes
     counts = pair_counts(labels, groups)
@@ -380,10 +384,10 @@ def test_groups_are_checked() -> None:
 def test_whole_texts_give_the_results_of_the_paper_definitions() -> None:
     """Without source ids (or with one text per document) the output is the whole-text
     definitions' (consistency_report and top_consistent_kl_matrix without groups), and
-    punctstyle.analysis.consistency_analysis gives the same."""
-    from punctstyle.analysis import consistency_analysis
-    from punctstyle.consistency import consistency_report, consistency_run, top_consistent_kl_matrix
-    from punctstyle.corpus import feature_matrix, text_groups
+    punctstyle.analyses.paper.consistency_analysis gives the same."""
+    from punctstyle.analyses.paper import consistency_analysis
+    from punctstyle.analyses.consistency_report import consistency_report, consistency_run, top_consistent_kl_matrix
+    from punctstyle.corpus.tables import feature_matrix, text_groups
     from punctstyle.marks import feature_column_names
 
     rng = np.random.default_rng(3)
@@ -422,7 +426,7 @@ def test_whole_texts_give_the_results_of_the_paper_definitions() -> None:
 
 
 def test_consistency_table_with_text_columns_round_trips(tmp_path) -> None:
-    from punctstyle import consistency_files as files
+    from punctstyle.analyses import consistency_files as files
 
     X, labels, groups = _excerpts()
     table = class_consistency(X, labels, groups)

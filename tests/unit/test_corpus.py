@@ -6,20 +6,25 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from punctstyle.book import InclusionRule, feature_row
-from punctstyle.corpus import (
+from punctstyle.book.inclusion import InclusionRule
+from punctstyle.book.feature_rows import feature_row
+from punctstyle.corpus.tables import (
     build_corpus,
-    corpus_summary,
-    exclusion_reason_groups,
     feature_matrix,
     feature_table,
+)
+from punctstyle.corpus.summary import (
+    corpus_summary,
     read_corpus_summary,
-    read_exclusions,
     write_corpus_summary,
+)
+from punctstyle.corpus.exclusions import (
+    exclusion_reason_groups,
+    read_exclusions,
     write_exclusions,
 )
 from punctstyle.io import InputError
-from punctstyle.extract import PunctuationSequence
+from punctstyle.text.extract import PunctuationSequence
 from punctstyle.marks import MARK_CODE
 
 
@@ -156,8 +161,8 @@ def test_feature_files_are_packed_and_read_back_as_the_wide_rows(books, tmp_path
     written wide by earlier versions, and for a mix of both."""
     import pyarrow.parquet as pq
 
-    from punctstyle.book import write_feature_row
-    from punctstyle.corpus import read_feature_rows
+    from punctstyle.book.feature_rows import write_feature_row
+    from punctstyle.corpus.tables import read_feature_rows
     from punctstyle.io import arrow_row
     from punctstyle.marks import FEATURE_SIZES, FEATURES
 
@@ -184,7 +189,7 @@ def test_feature_files_are_packed_and_read_back_as_the_wide_rows(books, tmp_path
 @pytest.fixture
 def excerpt_books():
     """Five texts of authors A (texts 1, 2), B (3, 4, 5): excerpts of 3 marks."""
-    from punctstyle.book import excerpt_feature_rows
+    from punctstyle.book.feature_rows import excerpt_feature_rows
 
     rule = InclusionRule(min_marks=3, require_quotation_marks="any")
     selection = pd.DataFrame(
@@ -216,8 +221,8 @@ def _excerpt_corpus(excerpt_books, **options):
 
 
 def test_excerpts_are_numbered_documents_of_their_texts(excerpt_books):
-    from punctstyle.corpus import EXCERPT_COLUMNS, EXCERPT_ID_BASE
-    from punctstyle.folder_corpus import HASHED_ID_BASE, book_number
+    from punctstyle.corpus.tables import EXCERPT_COLUMNS, EXCERPT_ID_BASE
+    from punctstyle.sources.folder import HASHED_ID_BASE, book_number
 
     corpus, exclusions = _excerpt_corpus(excerpt_books)
     table = feature_table(corpus, "f1")
@@ -288,7 +293,7 @@ def test_feature_rows_of_another_excerpt_setting_are_refused(excerpt_books, book
 
 
 def test_text_groups_and_tables_keyed_by_text(excerpt_books, books):
-    from punctstyle.corpus import first_excerpt_ids, first_excerpts, per_document, text_groups
+    from punctstyle.corpus.tables import first_excerpt_ids, first_excerpts, per_document, text_groups
 
     corpus, _ = _excerpt_corpus(excerpt_books)
     assert text_groups(corpus).tolist() == [5, 5, 11, 11, 12, 12, 30]

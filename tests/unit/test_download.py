@@ -1,4 +1,4 @@
-"""Tests of punctstyle.download against a real HTTP server on loopback.
+"""Tests of punctstyle.sources.download against a real HTTP server on loopback.
 
 The server serves a temporary folder laid out like gutenberg.org (built here, with our own
 sentences) and, under ``/fault/<scenario>/...``, misbehaves on purpose: 500 twice then OK,
@@ -27,24 +27,27 @@ import pytest
 import requests
 
 from punctstyle import __version__
-from punctstyle import download
+from punctstyle.sources import transport
+from punctstyle.sources import provenance as download_provenance
 from punctstyle import io as pio
-from punctstyle.download import (
+from punctstyle.sources.download import (
     DEFAULT_URL_TEMPLATES,
     DEFAULT_USER_AGENT,
     MIRROR_URL_TEMPLATES,
-    PROVENANCE_KEYS,
     SITE_URL_TEMPLATES,
-    DownloadError,
     FetchResult,
-    decode_text,
     fetch_book,
     fetch_catalog,
     join_url,
     mirror_folder,
+)
+from punctstyle.sources.provenance import (
+    PROVENANCE_KEYS,
     read_provenance,
     write_book,
 )
+from punctstyle.sources.transport import DownloadError
+from punctstyle.sources.decoding import decode_text
 from punctstyle.io import InputError, read_gzip_text
 from punctstyle.settings import schema_default
 
@@ -408,7 +411,7 @@ def test_retries_exhausted_is_failed_and_stops(mirror: SimpleNamespace) -> None:
 
 def test_backoff_doubles_and_is_capped(mirror: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> None:
     delays: list[float] = []
-    monkeypatch.setattr(download.time, "sleep", delays.append)
+    monkeypatch.setattr(transport.time, "sleep", delays.append)
     fetch_book(111, f"{mirror.url}/fault/down", retries=4, backoff=0.5, max_backoff=3.0)
     assert delays == [0.5, 1.0, 2.0, 3.0]
     delays.clear()
@@ -600,7 +603,7 @@ def test_provenance_write_failure_leaves_no_provenance(tmp_path: Path, monkeypat
             handle.write('{"book_id": 7, "sta')
             raise OSError("killed mid-write")
 
-    monkeypatch.setattr(download, "write_json_atomic", half_written)
+    monkeypatch.setattr(download_provenance, "write_json_atomic", half_written)
     with pytest.raises(OSError, match="killed mid-write"):
         write_book(_ok_result("New text."), text_path, prov_path)
     assert not prov_path.exists()  # the old provenance no longer vouches for the new text

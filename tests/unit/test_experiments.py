@@ -10,12 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from punctstyle import splits
+from punctstyle.experiments import splits
 from punctstyle.classifiers import build_classifier
 from punctstyle.classifiers.options import classifier_options, options_by_classifier
 from punctstyle.experiments.row import Row, documents_split
 from punctstyle.experiments.runner import RECORD_FIELDS, fit, run_split, score_fitted
-from punctstyle.metrics import accuracy, baseline_accuracy
+from punctstyle.experiments.metrics import accuracy, baseline_accuracy
 from tests.unit.recognition_data import dirichlet_classes, mlp_params
 
 PACKAGE = Path(__file__).resolve().parents[2] / "punctstyle"
@@ -108,10 +108,10 @@ def test_classifier_options_from_config_and_threads():
 
 
 def split_calls(path: Path) -> list[str]:
-    """Where a module imports or calls a split function of punctstyle.splits."""
+    """Where a module imports or calls a split function of punctstyle.experiments.splits."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
-        if isinstance(node, ast.ImportFrom) and node.module == "punctstyle.splits":
+        if isinstance(node, ast.ImportFrom) and node.module == "punctstyle.experiments.splits":
             found += [f"{path.name}:{node.lineno} imports {a.name}" for a in node.names if a.name in SPLIT_FUNCTIONS]
         elif isinstance(node, ast.Attribute) and node.attr in SPLIT_FUNCTIONS:
             found.append(f"{path.name}:{node.lineno} uses .{node.attr}")
@@ -125,5 +125,5 @@ def test_only_the_experiment_core_calls_the_split_functions():
 
 def test_the_split_scan_finds_a_call(tmp_path):
     module = tmp_path / "leaky.py"
-    module.write_text("from punctstyle.splits import row_split\nimport punctstyle.splits as s\ns.grouped_split(1)\n")
+    module.write_text("from punctstyle.experiments.splits import row_split\nimport punctstyle.experiments.splits as s\ns.grouped_split(1)\n")
     assert split_calls(module) == ["leaky.py:1 imports row_split", "leaky.py:3 uses .grouped_split"]

@@ -5,16 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from punctstyle.clean import clean_text
-from punctstyle.extract import (
+from punctstyle.text.clean import clean_text
+from punctstyle.text.extract import (
     OTHER,
     WORD,
-    ChunkCachedExtractor,
     PunctuationSequence,
     classify_token,
+    extract_with_spacy,
+)
+from punctstyle.text.chunk_cache import (
+    ChunkCachedExtractor,
     concatenate_sequences,
     extract,
-    extract_with_spacy,
     text_pieces,
 )
 from punctstyle.marks import MARKS
@@ -256,9 +258,9 @@ def test_a_text_without_safe_whitespace_is_one_piece():
 
 def test_shipped_tokenizer_rules_are_the_installed_spacys():
     """punctstyle/data/tokenizer_rules.json is export_extraction_rules() of the installed spaCy
-    (else regenerate it: see punctstyle.extract.SHIPPED_RULES)."""
-    from punctstyle.extract import SHIPPED_RULES, default_rules, export_extraction_rules
-    from punctstyle.tokenizer import TokenizerRules
+    (else regenerate it: see punctstyle.text.tokenizer_facts.SHIPPED_RULES)."""
+    from punctstyle.text.tokenizer_facts import SHIPPED_RULES, default_rules, export_extraction_rules
+    from punctstyle.text.tokenizer import TokenizerRules
 
     shipped = TokenizerRules.load(SHIPPED_RULES)  # raises when another spaCy version made them
     assert shipped.to_json() == export_extraction_rules().to_json()

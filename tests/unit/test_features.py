@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from punctstyle.extract import extract_with_spacy
+from punctstyle.text.extract import extract_with_spacy
 from punctstyle.features import compute_feature, compute_features, sentence_lengths
 from punctstyle.marks import FEATURE_SIZES, MARK_CODE, N_MARKS, feature_column_names
 from tests.conftest import LE_GUIN

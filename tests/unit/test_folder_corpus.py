@@ -11,8 +11,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from punctstyle.catalog import SELECTION_COLUMNS, EmptySelectionError
-from punctstyle.folder_corpus import (
+from punctstyle.sources.selection import SELECTION_COLUMNS, EmptySelectionError
+from punctstyle.sources.folder import (
     FOLDER_SELECTION_COLUMNS,
     HASHED_ID_BASE,
     book_number,
@@ -29,7 +29,7 @@ from punctstyle.folder_corpus import (
     write_document,
 )
 from punctstyle.io import InputError
-from punctstyle.skipped import skip_lines, skipped_analyses
+from punctstyle.analyses.skipped import skip_lines, skipped_analyses
 
 
 def test_doc_ids_are_safe_file_names():
@@ -217,7 +217,7 @@ def test_ingest_writes_the_download_outputs(tmp_path):
     assert (record["source"], record["doc_id"], record["file"]) == ("folder", "doc", "doc.txt")
     assert record["url"] == source.resolve().as_uri()
     # the provenance reader of the download step accepts it (UTF-16 is a recorded source encoding)
-    from punctstyle.download import read_provenance
+    from punctstyle.sources.provenance import read_provenance
 
     assert read_provenance(tmp_path / "42.json")["encoding"] == "utf-16"
 
@@ -258,7 +258,7 @@ def test_skipped_analyses_add_a_corpus_with_fewer_than_two_genres():
 def test_excerpts_of_one_text_never_straddle_the_split():
     import numpy as np
 
-    from punctstyle.splits import grouped_split, row_split, stratified_split
+    from punctstyle.experiments.splits import grouped_split, row_split, stratified_split
 
     # author A: texts a1 (3 excerpts), a2 (2), a3 (1); author B: texts b1 (2), b2 (2)
     labels = ["A"] * 6 + ["B"] * 4
@@ -289,7 +289,7 @@ def test_excerpts_of_one_text_never_straddle_the_split():
 
 
 def test_file_sha256_is_the_provenance_digest(tmp_path):
-    from punctstyle.folder_corpus import file_sha256
+    from punctstyle.sources.folder import file_sha256
 
     path = tmp_path / "a.txt"
     data = "Yes, no; maybe.\n".encode() * 100_000

@@ -1,4 +1,4 @@
-"""Permutation importance of f3 entries and top-k accuracy (punctstyle.importance)."""
+"""Permutation importance of f3 entries and top-k accuracy (punctstyle.beyond.importance)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from punctstyle.classifiers.kl_nearest import KLNearestClass
-from punctstyle.importance import (
+from punctstyle.beyond.importance import (
     importance_analysis,
     importance_matrix,
     importance_row,
@@ -19,7 +19,7 @@ from punctstyle.importance import (
     top_transitions,
     training_ranking,
 )
-from punctstyle.splits import row_split
+from punctstyle.experiments.splits import row_split
 from tests.unit.recognition_data import mlp_params
 
 SIGNAL = 37  # f3 entry (3, 7): ") ;"
@@ -101,7 +101,7 @@ def test_top_k_selection_uses_training_documents_only():
     assert np.array_equal(first.ranking, second.ranking)
     assert not np.array_equal(first.test_importance, second.test_importance)
     # the ranking is the inner hold-out importance of the training split, nothing else
-    from punctstyle.splits import row_rng
+    from punctstyle.experiments.splits import row_rng
 
     direct = training_ranking(X[split.train_index], y[split.train_index], kl_only, holdout_fraction=0.3,
                               repeats=2, rng=row_rng(0, 3, "author/ranking"))
@@ -146,7 +146,12 @@ def test_too_few_authors_give_empty_tables_and_the_reason():
 def test_row_files_round_trip_and_skipped_rows(tmp_path):
     import numpy as np
 
-    from punctstyle.importance import ImportanceRow, capped_class_size, read_importance_rows, write_importance_row
+    from punctstyle.beyond.importance import (
+        ImportanceRow,
+        capped_class_size,
+        read_importance_rows,
+        write_importance_row,
+    )
 
     assert capped_class_size(50, 12) == 12 and capped_class_size(10, 57) == 10 and capped_class_size(10, 1) is None
     row = ImportanceRow(3, 1, np.linspace(0, 1, 100), np.arange(100.0), [{"method": "kl", "k": 5, "accuracy": 0.5}])

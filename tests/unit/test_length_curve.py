@@ -1,4 +1,4 @@
-"""Accuracy against the length of the punctuation sequence (punctstyle.length_curve)."""
+"""Accuracy against the length of the punctuation sequence (punctstyle.beyond.length_curve)."""
 
 from __future__ import annotations
 
@@ -7,27 +7,33 @@ import pandas as pd
 import pytest
 
 from punctstyle.features import compute_feature
-from punctstyle.length_curve import (
+from punctstyle.beyond.length_curve import (
     EXCERPT_COLUMNS,
-    EXCERPT_FEATURES,
     RESULT_COLUMNS,
-    WHOLE,
-    Document,
     check_methods,
-    cut_excerpt,
     doubling_lengths,
-    excerpt_matrices,
-    excerpt_rng,
-    excerpt_start,
-    excerpt_vectors,
     length_curve_row,
     length_labels,
+)
+from punctstyle.beyond.length_features import (
+    EXCERPT_FEATURES,
+    WHOLE,
+    excerpt_matrices,
+    excerpt_vectors,
+)
+from punctstyle.book.excerpts import (
+    Document,
+    cut_excerpt,
+    excerpt_rng,
+    excerpt_start,
+)
+from punctstyle.beyond.length_summary import (
     median_words,
     summarise,
     summary_markdown,
 )
-from punctstyle.recognition import recognition_experiments
-from punctstyle.splits import row_split
+from punctstyle.analyses.recognition import recognition_experiments
+from punctstyle.experiments.splits import row_split
 from tests.unit.recognition_data import feature_dict
 
 MARKS = np.arange(10, dtype=np.uint8)  # ! " ( ) , . : ; ? ...
@@ -338,8 +344,8 @@ def _summary_two_sizes():
 
 
 def test_length_curve_figure(tmp_path):
-    from punctstyle.plots.base import save_figure
-    from punctstyle.plots.length import WORD_COLOURS, plot_length_curve, tick_label, whole_position
+    from punctstyle.report.plots.base import save_figure
+    from punctstyle.report.plots.length import WORD_COLOURS, plot_length_curve, tick_label, whole_position
 
     summary = _summary_two_sizes()
     assert summary[summary["n_classes"] == 10]["training"].tolist()[-2:] == ["excerpt", "excerpt"]  # whole first
@@ -398,12 +404,13 @@ class RecordingCentroid:
 def test_a_word_method_is_added_by_registry_entries(monkeypatch):
     """The documented extension point: a registered classifier and an EXCERPT_FEATURES entry
     that reads a per-word stream of the document between the excerpt's word positions."""
-    from punctstyle import classifiers, length_curve
+    from punctstyle import classifiers
+    from punctstyle.beyond import length_features
 
     spec = classifiers.ClassifierSpec("recording centroid", f"{__name__}:RecordingCentroid")
     monkeypatch.setitem(classifiers.CLASSIFIERS, "centroid", spec)
     monkeypatch.setitem(
-        length_curve.EXCERPT_FEATURES,
+        length_features.EXCERPT_FEATURES,
         "words",
         lambda excerpt, doc: (
             np.bincount(doc.streams["words"][excerpt.word_start : excerpt.word_stop], minlength=2)

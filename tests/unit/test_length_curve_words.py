@@ -1,6 +1,6 @@
 """Word methods on the length curve: the word stream of a book (aligned with its gaps), the
 row's training-only vocabulary, the excerpt word frequencies, and whole documents equal to the
-word baselines of Tables 2-3 (punctstyle.length_curve, punctstyle.words, punctstyle.extract)."""
+word baselines of Tables 2-3 (punctstyle.beyond.length_curve, punctstyle.corpus.words, punctstyle.text.extract)."""
 
 from __future__ import annotations
 
@@ -11,29 +11,35 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from punctstyle.book import extract_book, read_sequence, read_words
-from punctstyle.extract import ChunkCachedExtractor, WORD, classify_token, english_tokenizer, word_key
+from punctstyle.book.steps import extract_book
+from punctstyle.book.sequence_file import read_sequence, read_words
+from punctstyle.text.chunk_cache import ChunkCachedExtractor
+from punctstyle.text.extract import WORD, classify_token, english_tokenizer, word_key
 from punctstyle.features import compute_features
 from punctstyle.io import InputError
-from punctstyle.length_curve import (
+from punctstyle.beyond.length_features import (
     WHOLE,
     WORD_RANKS,
     WORD_STREAM,
-    Document,
-    Excerpt,
-    check_methods,
-    cut_excerpt,
     excerpt_matrices,
-    length_curve_row,
     resolve_excerpt_features,
     row_word_features,
     with_word_ranks,
     word_feature_k,
     word_frequencies,
 )
+from punctstyle.book.excerpts import (
+    Document,
+    Excerpt,
+    cut_excerpt,
+)
+from punctstyle.beyond.length_curve import (
+    check_methods,
+    length_curve_row,
+)
 from punctstyle.marks import PAPER_FEATURES
-from punctstyle.recognition import word_experiments, word_results_frame
-from punctstyle.words import (
+from punctstyle.analyses.recognition import word_experiments, word_results_frame
+from punctstyle.corpus.words import (
     BookWordStreams,
     CorpusWordFiles,
     book_word_stream,
@@ -241,7 +247,7 @@ def _row_inputs(documents, calls=None):
 
 def test_whole_documents_are_the_word_baselines():
     """At n = whole the row's word vectors, vocabulary and accuracies are those of the word
-    baselines (punctstyle.recognition.word_experiments) on the same split, when the corpus
+    baselines (punctstyle.analyses.recognition.word_experiments) on the same split, when the corpus
     word matrix's pool holds every word (then both count every word of every book)."""
     from tests.unit.recognition_data import mlp_params
 
@@ -370,7 +376,8 @@ def test_word_features_need_word_counts():
 
 
 def test_the_summary_orders_word_sets_by_k_and_labels_them():
-    from punctstyle.length_curve import RESULT_COLUMNS, summarise, summary_markdown
+    from punctstyle.beyond.length_curve import RESULT_COLUMNS
+    from punctstyle.beyond.length_summary import summarise, summary_markdown
 
     rows = [
         {"task": "author", "n_classes": 10, "seed": 0, "method": "delta", "feature_set": name, "training": "whole",

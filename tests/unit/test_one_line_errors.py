@@ -10,8 +10,8 @@ import textwrap
 
 import pytest
 
-from punctstyle.catalog import EmptySelectionError
-from punctstyle.download import DownloadError
+from punctstyle.sources.selection import EmptySelectionError
+from punctstyle.sources.transport import DownloadError
 from punctstyle.io import InputError, atomic_path, write_text_atomic
 from punctstyle.logs import one_line_error
 
@@ -63,7 +63,7 @@ def test_a_script_ends_in_one_line(tmp_path, raise_line, expected):
         textwrap.dedent(
             f"""
             import errno
-            from punctstyle.download import DownloadError
+            from punctstyle.sources.transport import DownloadError
             from punctstyle.io import InputError
             from punctstyle.logs import configure_logging
             configure_logging({str(tmp_path / 'job.log')!r})

@@ -6,7 +6,7 @@ import math
 
 import pandas as pd
 
-from punctstyle.paper_comparison import PAPER_ACCURACY, comparison_markdown, comparison_rows, difference_in_sd
+from punctstyle.report.paper_comparison import PAPER_ACCURACY, comparison_markdown, comparison_rows, difference_in_sd
 
 
 def test_difference_in_standard_deviations():

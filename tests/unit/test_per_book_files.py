@@ -8,9 +8,11 @@ import gzip
 import numpy as np
 import pytest
 
-from punctstyle.book import InclusionRule, book_features, extract_book, write_sequence
-from punctstyle.corpus import read_feature_rows
-from punctstyle.extract import PunctuationSequence
+from punctstyle.book.inclusion import InclusionRule
+from punctstyle.book.steps import book_features, extract_book
+from punctstyle.book.sequence_file import write_sequence
+from punctstyle.corpus.tables import read_feature_rows
+from punctstyle.text.extract import PunctuationSequence
 from punctstyle.io import InputError, discarding_unreadable
 
 

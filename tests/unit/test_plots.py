@@ -1,4 +1,4 @@
-"""Tests of punctstyle.plots: exact mark colours, the midpoint window, every figure function."""
+"""Tests of punctstyle.report.plots: exact mark colours, the midpoint window, every figure function."""
 
 from __future__ import annotations
 
@@ -12,10 +12,12 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
-from punctstyle import plots, temporal
+from punctstyle.report import plots
+from punctstyle.analyses import temporal
+from punctstyle.analyses import temporal_tables
 from punctstyle.marks import MARK_COLOURS, MARKS, N_GAP_BINS, N_MARKS, feature_column_names
-from punctstyle.plots import sequence
-from punctstyle.plots.base import fit_text, placeholder_figure, text_width, without_repeats
+from punctstyle.report.plots import sequence
+from punctstyle.report.plots.base import fit_text, placeholder_figure, text_width, without_repeats
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -250,7 +252,7 @@ def test_accuracy_plot_has_error_bars_and_dashed_baseline():
 
 
 def test_temporal_panels_use_the_papers_groups():
-    table = temporal.f1_by_decade(_features_table())
+    table = temporal_tables.f1_by_decade(_features_table())
     fig = plots.plot_f1_by_decade_panels(table)
     colours = [[to_rgba(line.get_color()) for line in ax.lines] for ax in fig.axes]
     expected = [[to_rgba(MARK_COLOURS[c]) for c in group] for group in plots.temporal.F1_PANEL_GROUPS]
@@ -269,7 +271,7 @@ def _figure_builders():
     codes = rng.integers(0, N_MARKS, size=5000).astype(np.uint8)
     f1 = _f1_rows(20)
     years = pd.DataFrame({"book_id": [1, 2, 3, 7, 8], "year": [1830, 1830, 1840, 1920, 1925]})
-    over_time, _ = temporal.author_f1_over_time(frame, years, ["A", "C"])
+    over_time, _ = temporal_tables.author_f1_over_time(frame, years, ["A", "C"])
     m = _kl_matrix(9)
     return {
         "sequence": lambda: plots.plot_punctuation_sequence(codes, title="Book $1"),
@@ -282,9 +284,9 @@ def _figure_builders():
         "consistency": lambda: plots.plot_consistency(m[0], m[0] - 0.1, m[0] + 0.1, 0.2, label="author"),
         "kl_distributions": lambda: plots.plot_kl_distributions(m[:4].ravel(), m[4:].ravel(), label="genre"),
         "author_dates": lambda: plots.plot_author_dates(frame),
-        "f1_by_decade": lambda: plots.plot_f1_by_decade(temporal.f1_by_decade(frame)),
-        "f1_by_decade_panels": lambda: plots.plot_f1_by_decade_panels(temporal.f1_by_decade(frame), start=1700),
-        "rate_by_decade": lambda: plots.plot_rate_by_decade(temporal.rate_by_decade(frame),
+        "f1_by_decade": lambda: plots.plot_f1_by_decade(temporal_tables.f1_by_decade(frame)),
+        "f1_by_decade_panels": lambda: plots.plot_f1_by_decade_panels(temporal_tables.f1_by_decade(frame), start=1700),
+        "rate_by_decade": lambda: plots.plot_rate_by_decade(temporal_tables.rate_by_decade(frame),
                                                             source=temporal.punctuation_rate_source(frame)),
         "author_over_time": lambda: plots.plot_author_f1_over_time(over_time),
         "accuracy": lambda: plots.plot_accuracy_vs_classes(_accuracy_table()),
@@ -331,7 +333,7 @@ def test_author_dates_counts():
     frame = _features_table()
     fig = plots.plot_author_dates(frame)
     left, right = fig.axes
-    counts = temporal.date_counts_by_decade(frame)
+    counts = temporal_tables.date_counts_by_decade(frame)
     assert len(left.patches) == 2 * len(counts) and len(right.patches) == 3 * len(counts)
     assert sum(p.get_height() for p in left.patches) == counts["birth"].sum() + counts["death"].sum()
 
@@ -354,7 +356,7 @@ def _long_builders(text: str):
     codes = rng.integers(0, N_MARKS, size=5000).astype(np.uint8)
     f1 = _f1_rows(20)
     years = pd.DataFrame({"book_id": [1, 2, 3, 7, 8], "year": [1830, 1830, 1840, 1920, 1925]})
-    over_time, _ = temporal.author_f1_over_time(frame, years, [f"{text} A", f"{text} C"])
+    over_time, _ = temporal_tables.author_f1_over_time(frame, years, [f"{text} A", f"{text} C"])
     accuracy = _accuracy_table()
     accuracy["feature_set"] = accuracy["feature_set"] + " " + text
     accuracy["method"] = accuracy["method"] + " " + text
@@ -370,9 +372,9 @@ def _long_builders(text: str):
         "consistency": lambda: plots.plot_consistency(m[0], m[0] - 0.1, m[0] + 0.1, 0.2, label=text, title=text),
         "kl_distributions": lambda: plots.plot_kl_distributions(m[:4].ravel(), m[4:].ravel(), label=text, title=text),
         "author_dates": lambda: plots.plot_author_dates(frame),
-        "f1_by_decade": lambda: plots.plot_f1_by_decade(temporal.f1_by_decade(frame), title=text),
-        "f1_by_decade_panels": lambda: plots.plot_f1_by_decade_panels(temporal.f1_by_decade(frame), start=1700),
-        "rate_by_decade": lambda: plots.plot_rate_by_decade(temporal.rate_by_decade(frame), source=text),
+        "f1_by_decade": lambda: plots.plot_f1_by_decade(temporal_tables.f1_by_decade(frame), title=text),
+        "f1_by_decade_panels": lambda: plots.plot_f1_by_decade_panels(temporal_tables.f1_by_decade(frame), start=1700),
+        "rate_by_decade": lambda: plots.plot_rate_by_decade(temporal_tables.rate_by_decade(frame), source=text),
         "author_over_time": lambda: plots.plot_author_f1_over_time(over_time),
         "accuracy": lambda: plots.plot_accuracy_vs_classes(accuracy, label=text, title=text),
         "placeholder": lambda: placeholder_figure(f"{text}: {text}. {text}", title=text),
@@ -382,7 +384,7 @@ def _long_builders(text: str):
 
 def _length_curve(text: str):
     """The accuracy-vs-length figure (beyond the paper), every method's legend label ``text``-long."""
-    from punctstyle.plots.length import plot_length_curve
+    from punctstyle.report.plots.length import plot_length_curve
     from tests.unit.test_length_curve import _summary_two_sizes
 
     return plot_length_curve(_summary_two_sizes(), lambda name: f"{text} {name}", title=text)
@@ -481,9 +483,9 @@ def test_author_dates_title_counts_what_is_left_out():
 def test_decade_lines_break_where_no_decade_has_data():
     """rate_by_decade and f1_by_decade_panels: no straight line across decades without data."""
     frame = _features_table()  # middle years: 1730 (author E), then 1830 on: 1740..1820 empty
-    rate = temporal.rate_by_decade(frame)
+    rate = temporal_tables.rate_by_decade(frame)
     assert {1730, 1830} <= set(rate["decade"]) and 1780 not in set(rate["decade"])
-    figures = [plots.plot_rate_by_decade(rate), plots.plot_f1_by_decade_panels(temporal.f1_by_decade(frame))]
+    figures = [plots.plot_rate_by_decade(rate), plots.plot_f1_by_decade_panels(temporal_tables.f1_by_decade(frame))]
     for fig in figures:
         lines = [line for ax in fig.axes for line in ax.get_lines() if len(line.get_xdata())]
         assert lines
@@ -499,7 +501,7 @@ def test_parts_legends_sit_outside_the_axes():
         {"feature": f, "n_parts": p, "kl_to_own_book": v, "kl_to_own_author": v + 0.1, "kl_to_other_author": v + 0.3}
         for f in ("f3", "f5") for p in (2, 4) for v in np.linspace(0.1, 1.0, 6)
     ])
-    from punctstyle.plots.beyond import REFERENCE_LABELS, plot_part_distributions, plot_parts_by_size
+    from punctstyle.report.plots.beyond import REFERENCE_LABELS, plot_part_distributions, plot_parts_by_size
 
     rows = rows.rename(columns=dict(zip(["kl_to_own_book", "kl_to_own_author", "kl_to_other_author"],
                                         REFERENCE_LABELS)))

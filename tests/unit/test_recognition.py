@@ -1,5 +1,5 @@
-"""Tests of the recognition grid and its parts: feature sets, splits, metrics (punctstyle.recognition,
-punctstyle.featuresets, punctstyle.splits, punctstyle.metrics, punctstyle.analysis.recognition_run)."""
+"""Tests of the recognition grid and its parts: feature sets, splits, metrics (punctstyle.analyses.recognition,
+punctstyle.featuresets, punctstyle.experiments.splits, punctstyle.experiments.metrics, punctstyle.analyses.paper.recognition_run)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 
 from punctstyle import featuresets as fs
-from punctstyle import metrics as me
-from punctstyle import recognition as rec
-from punctstyle import splits as sp
-from punctstyle.analysis import duplicates_full_corpus_row, recognition_run
+from punctstyle.experiments import metrics as me
+from punctstyle.analyses import recognition as rec
+from punctstyle.experiments import splits as sp
+from punctstyle.analyses.paper import duplicates_full_corpus_row, recognition_run
 from punctstyle.marks import FEATURES, feature_column_names
 from punctstyle.settings import schema_default
 from tests.unit.recognition_data import feature_dict, mlp_params
@@ -276,7 +276,7 @@ def test_recognition_run_one_row_and_capped_sizes():
 KL_ONLY_SCRIPT = """
 import sys
 import numpy as np, pandas as pd
-from punctstyle.analysis import consistency_analysis, recognition_run
+from punctstyle.analyses.paper import consistency_analysis, recognition_run
 from punctstyle.marks import FEATURES, feature_column_names
 rng = np.random.default_rng(0)
 labels = np.repeat(["a", "b", "c"], 6)
@@ -295,7 +295,7 @@ def test_consistency_and_kl_recognition_never_import_torch():
     done = subprocess.run([sys.executable, "-c", KL_ONLY_SCRIPT], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
     scripts = subprocess.run(
-        [sys.executable, "-c", "import sys, punctstyle.analysis, punctstyle.recognition, punctstyle.recognition_tables,"
+        [sys.executable, "-c", "import sys, punctstyle.analyses.paper, punctstyle.analyses.recognition, punctstyle.report.recognition_tables,"
          " punctstyle.classifiers; print('torch' in sys.modules)"],
         capture_output=True, text=True, check=True,
     )

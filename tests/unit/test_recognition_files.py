@@ -1,11 +1,11 @@
-"""Round trips of the recognition row files (punctstyle.recognition_files)."""
+"""Round trips of the recognition row files (punctstyle.analyses.recognition_files)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from punctstyle.recognition import RESULT_COLUMNS
-from punctstyle.recognition_files import read_per_class, read_results, write_row_files
+from punctstyle.analyses.recognition import RESULT_COLUMNS
+from punctstyle.analyses.recognition_files import read_per_class, read_results, write_row_files
 
 
 def _row(tmp_path, name, results=None, per_class=None, confusion=None):

@@ -1,4 +1,4 @@
-"""Tests of punctstyle.recognition_tables: Tables 2-4, the accuracy figure's data, the appendix tables."""
+"""Tests of punctstyle.report.recognition_tables: Tables 2-4, the accuracy figure's data, the appendix tables."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from punctstyle import recognition_tables as rt
-from punctstyle import render
+from punctstyle.report import recognition_tables as rt
+from punctstyle.report import render
 
 
 # ----------------------------------------------------------------------------- summary

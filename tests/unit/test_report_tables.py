@@ -1,4 +1,4 @@
-"""Tests of punctstyle.report_tables: what the figures draw, the appendix tables, rendering."""
+"""Tests of punctstyle.report.tables: what the figures draw, the appendix tables, rendering."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from punctstyle import render
-from punctstyle import report_tables as rt
+from punctstyle.report import render
+from punctstyle.report import tables as rt
 from punctstyle.io import InputError
-from punctstyle.plots.base import placeholder_figure
+from punctstyle.report.plots.base import placeholder_figure
 from punctstyle.marks import MARKS, N_MARKS
 
 

@@ -1,5 +1,5 @@
 """The classifier on raw punctuation sequences and its rows (punctstyle.classifiers.sequence_cnn,
-punctstyle.sequence_recognition)."""
+punctstyle.beyond.sequence_recognition)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import pytest
 import torch
 
 from punctstyle import classifiers
-from punctstyle.analysis import recognition_run
+from punctstyle.analyses.paper import recognition_run
 from punctstyle.classifiers import sequence_cnn as S
 from punctstyle.marks import FEATURES, feature_column_names
-from punctstyle.sequence_recognition import (
+from punctstyle.beyond.sequence_recognition import (
     ROW_COLUMNS,
     comparison_display,
     comparison_table,
@@ -399,8 +399,8 @@ def test_excerpt_accuracies_score_the_length_curves_excerpts():
     counted, or left out."""
     import pandas as pd
 
-    from punctstyle.length_curve import cut_excerpt
-    from punctstyle.sequence_recognition import excerpt_accuracies, length_summary, sequence_row_split
+    from punctstyle.book.excerpts import cut_excerpt
+    from punctstyle.beyond.sequence_recognition import excerpt_accuracies, length_summary, sequence_row_split
 
     table = pd.DataFrame({"book_id": [11, 12, 13, 14, 15, 16, 17, 18, 19, 20], "author": list("aaaaabbbbb")})
     data = sequence_row_split(table, "author", 2, 0, 0.2)

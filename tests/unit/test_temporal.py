@@ -1,4 +1,4 @@
-"""Tests of punctstyle.temporal (section 5 of the paper)."""
+"""Tests of punctstyle.analyses.temporal (section 5 of the paper)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from punctstyle import temporal
+from punctstyle.analyses import temporal
+from punctstyle.analyses import temporal_tables
 from punctstyle.io import InputError
 from punctstyle.marks import MARKS, N_GAP_BINS, N_MARKS, feature_column_names
 
@@ -166,7 +167,7 @@ def test_f1_by_decade_means_and_intervals():
         dict(book_id=4, f1=_f1(comma=1)),                                        # undated
         dict(book_id=5, birth=1400, death=1460, f1=_f1(semi=1)),                 # 1430: out of window
     ]
-    got = temporal.f1_by_decade(_table(rows))
+    got = temporal_tables.f1_by_decade(_table(rows))
     assert list(got.columns) == ["decade", "code", "mark", "n", "mean", "sd", "ci_low", "ci_high"]
     assert got["decade"].unique().tolist() == [1830, 1930]
     assert len(got) == 2 * N_MARKS
@@ -225,7 +226,7 @@ def test_rate_by_decade():
         dict(book_id=3, birth=1802, death=1862, f1=_f1(comma=1), n_marks=10, n_words=90),   # 9
         dict(book_id=4, birth=1950, f1=_f1(comma=1), n_marks=10, n_words=40),               # 1980: 4
     ]
-    got = temporal.rate_by_decade(_table(rows))
+    got = temporal_tables.rate_by_decade(_table(rows))
     assert got["decade"].tolist() == [1830, 1980]
     assert got["n"].tolist() == [3, 1]
     assert got["mean"].tolist() == pytest.approx([7.0, 4.0])
@@ -248,7 +249,7 @@ def _dates_table() -> pd.DataFrame:
 
 
 def test_date_counts_by_decade_only_authors_born_from_start():
-    got = temporal.date_counts_by_decade(_dates_table())
+    got = temporal_tables.date_counts_by_decade(_dates_table())
     assert got["decade"].iloc[0] == 1500 and got["decade"].iloc[-1] == 1870
     assert (np.diff(got["decade"]) == 10).all()
     by = got.set_index("decade")
@@ -261,20 +262,20 @@ def test_date_counts_by_decade_only_authors_born_from_start():
 
 
 def test_date_counts_by_decade_end_bounds_the_decades():
-    got = temporal.date_counts_by_decade(_dates_table(), start=1500, end=1850)
+    got = temporal_tables.date_counts_by_decade(_dates_table(), start=1500, end=1850)
     assert got["decade"].iloc[-1] == 1840 and got["death"].sum() == 0
 
 
 def test_author_date_exclusions_and_note():
     frame = _dates_table()
     frame.loc[frame["book_id"] == 7, "author"] = None  # a document without an author: counted as a document
-    got = temporal.author_date_exclusions(frame, 1500)
+    got = temporal_tables.author_date_exclusions(frame, 1500)
     assert got == {"start": 1500, "authors_born_before_start": 2, "documents_born_before_start": 3,
                    "authors_without_birth": 1, "documents_without_birth": 2}
-    assert temporal.author_dates_note(got) == (
+    assert temporal_tables.author_dates_note(got) == (
         "authors born in 1500 or later; left out: 2 authors born before 1500 (3 documents) and "
         "1 author without a birth year (2 documents)")
-    assert temporal.author_date_exclusions(frame, 1800)["authors_born_before_start"] == 3
+    assert temporal_tables.author_date_exclusions(frame, 1800)["authors_born_before_start"] == 3
 
 
 # ----------------------------------------------------------------------- authors over time
@@ -292,16 +293,16 @@ def _authors_table() -> pd.DataFrame:
 
 def test_author_f1_over_time_without_file(tmp_path):
     frame = _authors_table()
-    table, reason = temporal.author_f1_over_time(frame, None, ["Wells"])
+    table, reason = temporal_tables.author_f1_over_time(frame, None, ["Wells"])
     assert table is None and "no publication-year file" in reason
-    table, reason = temporal.author_f1_over_time(frame, tmp_path / "absent.csv", ["Wells"])
+    table, reason = temporal_tables.author_f1_over_time(frame, tmp_path / "absent.csv", ["Wells"])
     assert table is None and "does not exist" in reason
 
 
 def test_author_f1_over_time_from_csv(tmp_path):
     path = tmp_path / "years.csv"
     path.write_text("book_id,year\n10,1900\n11,1900\n12,1905\n20,1850\n99,1700\n", encoding="utf-8")
-    table, reason = temporal.author_f1_over_time(_authors_table(), path, ["Wells", "Fleming"])
+    table, reason = temporal_tables.author_f1_over_time(_authors_table(), path, ["Wells", "Fleming"])
     assert table is not None
     assert set(table["author"]) == {"Wells"}
     assert "3 dated books" in reason and "Fleming" in reason
@@ -310,7 +311,7 @@ def test_author_f1_over_time_from_csv(tmp_path):
     assert comma["mean"] == pytest.approx(0.625)
     assert comma["min"] == pytest.approx(0.5) and comma["max"] == pytest.approx(0.75)
     assert table.loc[(table["year"] == 1905) & (table["mark"] == "."), "mean"].iloc[0] == 1.0
-    none, why = temporal.author_f1_over_time(_authors_table(), path, ["Fleming"])
+    none, why = temporal_tables.author_f1_over_time(_authors_table(), path, ["Fleming"])
     assert none is None and "Fleming" in why
 
 
@@ -318,12 +319,12 @@ def test_read_publication_years_rejects_bad_files(tmp_path):
     bad_column = tmp_path / "a.csv"
     bad_column.write_text("book,year\n1,1900\n", encoding="utf-8")
     with pytest.raises(InputError, match="book_id"):
-        temporal.read_publication_years(bad_column)
+        temporal_tables.read_publication_years(bad_column)
     bad_value = tmp_path / "b.csv"
     bad_value.write_text("book_id,year\n1,19x0\n", encoding="utf-8")
     with pytest.raises(InputError, match="row 2"):
-        temporal.read_publication_years(bad_value)
+        temporal_tables.read_publication_years(bad_value)
     duplicate = tmp_path / "c.csv"
     duplicate.write_text("book_id,year\n1,1900\n1,1901\n", encoding="utf-8")
     with pytest.raises(InputError, match="book_id 1"):
-        temporal.read_publication_years(duplicate)
+        temporal_tables.read_publication_years(duplicate)

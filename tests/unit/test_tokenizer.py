@@ -1,4 +1,4 @@
-"""spaCy's tokenizer replayed from exported rules (punctstyle.tokenizer) == spaCy itself."""
+"""spaCy's tokenizer replayed from exported rules (punctstyle.text.tokenizer) == spaCy itself."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from punctstyle.extract import ChunkCachedExtractor, english_tokenizer, extract_with_spacy
+from punctstyle.text.chunk_cache import ChunkCachedExtractor
+from punctstyle.text.extract import english_tokenizer, extract_with_spacy
 from punctstyle.io import InputError
-from punctstyle.tokenizer import RuleTokenizer, TokenizerRules, export_rules, installed_spacy_version
+from punctstyle.text.tokenizer import RuleTokenizer, TokenizerRules, export_rules, installed_spacy_version
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import re
 
 from punctstyle.settings import load_schema
 from punctstyle.featuresets import resolve_feature_set
-from punctstyle.vocabulary import DISTRIBUTION_FEATURES, FEATURES, PAPER_FEATURES, TASKS, wildcard_pattern
+from punctstyle.rule_names import DISTRIBUTION_FEATURES, FEATURES, PAPER_FEATURES, TASKS, wildcard_pattern
 
 
 def _node(*keys: str) -> dict:

@@ -12,13 +12,15 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 
-from punctstyle.book import extract_book, read_sequence, read_words, write_words
-from punctstyle.extract import ChunkCachedExtractor, word_key, words_with_spacy
+from punctstyle.book.steps import extract_book
+from punctstyle.book.sequence_file import read_sequence, read_words, write_words
+from punctstyle.text.chunk_cache import ChunkCachedExtractor
+from punctstyle.text.extract import word_key, words_with_spacy
 from punctstyle.featuresets import expand_word_sets, feature_set_label, word_set_parts
 from punctstyle.io import InputError
-from punctstyle.recognition import recognition_experiments, word_experiments, word_results_frame
-from punctstyle.splits import row_split
-from punctstyle.words import (
+from punctstyle.analyses.recognition import recognition_experiments, word_experiments, word_results_frame
+from punctstyle.experiments.splits import row_split
+from punctstyle.corpus.words import (
     book_pool,
     build_word_matrix,
     read_word_matrix,
@@ -240,8 +242,8 @@ def test_word_experiments_refuse_a_punctuation_set():
 
 
 def test_word_results_files_and_table(tmp_path):
-    from punctstyle.recognition_files import read_word_results, write_word_results
-    from punctstyle.recognition_tables import summarise, word_tables_markdown
+    from punctstyle.analyses.recognition_files import read_word_results, write_word_results
+    from punctstyle.report.recognition_tables import summarise, word_tables_markdown
 
     rows = [
         dict(task="author", n_classes=10, seed=seed, method=method, feature_set=name, n_train=80, n_test=20,
@@ -357,7 +359,7 @@ def test_the_chosen_words_matrix_equals_the_full_vocabulary_one():
 
 
 def test_a_proven_vocabulary_gives_the_classifiers_the_full_vocabulary_inputs(monkeypatch):
-    import punctstyle.recognition as recognition
+    import punctstyle.analyses.recognition as recognition
     from tests.unit.recognition_data import mlp_params
 
     words, counts, books = _zipf_books(n_books=20, n_words=60, seed=5)

@@ -29,10 +29,11 @@ import pandas as pd
 import pytest
 import yaml
 
-from punctstyle.book import read_sequence
-from punctstyle.download import SITE_URL_TEMPLATES, fetch_book, read_provenance, write_book
+from punctstyle.book.sequence_file import read_sequence
+from punctstyle.sources.download import SITE_URL_TEMPLATES, fetch_book
+from punctstyle.sources.provenance import read_provenance, write_book
 from punctstyle.io import write_gzip_text_atomic
-from punctstyle.vocabulary import FEATURES
+from punctstyle.rule_names import FEATURES
 from tests.conftest import REPO
 from tests.fixtures.faulty_server import FaultyServer, serve_faulty
 from tests.fixtures.mini_mirror import CATALOG_HEADER, HTML_BOOK, MISSING_BOOK, build_mini_mirror

@@ -24,7 +24,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from punctstyle.folder_corpus import book_number
+from punctstyle.sources.folder import book_number
 from tests.conftest import REPO, snakemake
 from tests.fixtures.mini_mirror import AUTHORS, book_text
 
@@ -410,7 +410,7 @@ def excerpt_run(tmp_path_factory):
 
 
 def test_long_texts_become_excerpt_documents(excerpt_run):
-    from punctstyle.corpus import EXCERPT_ID_BASE
+    from punctstyle.corpus.tables import EXCERPT_ID_BASE
 
     out = excerpt_run["outdir"]
     selection = pd.read_parquet(out / "corpus/selection.parquet").set_index("doc_id")
@@ -434,7 +434,7 @@ def test_long_texts_become_excerpt_documents(excerpt_run):
 
 
 def test_excerpt_recognition_holds_out_whole_texts(excerpt_run):
-    from punctstyle.splits import row_split
+    from punctstyle.experiments.splits import row_split
 
     out = excerpt_run["outdir"]
     f1 = pd.read_parquet(out / "corpus/f1.parquet")
@@ -455,7 +455,7 @@ def test_excerpt_recognition_holds_out_whole_texts(excerpt_run):
 
 
 def test_excerpt_bundle_attributes_held_out_texts(excerpt_run):
-    from punctstyle.attribution_length import attribution_split
+    from punctstyle.attribution.length import attribution_split
 
     out = excerpt_run["outdir"]
     f1 = pd.read_parquet(out / "corpus/f1.parquet")

@@ -88,7 +88,7 @@ rule recognition:
 
 
 # Word baselines beside Tables 2-3 (issue 12): the corpus books' exact counts of a pool of words
-# (each book's most frequent ones, punctstyle.words; the words files are read twice), then per
+# (each book's most frequent ones, punctstyle.corpus.words; the words files are read twice), then per
 # task the tables of the word rows.
 rule corpus_words:
     input:

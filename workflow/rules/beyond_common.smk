@@ -1,7 +1,7 @@
 # Functions and constants of beyond.smk (kept apart from the rules, as `snakemake --lint`
 # asks): the targets (beyond_outputs()) and the report flags of "Beyond the paper", the
 # paper's open questions of section 5 answered on the same corpus and splits.
-from punctstyle.parts import PART_FEATURES
+from punctstyle.beyond.parts import PART_FEATURES
 
 SECTION_BEYOND = "Beyond the paper"
 

@@ -4,8 +4,8 @@
 # made a full-catalogue `snakemake -n` (45k jobs) about 30% slower (benchmarks/bench_planning.py).
 
 from importlib.metadata import version as _installed_version
-from punctstyle.book import extraction_mem_mb
-from punctstyle.folder_corpus import file_sha256
+from punctstyle.book.memory import extraction_mem_mb
+from punctstyle.sources.folder import file_sha256
 
 SPACY_VERSION = _installed_version("spacy")
 
@@ -87,7 +87,7 @@ rule extract_book:
         rules=rules.tokenizer_rules.output[0],
     output:
         sequence=out("sequences/{book_id}.parquet"),
-        # word counts for the word baselines (punctstyle.book.write_words)
+        # word counts for the word baselines (punctstyle.book.sequence_file.write_words)
         words=out("words/{book_id}.parquet"),
     log:
         log_path("books/{book_id}.extract"),

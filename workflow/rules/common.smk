@@ -6,8 +6,8 @@ import pandas as pd
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from punctstyle.analysis import word_methods
-from punctstyle.folder_corpus import metadata_columns
+from punctstyle.analyses.paper import word_methods
+from punctstyle.sources.folder import metadata_columns
 from punctstyle.io import InputError
 from punctstyle.plan import rows as plan_rows
 from punctstyle.plan import sources as plan_sources
@@ -18,8 +18,8 @@ from punctstyle.settings import (
     config_error,
     without_execution_keys,
 )
-from punctstyle.skipped import skip_lines
-from punctstyle.vocabulary import (
+from punctstyle.analyses.skipped import skip_lines
+from punctstyle.rule_names import (
     DISTRIBUTION_FEATURES,
     FEATURES,
     TASKS,
@@ -133,7 +133,7 @@ def _folder_documents(selection, mtime):
 
 def folder_document(wildcards):
     """(doc_id, file, path) of a folder corpus document, from the selection checkpoint (path:
-    the file resolved inside the folder, punctstyle.folder_corpus.resolve_document)."""
+    the file resolved inside the folder, punctstyle.sources.folder.resolve_document)."""
     selection = checkpoints.select_books.get().output.selection
     documents = _folder_documents(selection, os.path.getmtime(selection))
     return documents[int(wildcards.book_id)]

@@ -1,7 +1,7 @@
 # Functions of length.smk (kept apart from the rules, as `snakemake --lint` asks): the targets
 # (length_outputs()) and inputs of the length curve, author recognition accuracy against the
 # length of the punctuation sequence (beyond the paper; config length_curve).
-from punctstyle.length_curve import uses_word_features
+from punctstyle.beyond.length_features import uses_word_features
 
 
 def length_enabled():

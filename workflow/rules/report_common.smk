@@ -6,7 +6,7 @@ import os
 from snakemake.exceptions import WorkflowError
 
 from punctstyle.plan import report as plan_report
-from punctstyle.report_tables import read_document_choice
+from punctstyle.report.tables import read_document_choice
 
 SECTION_INTRO = "1. Introduction"
 SECTION_DATA = "2. Data and features"
