@@ -226,7 +226,9 @@ def normalised_outputs(flow: Workflow, base_url: str) -> dict[str, object]:
     exclusions = pd.read_csv(flow.out / "corpus/exclusions.csv")
     exclusions["reason"] = exclusions["reason"].str.replace(base_url, "<mirror>", regex=False)
     result["exclusions"] = exclusions
-    result["summary"] = json.loads((flow.out / "corpus/summary.json").read_text())
+    # the summary's verbatim exclusion examples name the mirror's URL too
+    summary = (flow.out / "corpus/summary.json").read_text()
+    result["summary"] = json.loads(summary.replace(base_url, "<mirror>"))
     return result
 
 
