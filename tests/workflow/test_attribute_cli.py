@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from punctstyle.marks import FEATURE_SIZES, FEATURES, PAPER_FEATURES
-from tests.conftest import REPO, snakemake
-from tests.fixtures.mini_mirror import AUTHORS, book_text, served_mini_mirror_run
+from tests.conftest import REPO
+from tests.fixtures.mini_mirror import AUTHORS, book_text
 
 pytestmark = pytest.mark.workflow
 
@@ -27,13 +27,9 @@ def punctstyle(*args: str, stdin: str | None = None) -> subprocess.CompletedProc
 
 
 @pytest.fixture(scope="module")
-def bundle(tmp_path_factory):
-    with served_mini_mirror_run(tmp_path_factory) as served:
-        outdir, config = served.outdir, served.config
-        targets = [str(outdir / "models/attribution" / name) for name in BUNDLE_FILES]
-        # targets first: --configfile takes every argument after it
-        snakemake(*targets, "--cores", "2", "--configfile", "config/test.yaml", str(config))
-    return outdir / "models/attribution"
+def bundle(default_fixture_run):
+    """The attribution bundle of the shared default run (tests/workflow/conftest.py)."""
+    return default_fixture_run["outdir"] / "models/attribution"
 
 
 @pytest.fixture(scope="module")

@@ -11,18 +11,15 @@ import pytest
 import yaml
 
 from tests.conftest import snakemake
-from tests.fixtures.mini_mirror import HTML_BOOK, LATIN1_BOOK, MISSING_BOOK, served_mini_mirror_run
+from tests.fixtures.mini_mirror import HTML_BOOK, LATIN1_BOOK, MISSING_BOOK
 
 pytestmark = pytest.mark.workflow
 
 
 @pytest.fixture(scope="module")
-def workflow_run(tmp_path_factory):
-    with served_mini_mirror_run(tmp_path_factory) as served:
-        first = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(served.config))
-        second = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(served.config), "--dry-run")
-    return {"outdir": served.outdir, "expected": served.expected, "first": first, "second": second,
-            "mirror": served.mirror, "config": served.config}
+def workflow_run(default_fixture_run):
+    """The shared default run (tests/workflow/conftest.py)."""
+    return default_fixture_run
 
 
 def test_selection_applies_the_catalog_filters(workflow_run):
