@@ -20,17 +20,16 @@ report: "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"
+# the selection and the books' texts: Gutenberg (catalog, download) or a folder of your own
+include: f"workflow/rules/{config['source']}.smk"
 include: "workflow/rules/corpus.smk"
 include: "workflow/rules/books.smk"
 include: "workflow/rules/analysis.smk"
-include: "workflow/rules/report_common.smk"
 include: "workflow/rules/temporal.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/attribution.smk"
-include: "workflow/rules/beyond_common.smk"
 include: "workflow/rules/beyond.smk"
 include: "workflow/rules/sequence.smk"
-include: "workflow/rules/length_common.smk"
 include: "workflow/rules/length.smk"
 
 
@@ -50,18 +49,18 @@ localrules:
 rule all:
     input:
         # every per-book file: one deleted makes its book and everything downstream rerun
-        per_book_files,
-        corpus_outputs(),
+        lambda wildcards: PLAN.per_book_files(selected_book_ids()),
+        PLAN.corpus_outputs(),
         # functions: the genre analysis follows the corpus tables (two genres or none)
-        analysis_outputs,
-        temporal_outputs(),
-        figure_outputs,
-        attribution_outputs(),
-        beyond_outputs(),
-        length_outputs(),
+        lambda wildcards: PLAN.analysis_outputs(corpus_counts()),
+        PLAN.temporal_outputs(),
+        lambda wildcards: PLAN.figure_outputs(rules, corpus_counts()),
+        PLAN.attribution_outputs(),
+        PLAN.beyond_outputs(),
+        PLAN.length_outputs(),
 
 
 onsuccess:
     # the end of a run lists the skipped analyses with their cause, one line each
-    for line in skipped_analysis_lines():
+    for line in PLAN.skipped_analysis_lines():
         print(line)

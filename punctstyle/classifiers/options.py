@@ -11,7 +11,9 @@ fast it runs, so they come from the config and the job's ``threads:`` at run tim
 * ``sequence_cnn`` (the sequence network): ``{"params": <beyond.sequence hyper-parameters>,
   "device": resolve_device(config["beyond"]["sequence"]["device"]), "num_threads": threads}``
   (the device resolved once, as the network's test batches follow it);
-* every other classifier (``kl``, ``delta``, ...) takes no options: ``{}``.
+* every other classifier: its hyper-parameters as ``{"params": <recognition.<name> block>}``
+  when it has a block (``punctstyle.plan.rows.classifier_params``), else no options (``kl``,
+  ``delta``): ``{}``.
 """
 
 from __future__ import annotations
@@ -38,9 +40,10 @@ def classifier_options(
 ) -> dict[str, Any]:
     """The keyword options of ``build_classifier(classifier_name, ...)`` for a job with ``threads``
     threads: ``{"params": params, "device": ..., "num_threads": threads}`` for a classifier in
-    :data:`DEVICE_KEYS`, ``{}`` for one without options."""
+    :data:`DEVICE_KEYS`, ``{"params": params}`` for another one with hyper-parameters, ``{}`` for
+    one without (``params`` None)."""
     if classifier_name not in DEVICE_KEYS:
-        return {}
+        return {} if params is None else {"params": params}
     device = str(_config_value(config, DEVICE_KEYS[classifier_name]))
     if classifier_name == "sequence_cnn":
         from punctstyle.classifiers.mlp import resolve_device  # lazy: imports torch

@@ -1,8 +1,15 @@
-"""Figure and report planning that depends only on the config (pure functions)."""
+"""Figure and report planning: the per-book figures' counts (pure functions of the config) and
+the figure paths with their ``report()`` flags (:class:`ReportFlags`), used by the rule files."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+
+from snakemake.io import report
+
+from punctstyle.report.tables import read_document_choice
 
 DEFAULT_SEQUENCE_BOOKS = 6  # two books each of the three authors with the most books
 
@@ -23,3 +30,121 @@ def consistency_feature(config: dict[str, Any]) -> str:
     """The appendix orders classes by f3 consistency (the first configured feature without f3)."""
     features = config["consistency"]["features"]
     return "f3" if "f3" in features else features[0]
+
+
+# ------------------------------------------------------------------ report flags of the rules
+
+
+class Section:
+    """The report's categories: the paper's sections (and the configuration, beyond the paper)."""
+
+    INTRO = "1. Introduction"
+    DATA = "2. Data and features"
+    AUTHORS = "3. Author analysis"
+    GENRES = "4. Genre analysis"
+    TEMPORAL = "5. Temporal analysis"
+    APPENDIX = "Appendix: author and genre lists"
+    CONFIG = "Configuration"
+    BEYOND = "Beyond the paper"
+
+
+TASK_SECTIONS = {"author": Section.AUTHORS, "genre": Section.GENRES}
+TASK_TITLES = {"author": "Authors", "genre": "Genres"}
+
+
+def task_section(wildcards: Any) -> str:
+    """The report category of a task's figure (an input-function-style callable)."""
+    return TASK_SECTIONS[wildcards.task]
+
+
+def task_title(wildcards: Any) -> str:
+    return TASK_TITLES[wildcards.task]
+
+
+def caption(name: str) -> str:
+    """A caption file of workflow/report (relative to the rule files in workflow/rules)."""
+    return f"../report/{name}.rst"
+
+
+def document_labels(index: int, pair: bool = False, **fixed: str) -> Callable[[Any, Any], dict[str, str]]:
+    """Report labels of a per-book figure (read when the report is built, from the rule's
+    ``figures/documents/books.json`` output): the book in slot ``index`` (or, with ``pair=True``,
+    the books of pair ``index`` and their relation)."""
+
+    def labels(wildcards: Any, output: Any) -> dict[str, str]:
+        chosen = read_document_choice(output.books)
+        if pair:
+            pairs = chosen["pairs"]
+            found = pairs[index] if index < len(pairs) else {"books": "no pair", "relation": ""}
+            letter = chr(ord("a") + index) if index < 26 else str(index + 1)
+            return {"pair": letter, "books": found["books"], "authors": found["relation"]}
+        books = chosen["books"]
+        return {**fixed, "book": books[index]["label"] if index < len(books) else "no book"}
+
+    return labels
+
+
+@dataclass(frozen=True)
+class ReportFlags:
+    """Figure paths under ``outdir`` and their ``report()`` flags (category: the paper's section,
+    caption: the text in workflow/report)."""
+
+    outdir: str
+
+    def png(self, name: str) -> str:
+        return f"{self.outdir}/figures/{name}.png"
+
+    def pdf(self, name: str) -> str:
+        return f"{self.outdir}/figures/{name}.pdf"
+
+    def flag(self, path: str, caption_name: str, category: Any, subcategory: Any, labels: Any = None) -> Any:
+        """``path`` flagged for the report."""
+        return report(path, caption=caption(caption_name), category=category, subcategory=subcategory, labels=labels)
+
+    def document_figures(self, name: str, count: int, subcategory: str, section: str = Section.DATA, **labels: Any) -> list:
+        """PNGs (flagged for the report) of one per-book figure, one per slot."""
+        return [
+            self.flag(self.png(f"documents/{name}_{i + 1}"), name, section, subcategory, document_labels(i, **labels))
+            for i in range(count)
+        ]
+
+    def document_pdfs(self, name: str, count: int) -> list[str]:
+        return [self.pdf(f"documents/{name}_{i + 1}") for i in range(count)]
+
+    def heatmaps(self, top_k: list[int]) -> list:
+        """The KL heat maps of the ``top_k`` most consistent authors (rule figures_kl_heatmaps)."""
+        return [
+            self.flag(
+                self.png(f"kl/heatmap_{{feature}}_top{k}"),
+                "heatmap",
+                Section.AUTHORS,
+                "KL heat maps",
+                {"feature": "{feature}", "authors": f"{k} most consistent"},
+            )
+            for k in top_k
+        ]
+
+    def heatmap_pdfs(self, top_k: list[int]) -> list[str]:
+        return [self.pdf(f"kl/heatmap_{{feature}}_top{k}") for k in top_k]
+
+    def consistency_figure(self, kind: str) -> Any:
+        """The consistency curve or KL distributions of one task and feature (rule figures_kl)."""
+        subcategory = {"consistency": "Consistency", "kl_distribution": "KL distributions"}[kind]
+        return self.flag(
+            self.png(f"kl/{kind}_{{task}}_{{feature}}"), kind, task_section, subcategory, {"feature": "{feature}"}
+        )
+
+    def temporal_figure(self, name: str, subcategory: str) -> Any:
+        return self.flag(self.png(f"temporal/{name}"), name, Section.TEMPORAL, subcategory)
+
+    def over_time(self, publication_years_csv: str | None) -> dict[str, Any]:
+        """The per-author figure, which exists only with a publication-year CSV."""
+        if not publication_years_csv:
+            return {}
+        return {
+            "over_time": self.temporal_figure("authors_over_time", "Authors over publication years"),
+            "over_time_pdf": self.pdf("temporal/authors_over_time"),
+        }
+
+    def beyond(self, name: str, caption_name: str, subcategory: str) -> Any:
+        return self.flag(self.png(name), caption_name, Section.BEYOND, subcategory)

@@ -58,6 +58,15 @@ def computed_class_sizes(sizes: list[str], n_classes: int) -> list[str]:
     return [size for size in sizes if size == "all" or int(size) < n_classes]
 
 
+def held_class_sizes(sizes: list[str], n_classes: int) -> list[str]:
+    """Rows named by the classes they hold (issue 26 item 8): each requested size capped to the
+    corpus' ``n_classes`` (``min(size, n_classes)``), each once, in order; the requested sizes
+    when fewer than 2 classes exist (the rows then write empty files naming the reason)."""
+    if n_classes < 2:
+        return list(dict.fromkeys(sizes))
+    return list(dict.fromkeys(str(min(int(size), n_classes)) for size in sizes))
+
+
 def recognition_methods(config: dict[str, Any]) -> dict[str, list[str]]:
     """Classifier -> feature sets, without the classifiers configured with no feature set."""
     return {name: sets for name, sets in config["recognition"]["methods"].items() if sets}
@@ -69,6 +78,15 @@ def mlp_params(config: dict[str, Any], methods: dict[str, Any]) -> dict[str, Any
     if "mlp" not in methods:
         return {}
     return without_execution_keys(config)["recognition"]["mlp"]
+
+
+def classifier_params(config: dict[str, Any], methods: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The hyper-parameters of each classifier of ``methods`` that has a block of them in the
+    config (``recognition.<name>``, e.g. ``recognition.mlp``), without the execution-only keys:
+    what the recognition rule's ``params`` carry and
+    :func:`punctstyle.classifiers.options.options_by_classifier` hands to the factories."""
+    recognition = without_execution_keys(config)["recognition"]
+    return {name: recognition[name] for name in methods if isinstance(recognition.get(name), dict)}
 
 
 def excerpt_skips(config: dict[str, Any]) -> list[tuple[str, str]]:
@@ -120,9 +138,18 @@ def sequence_model_params(config: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in sequence.items() if k not in {"enabled", "class_sizes"}}
 
 
-def sequence_class_sizes(config: dict[str, Any]) -> list[str]:
-    """beyond.sequence.class_sizes as wildcard values, each once."""
-    return [str(size) for size in dict.fromkeys(config["beyond"]["sequence"]["class_sizes"])]
+def sequence_class_sizes(config: dict[str, Any], n_authors: int | None = None) -> list[str]:
+    """beyond.sequence.class_sizes as wildcard values, each once; with the corpus' ``n_authors``,
+    named by the authors they hold (:func:`held_class_sizes`)."""
+    sizes = [str(size) for size in dict.fromkeys(config["beyond"]["sequence"]["class_sizes"])]
+    return sizes if n_authors is None else held_class_sizes(sizes, n_authors)
+
+
+def length_class_sizes(config: dict[str, Any], n_authors: int | None = None) -> list[str]:
+    """length_curve.class_sizes as wildcard values, each once; with the corpus' ``n_authors``,
+    named by the authors they hold (:func:`held_class_sizes`)."""
+    sizes = [str(size) for size in dict.fromkeys(config["length_curve"]["class_sizes"])]
+    return sizes if n_authors is None else held_class_sizes(sizes, n_authors)
 
 
 def sequence_excerpt_lengths(config: dict[str, Any]) -> list[int]:

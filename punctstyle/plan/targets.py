@@ -8,7 +8,7 @@ import itertools
 from collections.abc import Iterable
 from typing import Any
 
-from punctstyle.plan.rows import recognition_class_sizes, sequence_class_sizes
+from punctstyle.plan.rows import length_class_sizes, recognition_class_sizes, sequence_class_sizes
 
 
 def out(config: dict[str, Any], path: str) -> str:
@@ -61,23 +61,26 @@ def parts_analysis_files(config: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def sequence_row_files(config: dict[str, Any], suffix: str = "") -> list[str]:
+def sequence_row_files(config: dict[str, Any], suffix: str = "", n_authors: int | None = None) -> list[str]:
     """One file per (class size, seed) row of the sequence classifier (the seeds of recognition):
-    its result row (suffix ""), or its accuracies on the length curve's excerpts ("_lengths")."""
+    its result row (suffix ""), or its accuracies on the length curve's excerpts ("_lengths");
+    with the corpus' ``n_authors``, rows named by the authors they hold."""
     return expand_product(
         out(config, "analysis/beyond/sequence/author_{classes}_classes_seed{seed}{suffix}.csv"),
-        classes=sequence_class_sizes(config),
+        classes=sequence_class_sizes(config, n_authors),
         seed=config["recognition"]["seeds"],
         suffix=suffix,
     )
 
 
-def sequence_recognition_files(config: dict[str, Any]) -> list[str]:
-    """The recognition results of the sequence rows (and of the "all" row, where a size caps to it)."""
-    sizes = sequence_class_sizes(config)
+def sequence_recognition_files(config: dict[str, Any], n_authors: int | None = None) -> list[str]:
+    """The recognition results of the sequence rows: the row of each size, or the "all" row for a
+    size that holds every author (without ``n_authors``: every size and the "all" row)."""
+    sizes = sequence_class_sizes(config, n_authors)
     if "all" in recognition_class_sizes(config):
+        sizes = [s for s in sizes if n_authors is None or int(s) < n_authors]
         sizes.append("all")
-    return recognition_row_files(config, "author", "results.csv", class_sizes=sizes)
+    return recognition_row_files(config, "author", "results.csv", class_sizes=list(dict.fromkeys(sizes)))
 
 
 def sequence_analysis_files(config: dict[str, Any]) -> dict[str, str]:
@@ -89,11 +92,12 @@ def sequence_analysis_files(config: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def length_row_files(config: dict[str, Any], name: str) -> list[str]:
-    """One file per (class size, seed) row of the length curve: name is results.csv or excerpts.csv."""
+def length_row_files(config: dict[str, Any], name: str, n_authors: int | None = None) -> list[str]:
+    """One file per (class size, seed) row of the length curve: name is results.csv or excerpts.csv;
+    with the corpus' ``n_authors``, rows named by the authors they hold."""
     return expand_product(
         out(config, "analysis/length/author/{classes}_classes/seed{seed}_{name}"),
-        classes=dict.fromkeys(config["length_curve"]["class_sizes"]),
+        classes=length_class_sizes(config, n_authors),
         seed=config["recognition"]["seeds"],
         name=name,
     )

@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[2]
 PYTHON_LINE_BUDGET = 200
 DIRECTIVE = re.compile(
@@ -53,8 +51,6 @@ def test_the_counter_skips_rules_directives_comments_and_blanks():
     assert python_lines(text) == ["def f(wildcards):", "    return 1", "X = 2"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21 item 3 is under way: the .smk files still hold "
-                   "more than 200 lines of Python (remove this mark when the budget is met)")
 def test_the_smk_files_hold_at_most_200_lines_of_python():
     counts = {path.name: len(python_lines(path.read_text(encoding="utf-8"))) for path in smk_files()}
     assert sum(counts.values()) <= PYTHON_LINE_BUDGET, counts

@@ -15,6 +15,7 @@ rule consistency:
         out("benchmarks/consistency/{task}_{feature}.tsv")
     wildcard_constraints:
         feature=wildcard_pattern(DISTRIBUTION_FEATURES),
+    priority: rule_priority("consistency")
     conda:
         "../../envs/analysis.yaml"
     threads: 2
@@ -30,15 +31,12 @@ rule consistency:
 
 rule consistency_summary:
     input:
-        lambda wildcards: expand(
-            out("analysis/consistency/{task}_{feature}.json"),
-            task=consistency_tasks(),
-            feature=config["consistency"]["features"],
-        ),
+        lambda wildcards: PLAN.consistency_summary_inputs(corpus_counts()),
     output:
         out("analysis/consistency/summary.csv"),
     log:
         log_path("consistency/summary"),
+    priority: rule_priority("consistency_summary")
     conda:
         "../../envs/analysis.yaml"
     script:
@@ -48,7 +46,7 @@ rule consistency_summary:
 rule recognition:
     input:
         # the feature tables, and the word matrix when the task runs the word baselines
-        unpack(lambda wildcards: recognition_inputs(wildcards)),
+        unpack(lambda wildcards: PLAN.recognition_inputs(wildcards.task)),
     output:
         results=out(
             "analysis/recognition/{task}/{classes}_classes/seed{seed}_results.csv"
@@ -68,6 +66,7 @@ rule recognition:
     wildcard_constraints:
         classes=r"\d+|all",
         seed=r"\d+",
+    priority: rule_priority("recognition")
     conda:
         "../../envs/analysis.yaml"
     threads: config["recognition"]["mlp"]["threads"]
@@ -75,14 +74,16 @@ rule recognition:
         mem_mb=8000,
         runtime=240,
     params:
-        methods=recognition_methods(),
+        methods=PLAN.recognition_methods(),
         test_fraction=config["recognition"]["test_fraction"],
-        mlp=recognition_mlp_params(),
+        mlp=PLAN.recognition_mlp_params(),
+        # every configured classifier's hyper-parameters (recognition.<name>)
+        classifiers=PLAN.recognition_classifier_params(),
         # a size capped to every class is the "all" row: computed there, once
-        all_configured="all" in recognition_class_sizes(),
+        all_configured=PLAN.all_configured(),
         # the word baselines of the row: classifier -> word sets, {} when off for the task
-        word_methods=lambda wildcards: recognition_word_methods(wildcards.task),
-        word_mlp=lambda wildcards: recognition_word_mlp_params(wildcards.task),
+        word_methods=lambda wildcards: PLAN.recognition_word_methods(wildcards.task),
+        word_mlp=lambda wildcards: PLAN.recognition_word_mlp_params(wildcards.task),
     script:
         "../../scripts/recognition.py"
 
@@ -93,8 +94,8 @@ rule recognition:
 rule corpus_words:
     input:
         corpus=out("corpus/f1.parquet"),
-        words=lambda wildcards: expand(
-            out("words/{book_id}.parquet"), book_id=selected_book_ids(wildcards)
+        words=lambda wildcards: PLAN.per_book(
+            "words/{book_id}.parquet", selected_book_ids()
         ),
     output:
         out("corpus/words.npz"),
@@ -114,7 +115,9 @@ rule corpus_words:
 
 rule recognition_word_tables:
     input:
-        lambda wildcards: corpus_row_files(wildcards.task, "words.csv"),
+        lambda wildcards: PLAN.corpus_row_files(
+            wildcards.task, "words.csv", corpus_counts()
+        ),
     output:
         results=out("analysis/recognition/{task}_words_results.csv"),
         summary=out("analysis/recognition/{task}_words_summary.csv"),
@@ -135,13 +138,16 @@ rule recognition_word_tables:
 
 rule recognition_tables:
     input:
-        lambda wildcards: corpus_row_files(wildcards.task, "results.csv"),
+        lambda wildcards: PLAN.corpus_row_files(
+            wildcards.task, "results.csv", corpus_counts()
+        ),
     output:
         results=out("analysis/recognition/{task}_results.csv"),
         summary=out("analysis/recognition/{task}_summary.csv"),
         markdown=out("analysis/recognition/{task}_tables.md"),
     log:
         log_path("recognition/{task}_tables"),
+    priority: rule_priority("recognition_tables")
     conda:
         "../../envs/analysis.yaml"
     script:
@@ -166,8 +172,8 @@ rule skipped_analyses:
     conda:
         "../../envs/analysis.yaml"
     params:
-        planned=skipped_analyses() + excerpt_skips(),
-        genre_configured=genre_analysis_configured(),
+        planned=PLAN.planned_skips(),
+        genre_configured=PLAN.genre_analysis_configured(),
         genre_min_docs=config["genres"]["min_docs"],
     script:
         "../../scripts/skipped_analyses.py"

@@ -1,6 +1,6 @@
 # Beyond the paper (its open questions, section 5): which f3 transitions carry the author
-# signal, and whether a part of a book is representative of the whole. Functions and
-# targets (beyond_outputs()) are in beyond_common.smk; switches in config beyond.*.enabled.
+# signal, and whether a part of a book is representative of the whole. Targets
+# (beyond_outputs): punctstyle.plan.workflow; switches in config beyond.*.enabled.
 
 
 rule f3_importance_row:
@@ -34,9 +34,9 @@ rule f3_importance_row:
 
 rule f3_importance:
     input:
-        importance_row_files(),
+        PLAN.importance_row_files(),
     output:
-        **importance_analysis_files(),
+        **PLAN.importance_analysis_files(),
     log:
         log_path("beyond/f3_importance"),
     conda:
@@ -47,10 +47,10 @@ rule f3_importance:
 
 rule book_parts:
     input:
-        tables=expand(out("corpus/{feature}.parquet"), feature=PART_FEATURES),
+        tables=PLAN.part_tables(),
         sequences=attribution_sequences,
     output:
-        **parts_analysis_files(),
+        **PLAN.parts_analysis_files(),
     log:
         log_path("beyond/book_parts"),
     benchmark:
@@ -72,20 +72,18 @@ rule book_parts:
 
 rule figures_f3_importance:
     input:
-        **importance_analysis_files(),
+        **PLAN.importance_analysis_files(),
     output:
-        heatmap=beyond_report(
+        heatmap=FLAGS.beyond(
             "beyond/f3_importance", "f3_importance", "Which f3 transitions matter"
         ),
         heatmap_pdf=pdf("beyond/f3_importance"),
-        top_k=beyond_report(
-            "beyond/f3_top_k", "f3_top_k", "Which f3 transitions matter"
-        ),
+        top_k=FLAGS.beyond("beyond/f3_top_k", "f3_top_k", "Which f3 transitions matter"),
         top_k_pdf=pdf("beyond/f3_top_k"),
         table=report(
             out("tables/beyond_f3_importance.html"),
             caption=caption("f3_importance_table"),
-            category=SECTION_BEYOND,
+            category=Section.BEYOND,
             subcategory="Which f3 transitions matter",
         ),
     log:
@@ -103,13 +101,13 @@ rule figures_f3_importance:
 
 rule figures_parts:
     input:
-        **parts_analysis_files(),
+        **PLAN.parts_analysis_files(),
     output:
-        distributions=beyond_report(
+        distributions=FLAGS.beyond(
             "beyond/parts_kl", "parts_kl", "Is a part representative of the whole"
         ),
         distributions_pdf=pdf("beyond/parts_kl"),
-        by_size=beyond_report(
+        by_size=FLAGS.beyond(
             "beyond/parts_by_size",
             "parts_by_size",
             "Is a part representative of the whole",
@@ -118,7 +116,7 @@ rule figures_parts:
         table=report(
             out("tables/beyond_parts.html"),
             caption=caption("parts_table"),
-            category=SECTION_BEYOND,
+            category=Section.BEYOND,
             subcategory="Is a part representative of the whole",
         ),
     log:

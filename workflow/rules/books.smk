@@ -3,67 +3,7 @@
 # disk_mb is explicit: Snakemake's default (from the input sizes) is evaluated per job and
 # made a full-catalogue `snakemake -n` (45k jobs) about 30% slower (benchmarks/bench_planning.py).
 
-from importlib.metadata import version as _installed_version
 from punctstyle.book.memory import extraction_mem_mb
-from punctstyle.sources.folder import file_sha256
-
-SPACY_VERSION = _installed_version("spacy")
-
-
-if SOURCE == "folder":
-
-    # A folder corpus: read one file of the folder in place of the download (same outputs).
-    rule ingest_document:
-        input:
-            document=folder_document_path,
-        output:
-            text=out("books/{book_id}.txt.gz"),
-            provenance=out("books/{book_id}.json"),
-        log:
-            log_path("books/{book_id}.ingest"),
-        group:
-            "books"
-        conda:
-            "../../envs/corpus.yaml"
-        resources:
-            mem_mb=300,
-            disk_mb=2 * config["mirror"]["max_text_mb"],
-            runtime=5,
-        params:
-            doc_id=lambda wildcards: folder_document(wildcards)[0],
-            file=lambda wildcards: folder_document(wildcards)[1],
-            max_text_mb=config["mirror"]["max_text_mb"],
-            # the document's content: an edit that keeps the modification time reruns it
-            sha256=lambda wildcards: file_sha256(folder_document_path(wildcards)),
-        script:
-            "../../scripts/ingest_document.py"
-
-else:
-
-    rule download_book:
-        output:
-            text=out("books/{book_id}.txt.gz"),
-            provenance=out("books/{book_id}.json"),
-        log:
-            log_path("books/{book_id}.download"),
-        group:
-            "books"
-        conda:
-            "../../envs/corpus.yaml"
-        resources:
-            mirror_connections=1,
-            mem_mb=300,
-            disk_mb=2 * config["mirror"]["max_text_mb"],
-            runtime=10,
-        params:
-            # Only what decides the book's bytes: changing timeouts, the attempt deadline or
-            # retries reruns nothing (the script reads the retry policy from the config).
-            base_url=config["mirror"]["base_url"],
-            # a function, so that Snakemake leaves the templates' {id} alone
-            url_templates=lambda wildcards: config["mirror"]["url_templates"],
-            max_text_mb=config["mirror"]["max_text_mb"],
-        script:
-            "../../scripts/download_book.py"
 
 
 # spaCy's tokenizer rules, exported once per spaCy version (the version is in the file name,
@@ -71,7 +11,7 @@ else:
 # cost about 1 CPU s a book (benchmarks/bench_workflow.py).
 rule tokenizer_rules:
     output:
-        out(f"extraction/tokenizer_rules-spacy{SPACY_VERSION}.json"),
+        PLAN.tokenizer_rules_file(),
     log:
         log_path("tokenizer_rules"),
     conda:

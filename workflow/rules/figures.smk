@@ -1,7 +1,7 @@
 # Every figure (PNG for the report, PDF for papers) and table of the paper, flagged for
 # `snakemake --report`, grouped by the paper's sections. One job per figure family (per
-# feature or task where the caption depends on it) keeps the DAG small. Functions
-# (figure_outputs(), ...) are in report_common.smk.
+# feature or task where the caption depends on it) keeps the DAG small. Targets
+# (figure_outputs) and report flags: punctstyle.plan.workflow and punctstyle.plan.report.
 
 
 # ------------------------------------------------------------------ section 2: the corpus
@@ -16,21 +16,21 @@ rule figures_corpus:
         documents_per_author=report(
             png("corpus/documents_per_author"),
             caption=caption("documents_per_author"),
-            category=SECTION_DATA,
+            category=Section.DATA,
             subcategory="Data set",
         ),
         documents_per_author_pdf=pdf("corpus/documents_per_author"),
         f1_histograms=report(
             png("corpus/f1_histograms"),
             caption=caption("f1_histograms"),
-            category=SECTION_DATA,
+            category=Section.DATA,
             subcategory="Punctuation-mark frequencies",
         ),
         f1_histograms_pdf=pdf("corpus/f1_histograms"),
         table=report(
             out("tables/corpus.html"),
             caption=caption("corpus_table"),
-            category=SECTION_DATA,
+            category=Section.DATA,
             subcategory="Data set",
         ),
     log:
@@ -50,38 +50,38 @@ rule figures_documents:
     input:
         f1=out("corpus/f1.parquet"),
         f5=out("corpus/f5.parquet"),
-        sequences=sequence_inputs,
+        sequences=lambda wildcards: PLAN.sequence_figure_inputs(selected_book_ids()),
     output:
         books=out("figures/documents/books.json"),
-        sequence=document_figures(
+        sequence=FLAGS.document_figures(
             "sequence",
-            n_sequence_books(),
+            PLAN.n_sequence_books(),
             "Punctuation sequences",
-            section=SECTION_INTRO,
+            section=Section.INTRO,
         ),
-        sequence_pdf=document_pdfs("sequence", n_sequence_books()),
-        f1_bars=document_figures(
+        sequence_pdf=FLAGS.document_pdfs("sequence", PLAN.n_sequence_books()),
+        f1_bars=FLAGS.document_figures(
             "f1_bars",
-            n_sequence_books(),
+            PLAN.n_sequence_books(),
             "Per-document features",
             feature="f1",
         ),
-        f1_bars_pdf=document_pdfs("f1_bars", n_sequence_books()),
-        f5_bars=document_figures(
+        f1_bars_pdf=FLAGS.document_pdfs("f1_bars", PLAN.n_sequence_books()),
+        f5_bars=FLAGS.document_figures(
             "f5_bars",
-            n_sequence_books(),
+            PLAN.n_sequence_books(),
             "Per-document features",
             feature="f5",
         ),
-        f5_bars_pdf=document_pdfs("f5_bars", n_sequence_books()),
-        scatter=document_figures(
+        f5_bars_pdf=FLAGS.document_pdfs("f5_bars", PLAN.n_sequence_books()),
+        scatter=FLAGS.document_figures(
             "scatter",
-            n_scatter_pairs(),
+            PLAN.n_scatter_pairs(),
             "f1 scatter plots of pairs of books",
-            section=SECTION_AUTHORS,
+            section=Section.AUTHORS,
             pair=True,
         ),
-        scatter_pdf=document_pdfs("scatter", n_scatter_pairs()),
+        scatter_pdf=FLAGS.document_pdfs("scatter", PLAN.n_scatter_pairs()),
     log:
         log_path("figures/documents"),
     conda:
@@ -100,11 +100,8 @@ rule figures_kl_heatmaps:
         summary=out("analysis/consistency/author_{feature}.json"),
         heatmaps=out("analysis/consistency/author_{feature}_top.npz"),
     output:
-        heatmaps=heatmap_outputs(),
-        heatmaps_pdf=[
-            pdf(f"kl/heatmap_{{feature}}_top{k}")
-            for k in config["consistency"]["top_k"]
-        ],
+        heatmaps=FLAGS.heatmaps(config["consistency"]["top_k"]),
+        heatmaps_pdf=FLAGS.heatmap_pdfs(config["consistency"]["top_k"]),
     log:
         log_path("figures/kl_heatmaps_{feature}"),
     wildcard_constraints:
@@ -125,14 +122,15 @@ rule figures_kl:
         summary=out("analysis/consistency/{task}_{feature}.json"),
         kl_values=out("analysis/consistency/{task}_{feature}_kl.npz"),
     output:
-        consistency=consistency_figure("consistency"),
+        consistency=FLAGS.consistency_figure("consistency"),
         consistency_pdf=pdf("kl/consistency_{task}_{feature}"),
-        distribution=consistency_figure("kl_distribution"),
+        distribution=FLAGS.consistency_figure("kl_distribution"),
         distribution_pdf=pdf("kl/kl_distribution_{task}_{feature}"),
     log:
         log_path("figures/kl_{task}_{feature}"),
     wildcard_constraints:
         feature=wildcard_pattern(DISTRIBUTION_FEATURES),
+    priority: rule_priority("figures_kl")
     conda:
         "../../envs/figures.yaml"
     resources:
@@ -163,6 +161,7 @@ rule figures_recognition:
         ),
     log:
         log_path("figures/recognition_{task}"),
+    priority: rule_priority("figures_recognition")
     conda:
         "../../envs/figures.yaml"
     resources:
@@ -180,25 +179,26 @@ rule figures_temporal:
         over_time=out("analysis/temporal/author_f1_over_time.csv"),
         summary=out("analysis/temporal/summary.json"),
     output:
-        **over_time_outputs(),
-        author_dates=temporal_figure("author_dates", "Author dates"),
+        **FLAGS.over_time(PLAN.publication_years_csv()),
+        author_dates=FLAGS.temporal_figure("author_dates", "Author dates"),
         author_dates_pdf=pdf("temporal/author_dates"),
-        f1_by_decade=temporal_figure("f1_by_decade", "Punctuation over time"),
+        f1_by_decade=FLAGS.temporal_figure("f1_by_decade", "Punctuation over time"),
         f1_by_decade_pdf=pdf("temporal/f1_by_decade"),
-        f1_by_decade_panels=temporal_figure(
+        f1_by_decade_panels=FLAGS.temporal_figure(
             "f1_by_decade_panels", "Punctuation over time"
         ),
         f1_by_decade_panels_pdf=pdf("temporal/f1_by_decade_panels"),
-        rate=temporal_figure("rate_by_decade", "Punctuation over time"),
+        rate=FLAGS.temporal_figure("rate_by_decade", "Punctuation over time"),
         rate_pdf=pdf("temporal/rate_by_decade"),
         table=report(
             out("tables/temporal.html"),
             caption=caption("temporal_table"),
-            category=SECTION_TEMPORAL,
+            category=Section.TEMPORAL,
             subcategory="Tables",
         ),
     log:
         log_path("figures/temporal"),
+    priority: rule_priority("figures_temporal")
     conda:
         "../../envs/figures.yaml"
     resources:
@@ -211,24 +211,26 @@ rule figures_temporal:
 
 rule appendix_table:
     input:
-        unpack(appendix_inputs),
+        unpack(lambda wildcards: PLAN.appendix_inputs(wildcards.task)),
     output:
         csv=out("tables/appendix_{task}.csv"),
         markdown=out("tables/appendix_{task}.md"),
         html=report(
             out("tables/appendix_{task}.html"),
             caption=caption("appendix"),
-            category=SECTION_APPENDIX,
+            category=Section.APPENDIX,
             subcategory=task_title,
         ),
     log:
         log_path("figures/appendix_{task}"),
+    priority: rule_priority("appendix_table")
     conda:
         "../../envs/figures.yaml"
     params:
-        feature=consistency_feature(),
+        feature=PLAN.consistency_feature(),
         # an appendix of genres is made only when the genre analysis runs
-        recognised=lambda wildcards: wildcards.task in configured_recognition_tasks(),
+        recognised=lambda wildcards: wildcards.task
+        in PLAN.configured_recognition_tasks(),
         seeds=config["recognition"]["seeds"],
         method="mlp",
         feature_set="all",
@@ -245,7 +247,7 @@ rule config_used:
         html=report(
             out("report/config_used.html"),
             caption=caption("config"),
-            category=SECTION_CONFIG,
+            category=Section.CONFIG,
             subcategory="Configuration used",
         ),
     log:

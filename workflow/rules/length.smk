@@ -1,12 +1,16 @@
 # Beyond the paper (its first open question, section 5): author recognition accuracy against
-# the length of the punctuation sequence, on the splits of Tables 2-3. Functions and targets
-# (length_outputs()) are in length_common.smk; switch and settings in config length_curve.
+# the length of the punctuation sequence, on the splits of Tables 2-3. Targets and inputs
+# (length_outputs): punctstyle.plan.workflow; switch and settings in config length_curve.
 
 
 rule length_curve_row:
     input:
         # texts, words files and tokenizer rules, when a method runs on words<k>
-        unpack(length_word_inputs),
+        unpack(
+            lambda wildcards: PLAN.length_word_inputs(
+                selected_book_ids(), PLAN.tokenizer_rules_file()
+            )
+        ),
         table=out("corpus/f1.parquet"),
         sequences=attribution_sequences,
     output:
@@ -28,21 +32,23 @@ rule length_curve_row:
     params:
         # the splits and networks of Tables 2-3; not recognition.mlp.threads/device
         lengths=config["length_curve"]["lengths"],
-        methods=length_methods(),
+        methods=PLAN.length_methods(),
         training=config["length_curve"]["training"],
         short_documents=config["length_curve"]["short_documents"],
         test_fraction=config["recognition"]["test_fraction"],
-        mlp=length_mlp_params(),
+        mlp=PLAN.length_mlp_params(),
     script:
         "../../scripts/length_curve_row.py"
 
 
 rule length_curve:
     input:
-        results=length_row_files("results.csv"),
-        excerpts=length_row_files("excerpts.csv"),
+        results=lambda wildcards: PLAN.length_row_files("results.csv", corpus_counts()),
+        excerpts=lambda wildcards: PLAN.length_row_files(
+            "excerpts.csv", corpus_counts()
+        ),
     output:
-        **length_analysis_files(),
+        **PLAN.length_analysis_files(),
     log:
         log_path("length/author_summary"),
     conda:
@@ -53,16 +59,16 @@ rule length_curve:
 
 rule figures_length_curve:
     input:
-        summary=length_analysis_files()["summary"],
+        summary=PLAN.length_analysis_files()["summary"],
     output:
-        figure=beyond_report(
+        figure=FLAGS.beyond(
             "beyond/length_curve", "length_curve", "Accuracy against text length"
         ),
         figure_pdf=pdf("beyond/length_curve"),
         table=report(
             out("tables/beyond_length_curve.html"),
             caption=caption("length_curve_table"),
-            category=SECTION_BEYOND,
+            category=Section.BEYOND,
             subcategory="Accuracy against text length",
         ),
     log:

@@ -1,6 +1,6 @@
 # Beyond the paper: a classifier on raw punctuation sequences (a 1-D convolutional network over
 # windows of marks and word gaps), on the author samples, splits and seeds of Tables 2-3, against
-# the feature MLP of the same rows. Functions and targets are in beyond_common.smk; switch in
+# the feature MLP of the same rows. Targets and inputs: punctstyle.plan.workflow; switch in
 # config beyond.sequence.enabled.
 
 
@@ -28,10 +28,10 @@ rule sequence_row:
         runtime=120,
     params:
         # what decides the results; not beyond.sequence.threads/device
-        model=sequence_model_params(),
+        model=PLAN.sequence_model_params(),
         test_fraction=config["recognition"]["test_fraction"],
         # the length curve's grid, so that both score the same test excerpts
-        lengths=sequence_excerpt_lengths(),
+        lengths=PLAN.sequence_excerpt_lengths(),
         short_documents=config["length_curve"]["short_documents"],
     script:
         "../../scripts/sequence_row.py"
@@ -39,9 +39,9 @@ rule sequence_row:
 
 rule sequence_table:
     input:
-        rows=sequence_row_files(),
-        lengths=sequence_row_files("_lengths"),
-        recognition=sequence_recognition_files(),
+        rows=lambda wildcards: PLAN.sequence_row_files("", corpus_counts()),
+        lengths=lambda wildcards: PLAN.sequence_row_files("_lengths", corpus_counts()),
+        recognition=lambda wildcards: PLAN.sequence_recognition_files(corpus_counts()),
     output:
         csv=out("analysis/beyond/sequence_model.csv"),
         markdown=out("analysis/beyond/sequence_model.md"),
@@ -49,7 +49,7 @@ rule sequence_table:
         table=report(
             out("tables/beyond_sequence_model.html"),
             caption=caption("sequence_model"),
-            category=SECTION_BEYOND,
+            category=Section.BEYOND,
             subcategory="A classifier on raw sequences",
         ),
     log:

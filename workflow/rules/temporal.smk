@@ -1,10 +1,10 @@
 # Section 5: punctuation versus the authors' middle years (and, optionally, publication
-# years). Functions (temporal_outputs(), ...) are in report_common.smk.
+# years). Targets and inputs: punctstyle.plan.workflow.
 
 
 rule temporal:
     input:
-        unpack(temporal_inputs),
+        unpack(lambda wildcards: PLAN.temporal_inputs()),
     output:
         documents=out("analysis/temporal/dated_documents.csv"),
         dates=out("analysis/temporal/date_counts_by_decade.csv"),
@@ -14,12 +14,13 @@ rule temporal:
         summary=out("analysis/temporal/summary.json"),
     log:
         log_path("temporal"),
+    priority: rule_priority("temporal")
     conda:
         "../../envs/analysis.yaml"
     resources:
         mem_mb=4000,
     params:
         temporal=config["temporal"],
-        publication_years_csv=publication_years_csv(),
+        publication_years_csv=PLAN.publication_years_csv(),
     script:
         "../../scripts/temporal.py"

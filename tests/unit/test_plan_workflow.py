@@ -1,0 +1,136 @@
+"""punctstyle.plan.workflow and punctstyle.plan.checkpoints: what the rules ask for, planned from the
+config and the checkpoints' files without a Snakemake run."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+
+from punctstyle.io import InputError
+from punctstyle.plan import rows, targets
+from punctstyle.plan.checkpoints import CorpusCounts, SelectedBooks
+from punctstyle.plan.workflow import WorkflowPlan
+from tests.unit.test_plan_rows import config
+
+THREE_AUTHORS_ONE_GENRE = CorpusCounts({"author": 3, "genre": 1})
+THREE_AUTHORS_TWO_GENRES = CorpusCounts({"author": 3, "genre": 2})
+
+
+def test_corpus_counts_and_selected_books_read_the_checkpoints_files(tmp_path):
+    summary = tmp_path / "summary.json"
+    summary.write_text(json.dumps({"authors_in_corpus": 36, "genres_in_corpus": 4, "n_books": 9}))
+    counts = CorpusCounts.read(summary)
+    assert counts("author") == 36 and counts("genre") == 4
+    summary.write_text(json.dumps({"authors_in_corpus": 36}))
+    with pytest.raises(InputError, match="summary.json: the corpus summary has no genres_in_corpus"):
+        CorpusCounts.read(summary)
+    selection = tmp_path / "selection.parquet"
+    pd.DataFrame({"book_id": [7, 3], "title": ["a", "b"]}).to_parquet(selection)
+    assert SelectedBooks.read(selection).ids == (7, 3) and SelectedBooks.read(selection).documents == {}
+    folder = pd.DataFrame({"book_id": [1], "doc_id": ["d"], "file": ["d.txt"], "path": ["/x/d.txt"]})
+    folder.to_parquet(tmp_path / "folder.parquet")
+    assert SelectedBooks.read(tmp_path / "folder.parquet").documents == {1: ("d", "d.txt", "/x/d.txt")}
+
+
+def test_per_book_files_and_corpus_outputs():
+    plan = WorkflowPlan(config(outdir="r"))
+    files = plan.per_book_files([5, 6])
+    assert files[:3] == ["r/books/5.json", "r/books/6.json", "r/books/5.txt.gz"] and len(files) == 10
+    assert plan.corpus_outputs()[-2:] == ["r/corpus/exclusions.csv", "r/corpus/summary.json"]
+    assert plan.tokenizer_rules_file().startswith("r/extraction/tokenizer_rules-spacy")
+
+
+def test_the_genre_analysis_follows_the_corpus_genres():
+    plan = WorkflowPlan(config(outdir="r", **{"recognition.genre_recognition": True}))
+    assert plan.analysis_outputs(THREE_AUTHORS_ONE_GENRE) == [
+        "r/analysis/consistency/summary.csv",
+        "r/analysis/recognition/author_summary.csv",
+        "r/analysis/recognition/author_tables.md",
+        "r/analysis/skipped_analyses.csv",
+    ]
+    assert "r/analysis/recognition/genre_tables.md" in plan.analysis_outputs(THREE_AUTHORS_TWO_GENRES)
+    wildcards = plan.figure_rule_wildcards(THREE_AUTHORS_ONE_GENRE)
+    assert wildcards["figures_recognition"] == {"task": ["author"]}
+    assert plan.consistency_summary_inputs(THREE_AUTHORS_TWO_GENRES)[0] == "r/analysis/consistency/author_f1.json"
+
+
+def test_capped_recognition_rows_are_not_planned():
+    plan = WorkflowPlan(config(outdir="r", **{"recognition.class_sizes": [2, 3, 50, "all"], "recognition.seeds": [0]}))
+    assert plan.corpus_row_files("author", "results.csv", THREE_AUTHORS_ONE_GENRE) == [
+        "r/analysis/recognition/author/2_classes/seed0_results.csv",
+        "r/analysis/recognition/author/all_classes/seed0_results.csv",
+    ]
+
+
+def test_length_and_sequence_rows_are_named_by_the_authors_they_hold():
+    """Issue 26 item 8: 10 and 50 requested of 3 authors is one row of 3 authors, named 3."""
+    cfg = config(outdir="r", **{"length_curve.class_sizes": [2, 10, 50], "recognition.seeds": [0],
+                                "beyond.sequence.class_sizes": [2, 10], "recognition.class_sizes": [2, "all"]})
+    plan = WorkflowPlan(cfg)
+    assert plan.length_row_files("results.csv", THREE_AUTHORS_ONE_GENRE) == [
+        "r/analysis/length/author/2_classes/seed0_results.csv",
+        "r/analysis/length/author/3_classes/seed0_results.csv",
+    ]
+    assert plan.sequence_row_files("", THREE_AUTHORS_ONE_GENRE) == [
+        "r/analysis/beyond/sequence/author_2_classes_seed0.csv",
+        "r/analysis/beyond/sequence/author_3_classes_seed0.csv",
+    ]
+    # the sequence row of every author compares with the "all" row of Tables 2-3
+    assert plan.sequence_recognition_files(THREE_AUTHORS_ONE_GENRE) == [
+        "r/analysis/recognition/author/2_classes/seed0_results.csv",
+        "r/analysis/recognition/author/all_classes/seed0_results.csv",
+    ]
+    assert rows.held_class_sizes(["10", "2", "3"], 3) == ["3", "2"]
+    assert rows.held_class_sizes(["10", "2"], 1) == ["10", "2"]  # nothing can run: the job says why
+    assert targets.length_row_files(cfg, "results.csv")[-1].endswith("50_classes/seed0_results.csv")
+
+
+def test_figure_outputs_are_the_figure_rules_outputs():
+    plan = WorkflowPlan(config(outdir="r", **{"consistency.features": ["f1", "f3"], "consistency.tasks": ["author"]}))
+    names = plan.figure_rule_wildcards(THREE_AUTHORS_ONE_GENRE)
+    rules = SimpleNamespace(**{name: SimpleNamespace(output=[]) for name in names})
+    rules.figures_kl = SimpleNamespace(output=["r/figures/kl/consistency_{task}_{feature}.png"])
+    rules.figures_corpus = SimpleNamespace(output=["r/figures/corpus/documents_per_author.png"])
+    assert plan.figure_outputs(rules, THREE_AUTHORS_ONE_GENRE) == [
+        "r/figures/corpus/documents_per_author.png",
+        "r/figures/kl/consistency_author_f1.png",
+        "r/figures/kl/consistency_author_f3.png",
+    ]
+
+
+def test_folder_corpus_problems_stop_in_one_line(tmp_path):
+    with pytest.raises(InputError, match="config folder.path: needed with source: folder"):
+        WorkflowPlan.from_config(config(source="folder"))
+    with pytest.raises(InputError, match="is not a folder"):
+        WorkflowPlan.from_config(config(source="folder", **{"folder.path": str(tmp_path / "none")}))
+    (tmp_path / "metadata.csv").write_text("file,author,year\na.txt,Ann,1850\n")
+    plan = WorkflowPlan.from_config(config(source="folder", outdir="r", **{"folder.path": str(tmp_path)}))
+    assert plan.folder_columns == ("file", "author", "year")
+    assert [name for name, _ in plan.skipped_analyses()] == ["genre analysis"]
+    assert plan.publication_years_csv() == "r/corpus/publication_years.csv"
+    assert plan.temporal_inputs()["years"] == "r/corpus/publication_years.csv"
+    with pytest.raises(InputError, match="temporal.publication_years_csv: .* is not a file"):
+        WorkflowPlan.from_config(config(**{"temporal.publication_years_csv": str(tmp_path / "no.csv")}))
+
+
+def test_word_inputs_only_with_word_methods():
+    plan = WorkflowPlan(config(outdir="r", **{"length_curve.methods": {"kl": ["f3"]}}))
+    assert plan.length_word_inputs([1], "rules.json") == {}
+    plan = WorkflowPlan(config(outdir="r", **{"length_curve.methods": {"delta": ["words20"]}}))
+    assert plan.length_word_inputs([1], "rules.json") == {
+        "texts": ["r/books/1.txt.gz"],
+        "words": ["r/words/1.parquet"],
+        "rules": "rules.json",
+    }
+
+
+def test_beyond_and_length_outputs_follow_their_switches():
+    off = config(**{"beyond.importance.enabled": False, "beyond.parts.enabled": False,
+                    "beyond.sequence.enabled": False, "length_curve.enabled": False})
+    assert WorkflowPlan(off).beyond_outputs() == [] and WorkflowPlan(off).length_outputs() == []
+    on = WorkflowPlan(config(outdir="r", **{"beyond.parts.enabled": True, "length_curve.enabled": True}))
+    assert "r/figures/beyond/parts_kl.png" in on.beyond_outputs()
+    assert "r/figures/beyond/length_curve.pdf" in on.length_outputs()
