@@ -1,45 +1,7 @@
-"""Checkpoint select_books for a folder corpus: the metadata CSV -> selection.parquet.
+"""Checkpoint select_books for a folder corpus (:func:`punctstyle.sources.folder_job.select_folder_job`)."""
 
-Bad rows are logged (one line each, naming the row and the file) and written to
-metadata_exclusions.csv, which corpus_tables adds to exclusions.csv; the rest goes on.
-"""
-
-import sys
-
-import pandas as pd
-
-from punctstyle.sources.selection import EmptySelectionError
-from punctstyle.sources.folder import folder_selection, publication_years, read_metadata
-from punctstyle.io import InputError, atomic_open, write_parquet_atomic
 from punctstyle.logs import configure_logging
+from punctstyle.sources.folder_job import select_folder_job
 
 log = configure_logging(snakemake.log[0])
-params = snakemake.params
-metadata, warnings = read_metadata(snakemake.input.metadata)
-for warning in warnings:
-    log.warning("%s", warning)
-    print(f"punctstyle: {warning}", file=sys.stderr)
-try:
-    selection, exclusions, filter_log = folder_selection(
-        metadata,
-        params.folder,
-        metadata_path=snakemake.input.metadata,
-        min_docs_per_author=params.min_docs_per_author,
-    )
-except EmptySelectionError as exc:
-    log.error("%s", exc)
-    raise InputError(str(exc)) from None
-for reason in exclusions["reason"]:  # one line per left-out row, on the console too
-    log.warning("%s", reason)
-    print(f"punctstyle: left out: {reason}", file=sys.stderr)
-for step in filter_log:
-    log.info("filter %-24s removed %6d, %6d remain", step["filter"], step["removed"], step["remaining"])
-log.info("selected %d documents by %d authors", len(selection), selection["author"].nunique())
-write_parquet_atomic(selection, snakemake.output.selection)
-for path, table in (
-    (snakemake.output.filters, pd.DataFrame(filter_log)),
-    (snakemake.output.exclusions, exclusions),
-    (snakemake.output.years, publication_years(selection)),
-):
-    with atomic_open(path, "w", newline="") as handle:
-        table.to_csv(handle, index=False)
+select_folder_job(snakemake.params, snakemake.input, snakemake.output, log)

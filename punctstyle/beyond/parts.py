@@ -46,6 +46,8 @@ import pandas as pd
 from punctstyle.divergence import pairwise_kl, paired_kl
 from punctstyle.marks import N_GAP_BINS, N_MARKS
 from punctstyle.corpus.tables import text_groups
+from punctstyle.corpus.sequences import document_sequences
+from punctstyle.io import atomic_open, write_json_atomic
 from punctstyle.featuresets import matrices_from_tables
 
 PART_FEATURES: tuple[str, ...] = ("f1", "f3", "f5")
@@ -314,3 +316,46 @@ def parts_summary(rows: pd.DataFrame, skipped: pd.DataFrame) -> pd.DataFrame:
     )
     summary = summary.reset_index().merge(skipped, on="n_parts", how="left")
     return summary[SUMMARY_COLUMNS]
+
+
+def book_parts_job(params: Any, inputs: Any, output: Any, log: Any) -> None:
+    """Rule book_parts: the parts of every corpus book (``inputs.tables`` of :data:`PART_FEATURES`,
+    ``inputs.sequences``) against three references (:func:`parts_analysis`), their summary and a
+    record of the settings (``output.parts``, ``output.summary``, ``output.info``); ``params``:
+    ``part_counts``, ``min_part_marks``, ``other_books``, ``seed``. Fewer than 2 authors: empty
+    tables and a record naming the reason."""
+    tables = {name: pd.read_parquet(path) for name, path in zip(PART_FEATURES, inputs.tables, strict=True)}
+    references = References.from_tables(tables)
+    n_authors = int(np.unique(references.authors).size)
+    alone = authors_without_other_text(references.authors, references.text_ids)
+    excerpts = references.texts is not None
+    record = {"n_books": int(references.book_ids.size), "n_authors": n_authors, "part_counts": list(params.part_counts),
+              "min_part_marks": params.min_part_marks, "other_books": params.other_books, "seed": params.seed,
+              "own_author_reference": "mean feature vector of the author's documents from other texts (every excerpt "
+                                      "of the document's own text left out)" if excerpts else
+                                      "mean feature vector of the author's other books",
+              "n_texts": int(np.unique(references.text_ids).size),
+              "n_authors_without_other_text": int(alone.size), "authors_without_other_text": [str(a) for a in alone],
+              "other_books_reference": "mean KL to a seeded sample of other authors' books",
+              "direction": "d(reference, part)"}
+    if n_authors < 2:
+        record.update(status="skipped", reason=f"the corpus has {n_authors} author(s), at least 2 are needed")
+        log.warning("book parts skipped: %s", record["reason"])
+        rows, summary = pd.DataFrame(columns=PART_COLUMNS), pd.DataFrame(columns=SUMMARY_COLUMNS)
+        skipped = pd.DataFrame(columns=SKIPPED_COLUMNS)
+    else:
+        sequences = document_sequences(inputs.sequences, tables[PART_FEATURES[0]], references.book_ids)
+        rows, skipped = parts_analysis(sequences, references, part_counts=params.part_counts,
+                                       min_part_marks=params.min_part_marks, n_other_books=params.other_books,
+                                       seed=params.seed)
+        summary = parts_summary(rows, skipped)
+        record.update(status="done", reason="")
+    record["books_per_p"] = skipped.to_dict("records")
+    for frame, path in ((rows, output.parts), (summary, output.summary)):
+        with atomic_open(path, "w", newline="") as handle:
+            frame.to_csv(handle, index=False)
+    write_json_atomic(output.info, record)
+    if alone.size:
+        log.warning("book parts: %d author(s) with no other text, no own-author reference: %s", alone.size,
+                    ", ".join(record["authors_without_other_text"]))
+    log.info("book parts: %s\n%s", record["status"], summary.to_string())

@@ -3,13 +3,14 @@ punctuation-mark frequency f^{1,k}_i over the corpus (figure ``feature_dist``)."
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from punctstyle.corpus.tables import feature_matrix
 from punctstyle.marks import MARK_COLOURS, MARK_NAMES, MARKS, N_MARKS
 from punctstyle.report.plots.base import NEUTRAL_COLOUR, integer_axis, new_figure, set_suptitle, set_title
 
@@ -67,3 +68,13 @@ def plot_f1_histograms(f1: Any, bin_width: float = F1_BIN_WIDTH, title: str | No
     if title:
         set_suptitle(fig, title)
     return fig
+
+
+FIGURES: dict[str, Callable[[pd.DataFrame], Figure]] = {
+    "documents_per_author": lambda table: plot_documents_per_author(table["author"]),
+    "f1_histograms": lambda table: plot_f1_histograms(feature_matrix(table, "f1")),
+}
+"""The corpus family's figures: rule ``figures_corpus``'s output name (its PDF: ``<name>_pdf``) ->
+the function drawing it from the corpus table ``corpus/f1.parquet``. The rule's job
+(:func:`punctstyle.report.figure_jobs.corpus_figures`) draws every entry the rule declares, so a
+figure of this family is added here, as two outputs of the rule and as its caption text."""

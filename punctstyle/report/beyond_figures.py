@@ -1,0 +1,96 @@
+"""The figures and report tables of the analyses beyond the paper: f3 importance and book parts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from punctstyle.classifiers import display_name
+from punctstyle.beyond.importance import importance_matrix, top_transitions
+from punctstyle.io import read_json_object, write_text_atomic
+from punctstyle.beyond.parts import PART_FEATURES
+from punctstyle.report.plots.base import placeholder_figure, save_figure
+from punctstyle.report.plots.beyond import (
+    plot_importance_heatmaps,
+    plot_part_distributions,
+    plot_parts_by_size,
+    plot_top_k_accuracy,
+)
+from punctstyle.report.render import html_page, html_paragraph, html_table
+
+
+def importance_figures(inputs: Any, output: Any) -> None:
+    """Rule figures_f3_importance: the importance heat maps, top-k accuracies and their table."""
+    record = read_json_object(inputs.summary)
+    importance, top_k = pd.read_csv(inputs.importance), pd.read_csv(inputs.top_k)
+    empty = f"No f3 importance: {record['reason']}"
+    if importance.empty:
+        heatmap, top_k_figure = placeholder_figure(empty), placeholder_figure(empty)
+    else:
+        matrices = {int(n): importance_matrix(importance, int(n)) for n in importance["n_classes"].unique()}
+        heatmap = plot_importance_heatmaps(
+            matrices, "Permutation importance of f3 entries for the MLP on f3 (test accuracy drop, mean over seeds)"
+        )
+        top_k_figure = (
+            plot_top_k_accuracy(
+                top_k,
+                {m: display_name(m) for m in ("kl", "mlp")},
+                "Author recognition on the top-k f3 entries (ranked on training books)",
+            )
+            if len(top_k)
+            else placeholder_figure(empty)
+        )
+    save_figure(heatmap, output.heatmap, output.heatmap_pdf)
+    save_figure(top_k_figure, output.top_k, output.top_k_pdf)
+    parts = (
+        [html_paragraph(empty)]
+        if importance.empty
+        else [
+            html_table(
+                top_transitions(importance, 10),
+                {"importance": ".4f", "sd": ".4f"},
+                caption="The 10 most important f3 transitions (largest number of authors)",
+            ),
+            html_table(
+                top_k.assign(method=top_k["method"].map(display_name)),
+                {"k": "auto", "n_seeds": "auto"},
+                caption="Test accuracy on the top-k entries (k = 100: all of f3)",
+            ),
+        ]
+    )
+    write_text_atomic(output.table, html_page("Which f3 transitions matter", parts))
+
+
+def parts_figures(inputs: Any, output: Any) -> None:
+    """Rule figures_parts: the parts' KL distributions, closeness by size and their table."""
+    record = read_json_object(inputs.info)
+    rows, summary = pd.read_csv(inputs.parts), pd.read_csv(inputs.summary)
+    empty = f"No parts: {record['reason'] or 'every book is shorter than p x beyond.parts.min_part_marks'}"
+    if rows.empty:
+        distributions, by_size = placeholder_figure(empty), placeholder_figure(empty)
+    else:
+        distributions = plot_part_distributions(
+            rows, PART_FEATURES, "KL divergence of a part of a book to three references"
+        )
+        by_size = plot_parts_by_size(summary, "Parts closer to their own book or author than to any other author")
+    save_figure(distributions, output.distributions, output.distributions_pdf)
+    save_figure(by_size, output.by_size, output.by_size_pdf)
+    table = summary.drop(columns=["n_parts_total"]) if len(summary) else summary
+    parts = (
+        [html_paragraph(empty)]
+        if summary.empty
+        else [
+            html_table(table, {"n_parts": "auto", "n_books": "auto", "n_skipped": "auto", "median_part_marks": "auto"})
+        ]
+    )
+    write_text_atomic(output.table, html_page("Is a part representative of the whole", parts))
+
+
+def beyond_figures(rule: str, inputs: Any, output: Any, log: Any) -> None:
+    """Rules figures_f3_importance and figures_parts (one script for both, by ``rule``)."""
+    if rule == "figures_f3_importance":
+        importance_figures(inputs, output)
+    else:
+        parts_figures(inputs, output)
+    log.info("%s: done", rule)

@@ -1,0 +1,181 @@
+"""The bodies of the figure rules (``figures_*``, ``config_used``): read a family's inputs with the
+package's readers, draw its figures (:mod:`punctstyle.report.plots`) and write its report tables.
+Each takes the rule's ``inputs`` and ``outputs`` (Snakemake's named lists, or mappings read by
+attribute) and the values the rule hands over; ``scripts/figures_*.py`` only call them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pandas as pd
+
+from punctstyle.analyses.consistency_files import (
+    heatmap_key,
+    read_consistency_table,
+    read_heatmaps,
+    read_summary,
+    read_values,
+)
+from punctstyle.beyond.length_summary import feature_text, summary_markdown
+from punctstyle.classifiers import display_name
+from punctstyle.corpus.exclusions import read_exclusions
+from punctstyle.corpus.summary import read_corpus_summary
+from punctstyle.io import write_text_atomic
+from punctstyle.report.plots import corpus as corpus_plots
+from punctstyle.report.plots import plot_accuracy_vs_classes, plot_consistency, plot_kl_distributions
+from punctstyle.report.plots import plot_kl_heatmap, save_figure
+from punctstyle.report.plots.base import placeholder_figure
+from punctstyle.report.plots.length import plot_length_curve
+from punctstyle.report.recognition_tables import accuracy_long, to_html
+from punctstyle.report.render import html_page, html_paragraph, html_preformatted, html_table
+from punctstyle.report.tables import corpus_tables
+from punctstyle.settings import EXECUTION_ONLY_KEYS
+
+
+def draw_registered(figures: dict[str, Any], data: Any, outputs: Any) -> list[str]:
+    """Draw each figure of a family's registry (output name -> function of ``data``) that the rule
+    declares as an output (PNG ``outputs[name]``, PDF ``outputs[name + "_pdf"]``); the names drawn."""
+    drawn = []
+    for name, draw in figures.items():
+        if name in outputs.keys():
+            save_figure(draw(data), outputs[name], outputs[f"{name}_pdf"])
+            drawn.append(name)
+    return drawn
+
+
+def corpus_figures(inputs: Any, outputs: Any, log: Any) -> None:
+    """Rule figures_corpus: every figure of :data:`punctstyle.report.plots.corpus.FIGURES` (documents
+    per author, f1 histograms, ...) and the data-set table (section 2)."""
+    table = pd.read_parquet(inputs.f1)
+    draw_registered(corpus_plots.FIGURES, table, outputs)
+    summary, exclusions = read_corpus_summary(inputs.summary), read_exclusions(inputs.exclusions)
+    counts, reasons, genres = corpus_tables(summary, exclusions, table)
+    parts = [
+        html_table(counts, formats="auto", caption="Corpus"),
+        html_table(reasons, caption="Books excluded, by stage and reason"),
+        html_table(genres, caption="Genres (book counts in the corpus)"),
+    ]
+    write_text_atomic(outputs.table, html_page("Data set (section 2.1)", parts))
+    log.info("corpus figures: %d books by %d authors", len(table), table["author"].nunique())
+
+
+RECOGNITION_NOTE = (
+    "Accuracy on the test set, mean ± standard deviation over the seeds (no ± when the seeds agree "
+    "or there is one seed); baseline: expected accuracy of assigning each test document to a class "
+    "at random with the class's share of the training set (section 2.5)."
+)
+RECOGNITION_TITLES = {"author": "Author recognition (Tables 2 and 3)", "genre": "Genre recognition (Table 4)"}
+
+
+def recognition_figures(task: str, inputs: Any, outputs: Any, log: Any) -> None:
+    """Rule figures_recognition: accuracy versus number of classes, and Tables 2-4 as HTML."""
+    summary = pd.read_csv(inputs.summary)
+    long = accuracy_long(summary) if len(summary) else pd.DataFrame()
+    empty = f"No {task} recognition results: the corpus has fewer than 2 {task} classes."
+    if long.empty:
+        figure = placeholder_figure(empty)
+    else:
+        long["method"] = long["method"].map(display_name)
+        title = f"{task} recognition: test accuracy (mean and standard deviation over seeds) and baseline"
+        figure = plot_accuracy_vs_classes(long, label=f"{task}s", title=title)
+    save_figure(figure, outputs.accuracy, outputs.accuracy_pdf)
+    tables = to_html(summary) if len(summary) else html_paragraph(empty)
+    page = html_page(RECOGNITION_TITLES.get(task, task), [tables, html_paragraph(RECOGNITION_NOTE, note=True)])
+    write_text_atomic(outputs.tables, page)
+    log.info("%s recognition: %d accuracy points", task, len(long))
+
+
+def kl_figures(task: str, feature: str, inputs: Any, outputs: Any, log: Any) -> None:
+    """Rule figures_kl: one task's consistency curve and KL distributions for one feature."""
+    summary = read_summary(inputs.summary)
+    if "skipped" in summary:
+        # classes without two documents each: the workflow plans a genre analysis only for a corpus
+        # with two genres, so this is a corpus whose classes have no pairs (said on the figure)
+        message = f"No {task} consistency for {feature}: {summary['skipped']}"
+        save_figure(placeholder_figure(message), outputs.consistency, outputs.consistency_pdf)
+        save_figure(placeholder_figure(message), outputs.distribution, outputs.distribution_pdf)
+        log.info("%s", message)
+        return
+    table = read_consistency_table(inputs.table)
+    table = table[table["consistency"].notna()]
+    title = f"{task} consistency, feature {feature} ({len(table)} {task}s)"
+    figure = plot_consistency(
+        table["consistency"], table["ci_low"], table["ci_high"], summary["baseline_mean"], label=task, title=title
+    )
+    save_figure(figure, outputs.consistency, outputs.consistency_pdf)
+    within, cross = read_values(inputs.kl_values)
+    figure = plot_kl_distributions(
+        within,
+        cross,
+        label=task,
+        title=f"KL divergence of {feature}, {task}s",
+        ks=(summary["ks_statistic"], summary["ks_pvalue"]),
+    )
+    save_figure(figure, outputs.distribution, outputs.distribution_pdf)
+    log.info(
+        "%s %s: %d classes, baseline %.4g, KS %.3f",
+        task,
+        feature,
+        len(table),
+        summary["baseline_mean"],
+        summary["ks_statistic"],
+    )
+
+
+def kl_heatmap_figures(feature: str, top_k: list[int], inputs: Any, outputs: Any, log: Any) -> None:
+    """Rule figures_kl_heatmaps: one feature's KL heat maps of the k most consistent authors."""
+    summary, heatmaps = read_summary(inputs.summary), read_heatmaps(inputs.heatmaps)
+    for k, png, pdf in zip(top_k, outputs.heatmaps, outputs.heatmaps_pdf, strict=True):
+        key = heatmap_key(k, heatmaps)
+        if key is None:
+            reason = summary.get("skipped", "no author has a consistency value")
+            figure = placeholder_figure(f"No heat map: {reason}", title=f"{feature}, {k} most consistent authors")
+            save_figure(figure, png, pdf)
+            log.info("no heat map for k = %d: %s", k, reason)
+            continue
+        heatmap = heatmaps[key]
+        title = f"{feature}: {key} most consistent authors, {heatmap.labels.size} documents"
+        if key < k:
+            title += f"\n(the corpus has {key} authors with a consistency, fewer than {k})"
+        save_figure(plot_kl_heatmap(heatmap.matrix, heatmap.edges, title=title), png, pdf)
+        log.info("heat map of %d authors, %d documents", key, heatmap.labels.size)
+
+
+def length_figures(inputs: Any, outputs: Any, log: Any) -> None:
+    """Rule figures_length_curve: accuracy against the excerpt length (figure and report table)."""
+    summary = pd.read_csv(inputs.summary, dtype={"length": str})
+    title = "Author recognition on excerpts of n consecutive marks: punctuation and words"
+    if summary.empty:
+        reason = "No length-curve rows: the corpus has fewer than two authors"
+        figure, parts = placeholder_figure(reason), [html_paragraph(reason)]
+    else:
+        figure = plot_length_curve(summary, display_name, title)
+        table = summary.assign(
+            method=summary["method"].map(display_name), feature_set=summary["feature_set"].map(feature_text)
+        )
+        parts = [
+            html_table(
+                table,
+                {"n_classes": "auto", "n_seeds": "auto", "median_words": "auto"},
+                caption="Test accuracy over seeds per length (whole = whole documents)",
+            ),
+            html_preformatted(summary_markdown(summary, display_name)),
+        ]
+    save_figure(figure, outputs.figure, outputs.figure_pdf)
+    write_text_atomic(outputs.table, html_page("Accuracy against the length of the punctuation sequence", parts))
+    log.info("length curve figure: %d summary rows", len(summary))
+
+
+def config_page(config: dict[str, Any], outputs: Any, log: Any) -> None:
+    """Rule config_used: the configuration of this run (defaults filled in), as JSON and for the report."""
+    text = json.dumps(config, indent=2, ensure_ascii=False, default=str) + "\n"
+    write_text_atomic(outputs.json, text)
+    note = (
+        "Every key of the configuration used for this run that decides its results, defaults filled in "
+        "(see config/README.md for each key's meaning); the keys that only decide how the run goes "
+        f"({', '.join('.'.join(path) for path in EXECUTION_ONLY_KEYS)}) are left out. JSON is YAML: save it "
+        "as a file and pass it with --configfile to rerun with the same settings."
+    )
+    write_text_atomic(outputs.html, html_page("Configuration used", [html_paragraph(note), html_preformatted(text)]))
+    log.info("configuration: %d top-level keys", len(config))
