@@ -21,28 +21,23 @@ Each file has its writer and its reader here; every reader raises
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
-from punctstyle import __version__
 from punctstyle.attribution.attribute import author_signatures, method_disagreement, rank_authors
 from punctstyle.attribution.bundle_checks import check_manifest, check_model, check_signatures, check_threshold
-from punctstyle.attribution.calibration import calibration_record, held_out_predictions, scaled_probabilities
-from punctstyle.attribution.length import attribution_split, mlp_length_curve, threshold_record
+from punctstyle.attribution.calibration import scaled_probabilities
 from punctstyle.corpus.sequences import SequenceFiles, document_sequences, sequence_paths_for_books
-from punctstyle.corpus.tables import text_groups
-from punctstyle.features import compute_features
-from punctstyle.featuresets import matrices_from_tables, resolve_feature_set, stack_features
 from punctstyle.io import InputError, read_json_object, write_json_atomic, write_parquet_atomic
 from punctstyle.rule_names import FEATURES
 
 if TYPE_CHECKING:  # torch is imported only when a model is trained or loaded
     from punctstyle.attribution.attribute import Disagreement
-    from punctstyle.classifiers.mlp import MLPParams, TrainedMLP
+    from punctstyle.classifiers.mlp import TrainedMLP
 
 BUNDLE_FORMAT: str = "punctstyle-attribution/1"
 BUNDLE_FILES: dict[str, str] = {
@@ -162,152 +157,6 @@ def read_model(path: Any) -> TrainedMLP:
         raise InputError(f"{path}: not a readable punctstyle MLP model ({_first_line(exc)})") from None
 
 
-# --------------------------------------------------------------------------- building
-
-
-@dataclass(frozen=True)
-class Trainer:
-    """How the bundle's MLPs are trained: hyper-parameters and where (not what) they run."""
-
-    params: MLPParams
-    feature_set: tuple[str, ...]
-    seed: int
-    device: str
-    num_threads: int | None
-
-    def train(self, X: np.ndarray, labels: np.ndarray) -> TrainedMLP:
-        from punctstyle.classifiers.mlp import train_mlp  # lazy: loads torch
-
-        return train_mlp(X, labels, params=self.params, seed=self.seed, feature_set=self.feature_set,
-                         device=self.device, num_threads=self.num_threads)
-
-    def inputs_of(self, marks: np.ndarray, gaps: np.ndarray) -> np.ndarray:
-        """The model inputs of one text (its features of :attr:`feature_set`, stacked)."""
-
-        return stack_features(compute_features(marks, gaps), self.feature_set)[0]
-
-
-def length_curves(sequences: Sequence[Any], features: Mapping[str, np.ndarray], labels: np.ndarray,
-                  settings: AttributionSettings, trainer: Trainer,
-                  groups: Sequence[Any] | None = None) -> dict[str, Any]:
-    """``threshold.json``: the KL threshold record plus ``mlp_curve``/``mlp_full_accuracy`` and
-    ``calibration`` (:func:`held_out_calibration` of the curve's MLP; None without held-out books).
-    ``groups``: each document's text when documents are excerpts (whole texts are held out)."""
-
-    record = threshold_record(sequences, labels, grid=settings.mark_grid, fraction=settings.fraction,
-                              features=settings.threshold_features, test_fraction=settings.test_fraction,
-                              seed=settings.seed, groups=groups)
-    full_features = stack_features(features, trainer.feature_set)
-    trained: list[TrainedMLP] = []  # the curve's model, kept for the calibration
-
-    def train_and_keep(X: np.ndarray, y: np.ndarray) -> TrainedMLP:
-        trained.append(trainer.train(X, y))
-        return trained[-1]
-
-    try:
-        mlp = mlp_length_curve(sequences, labels, full_features,
-                               trainer.inputs_of, train_and_keep, grid=settings.mark_grid,
-                               test_fraction=settings.test_fraction, seed=settings.seed, groups=groups)
-    except ValueError:  # no test book: the KL record says so in its note
-        mlp = {"full_accuracy": None, "curve": []}
-    calibration = None
-    if trained:
-        calibration = held_out_calibration(trained[-1], sequences, labels, full_features, settings, trainer, groups)
-    return {**record, "mlp_full_accuracy": mlp["full_accuracy"], "mlp_curve": mlp["curve"],
-            "calibration": calibration}
-
-
-def held_out_calibration(model: TrainedMLP, sequences: Sequence[Any], labels: np.ndarray, full_features: np.ndarray,
-                         settings: AttributionSettings, trainer: Trainer,
-                         groups: Sequence[Any] | None = None) -> dict[str, Any] | None:
-    """:func:`punctstyle.attribution.calibration.calibration_record` of the length curve's MLP on its
-    held-out books (the same :func:`punctstyle.attribution.length.attribution_split`), whole
-    and cut to each grid length; None without a held-out prediction."""
-
-    _, test_rows = attribution_split(np.asarray(labels, dtype=object), settings.test_fraction, settings.seed, groups)
-    proba, truth = held_out_predictions(model, sequences, labels, test_rows, full_features, trainer.inputs_of,
-                                        settings.mark_grid)
-    return calibration_record(proba, truth) if truth.size else None
-
-
-def build_attribution_bundle(
-    tables: Mapping[str, pd.DataFrame],
-    sequence_paths: Sequence[Any],
-    outputs: Mapping[str, Any],
-    *,
-    settings: AttributionSettings,
-    mlp_params: MLPParams,
-    device: str,
-    num_threads: int | None,
-    log: Callable[[str], None] = lambda message: None,
-) -> dict[str, Any]:
-    """Train, measure and write the attribution bundle; return the manifest.
-
-    ``tables``: the corpus tables f1..f6 (one row per book, ``author`` labels; or per excerpt,
-    then the length curves hold out whole texts and read excerpts with
-    :func:`document_sequences`); ``sequence_paths``: ``sequences/{id}.parquet`` files, those of
-    the corpus books among them (others are ignored); ``outputs``: paths keyed like
-    :data:`BUNDLE_FILES`. Every file is written atomically, the manifest last.
-    """
-
-    from punctstyle.classifiers.mlp import save_model  # lazy: loads torch
-
-    missing = [f for f in FEATURES if f not in tables]
-    if missing:
-        raise ValueError(f"no corpus table for feature {missing[0]}")
-    features, labels, book_ids = matrices_from_tables({f: tables[f] for f in FEATURES}, "author")
-    if labels.size == 0:
-        raise ValueError("the corpus has no book: nothing to attribute to")
-    trainer = Trainer(mlp_params, resolve_feature_set(settings.feature_set), settings.seed, device, num_threads)
-    log(f"training the MLP on {labels.size} books by {np.unique(labels).size} authors, "
-        f"features {'+'.join(trainer.feature_set)}")
-    model = trainer.train(stack_features(features, trainer.feature_set), labels)
-    log(f"MLP: {model.epochs} epochs (best {model.best_epoch})")
-    table = tables[FEATURES[0]]
-    sequences = document_sequences(sequence_paths, table, book_ids)
-    groups = text_groups(table, book_ids)
-    threshold = length_curves(sequences, features, labels, settings, trainer, groups)
-    log(f"minimum marks for attribution: {threshold['min_marks']} ({threshold['note']})")
-    save_model(outputs["model"], model)
-    write_signatures(outputs["signatures"], features, labels)
-    write_threshold(outputs["threshold"], threshold)
-    manifest = bundle_manifest(model, settings, labels, threshold, groups)
-    write_manifest(outputs["manifest"], manifest)
-    return read_manifest(outputs["manifest"])
-
-
-def bundle_manifest(model: TrainedMLP, settings: AttributionSettings, labels: np.ndarray,
-                    threshold: Mapping[str, Any], groups: Sequence[Any] | None = None) -> dict[str, Any]:
-    """What ``manifest.json`` records: versions, the model, the corpus size (``n_books``: its
-    documents; ``n_texts`` too when they are excerpts of texts, ``groups``), the settings."""
-    import torch  # lazy: torch is slow to import
-
-
-    texts = {} if groups is None else {"n_texts": int(np.unique(np.asarray(groups, dtype=object)).size)}
-    return {
-        "format": BUNDLE_FORMAT,
-        "punctstyle_version": __version__,
-        "torch_version": str(torch.__version__),
-        "files": dict(BUNDLE_FILES),
-        "feature_set_name": settings.feature_set,
-        "feature_set": list(model.feature_set),
-        "kl_features": list(settings.kl_features),
-        "classes": [str(c) for c in model.classes],
-        "n_authors": int(np.unique(labels).size),
-        "n_books": int(labels.size),
-        **texts,
-        "min_marks": threshold["min_marks"],
-        "mlp": {
-            "params": asdict(model.params),
-            "seed": int(model.seed),
-            "epochs": int(model.epochs),
-            "best_epoch": int(model.best_epoch),
-            "device": str(model.device),
-        },
-        "settings": {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(settings).items()},
-    }
-
-
 # --------------------------------------------------------------------------- loading
 
 
@@ -406,16 +255,11 @@ __all__ = [
     "BUNDLE_FILES",
     "BUNDLE_FORMAT",
     "SequenceFiles",
-    "Trainer",
-    "build_attribution_bundle",
-    "bundle_manifest",
-    "held_out_calibration",
     "check_manifest",
     "check_model",
     "check_signatures",
     "check_threshold",
     "document_sequences",
-    "length_curves",
     "load_attribution_bundle",
     "read_manifest",
     "read_model",

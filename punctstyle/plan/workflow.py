@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
+from snakemake.io import expand
 
 from punctstyle.analyses.paper import word_methods
 from punctstyle.analyses.skipped import skip_lines
@@ -287,13 +288,12 @@ class WorkflowPlan:
 
     def figure_outputs(self, rules: Any, counts: Callable[[str], int]) -> list[str]:
         """Every output of the figure rules (``rules``: Snakemake's namespace of declared rules, each
-        with ``.output``) for their wildcard values: a figure added to a rule's outputs is a target
-        with no other edit."""
+        with ``.output``) for their wildcard values (Snakemake's ``expand``: the patterns carry the
+        rules' wildcard constraints): a figure added to a rule's outputs is a target with no other edit."""
         return [
             path
             for name, values in self.figure_rule_wildcards(counts).items()
-            for pattern in getattr(rules, name).output
-            for path in targets.expand_product(str(pattern), **values)
+            for path in expand(list(getattr(rules, name).output), **values)
         ]
 
     # ------------------------------------------------------------------ beyond the paper

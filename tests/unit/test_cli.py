@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from punctstyle.attribution import bundle as bundles
+from punctstyle.attribution.bundle_build import build_attribution_bundle
 from punctstyle import cli
 from punctstyle.attribution.length import threshold_record
-from punctstyle.classifiers.mlp import MLPParams, TrainedMLP
+from punctstyle.classifiers.mlp import TrainedMLP
 from punctstyle.settings import schema_default, schema_defaults
 from punctstyle.marks import FEATURE_SIZES
 from punctstyle.rule_names import FEATURES, PAPER_FEATURES
@@ -395,14 +396,12 @@ def tiny_bundle(tmp_path_factory):
     outputs = {key: bundle / name for key, name in bundles.BUNDLE_FILES.items()}
     defaults = schema_defaults()
     mlp = {**defaults["recognition"]["mlp"], "hidden_units": 16, "max_epochs": 20, "patience": 5}
-    manifest = bundles.build_attribution_bundle(
+    manifest = build_attribution_bundle(
         tables,
         paths + [folder / "sequences" / "99.parquet"],  # a file of a book not in the corpus
         outputs,
         settings=bundles.AttributionSettings.from_config({**defaults["attribution"], "mark_grid": [10, 20, 40, 80]}),
-        mlp_params=MLPParams.from_config(mlp),
-        device="cpu",
-        num_threads=1,
+        classifier_options={"params": mlp, "device": "cpu", "num_threads": 1},
     )
     return bundle, manifest, authors
 

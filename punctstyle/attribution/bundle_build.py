@@ -1,0 +1,203 @@
+"""Building the attribution bundle (:mod:`punctstyle.attribution.bundle`: its files, writers and
+readers): the network of the registered classifier trained on every corpus book, the author
+signatures, the length curves and calibration, and the manifest."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from punctstyle import __version__
+from punctstyle.attribution.bundle import (
+    BUNDLE_FILES,
+    BUNDLE_FORMAT,
+    AttributionSettings,
+    read_manifest,
+    write_manifest,
+    write_signatures,
+    write_threshold,
+)
+from punctstyle.attribution.calibration import calibration_record, held_out_predictions
+from punctstyle.attribution.length import attribution_split, mlp_length_curve, threshold_record
+from punctstyle.classifiers import build_classifier
+from punctstyle.classifiers.options import classifier_options as options_of
+from punctstyle.corpus.sequences import document_sequences
+from punctstyle.corpus.tables import text_groups
+from punctstyle.features import compute_features
+from punctstyle.featuresets import matrices_from_tables, resolve_feature_set, stack_features
+from punctstyle.rule_names import FEATURES
+
+if TYPE_CHECKING:  # torch is imported only when a model is trained or loaded
+    from punctstyle.classifiers.mlp import TrainedMLP
+
+
+CLASSIFIER = "mlp"
+"""The registered classifier of the bundle (:data:`punctstyle.classifiers.CLASSIFIERS`)."""
+
+
+@dataclass(frozen=True)
+class Trainer:
+    """How the bundle's networks are trained: the registered :data:`CLASSIFIER` built with
+    ``options`` (:func:`punctstyle.classifiers.options.classifier_options`: its hyper-parameters,
+    and where, not what, it runs), on the features of ``feature_set``, with ``seed``."""
+
+    options: Mapping[str, Any]
+    feature_set: tuple[str, ...]
+    seed: int
+
+    def train(self, X: np.ndarray, labels: np.ndarray) -> TrainedMLP:
+        """A fitted network (the classifier's trained model: ``predict_proba``, ``save``)."""
+        model = build_classifier(CLASSIFIER, seed=self.seed, feature_set=self.feature_set, **self.options)
+        return model.fit(X, labels).model
+
+    def inputs_of(self, marks: np.ndarray, gaps: np.ndarray) -> np.ndarray:
+        """The model inputs of one text (its features of :attr:`feature_set`, stacked)."""
+
+        return stack_features(compute_features(marks, gaps), self.feature_set)[0]
+
+
+def length_curves(sequences: Sequence[Any], features: Mapping[str, np.ndarray], labels: np.ndarray,
+                  settings: AttributionSettings, trainer: Trainer,
+                  groups: Sequence[Any] | None = None) -> dict[str, Any]:
+    """``threshold.json``: the KL threshold record plus ``mlp_curve``/``mlp_full_accuracy`` and
+    ``calibration`` (:func:`held_out_calibration` of the curve's MLP; None without held-out books).
+    ``groups``: each document's text when documents are excerpts (whole texts are held out)."""
+
+    record = threshold_record(sequences, labels, grid=settings.mark_grid, fraction=settings.fraction,
+                              features=settings.threshold_features, test_fraction=settings.test_fraction,
+                              seed=settings.seed, groups=groups)
+    full_features = stack_features(features, trainer.feature_set)
+    trained: list[TrainedMLP] = []  # the curve's model, kept for the calibration
+
+    def train_and_keep(X: np.ndarray, y: np.ndarray) -> TrainedMLP:
+        trained.append(trainer.train(X, y))
+        return trained[-1]
+
+    try:
+        mlp = mlp_length_curve(sequences, labels, full_features,
+                               trainer.inputs_of, train_and_keep, grid=settings.mark_grid,
+                               test_fraction=settings.test_fraction, seed=settings.seed, groups=groups)
+    except ValueError:  # no test book: the KL record says so in its note
+        mlp = {"full_accuracy": None, "curve": []}
+    calibration = None
+    if trained:
+        calibration = held_out_calibration(trained[-1], sequences, labels, full_features, settings, trainer, groups)
+    return {**record, "mlp_full_accuracy": mlp["full_accuracy"], "mlp_curve": mlp["curve"],
+            "calibration": calibration}
+
+
+def held_out_calibration(model: TrainedMLP, sequences: Sequence[Any], labels: np.ndarray, full_features: np.ndarray,
+                         settings: AttributionSettings, trainer: Trainer,
+                         groups: Sequence[Any] | None = None) -> dict[str, Any] | None:
+    """:func:`punctstyle.attribution.calibration.calibration_record` of the length curve's MLP on its
+    held-out books (the same :func:`punctstyle.attribution.length.attribution_split`), whole
+    and cut to each grid length; None without a held-out prediction."""
+
+    _, test_rows = attribution_split(np.asarray(labels, dtype=object), settings.test_fraction, settings.seed, groups)
+    proba, truth = held_out_predictions(model, sequences, labels, test_rows, full_features, trainer.inputs_of,
+                                        settings.mark_grid)
+    return calibration_record(proba, truth) if truth.size else None
+
+
+def build_attribution_bundle(
+    tables: Mapping[str, pd.DataFrame],
+    sequence_paths: Sequence[Any],
+    outputs: Mapping[str, Any],
+    *,
+    settings: AttributionSettings,
+    classifier_options: Mapping[str, Any],
+    log: Callable[[str], None] = lambda message: None,
+) -> dict[str, Any]:
+    """Train, measure and write the attribution bundle; return the manifest.
+
+    ``tables``: the corpus tables f1..f6 (one row per book, ``author`` labels; or per excerpt,
+    then the length curves hold out whole texts and read excerpts with
+    :func:`document_sequences`); ``sequence_paths``: ``sequences/{id}.parquet`` files, those of
+    the corpus books among them (others are ignored); ``outputs``: paths keyed like
+    :data:`BUNDLE_FILES`; ``classifier_options``: the options of the registered :data:`CLASSIFIER`
+    (:func:`punctstyle.classifiers.options.classifier_options`). Every file is written atomically,
+    the manifest last.
+    """
+
+    from punctstyle.classifiers.mlp import save_model  # lazy: loads torch
+
+    missing = [f for f in FEATURES if f not in tables]
+    if missing:
+        raise ValueError(f"no corpus table for feature {missing[0]}")
+    features, labels, book_ids = matrices_from_tables({f: tables[f] for f in FEATURES}, "author")
+    if labels.size == 0:
+        raise ValueError("the corpus has no book: nothing to attribute to")
+    trainer = Trainer(classifier_options, resolve_feature_set(settings.feature_set), settings.seed)
+    log(f"training the MLP on {labels.size} books by {np.unique(labels).size} authors, "
+        f"features {'+'.join(trainer.feature_set)}")
+    model = trainer.train(stack_features(features, trainer.feature_set), labels)
+    log(f"MLP: {model.epochs} epochs (best {model.best_epoch})")
+    table = tables[FEATURES[0]]
+    sequences = document_sequences(sequence_paths, table, book_ids)
+    groups = text_groups(table, book_ids)
+    threshold = length_curves(sequences, features, labels, settings, trainer, groups)
+    log(f"minimum marks for attribution: {threshold['min_marks']} ({threshold['note']})")
+    save_model(outputs["model"], model)
+    write_signatures(outputs["signatures"], features, labels)
+    write_threshold(outputs["threshold"], threshold)
+    manifest = bundle_manifest(model, settings, labels, threshold, groups)
+    write_manifest(outputs["manifest"], manifest)
+    return read_manifest(outputs["manifest"])
+
+
+def bundle_manifest(model: TrainedMLP, settings: AttributionSettings, labels: np.ndarray,
+                    threshold: Mapping[str, Any], groups: Sequence[Any] | None = None) -> dict[str, Any]:
+    """What ``manifest.json`` records: versions, the model, the corpus size (``n_books``: its
+    documents; ``n_texts`` too when they are excerpts of texts, ``groups``), the settings."""
+    import torch  # lazy: torch is slow to import
+
+
+    texts = {} if groups is None else {"n_texts": int(np.unique(np.asarray(groups, dtype=object)).size)}
+    return {
+        "format": BUNDLE_FORMAT,
+        "punctstyle_version": __version__,
+        "torch_version": str(torch.__version__),
+        "files": dict(BUNDLE_FILES),
+        "feature_set_name": settings.feature_set,
+        "feature_set": list(model.feature_set),
+        "kl_features": list(settings.kl_features),
+        "classes": [str(c) for c in model.classes],
+        "n_authors": int(np.unique(labels).size),
+        "n_books": int(labels.size),
+        **texts,
+        "min_marks": threshold["min_marks"],
+        "mlp": {
+            "params": asdict(model.params),
+            "seed": int(model.seed),
+            "epochs": int(model.epochs),
+            "best_epoch": int(model.best_epoch),
+            "device": str(model.device),
+        },
+        "settings": {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(settings).items()},
+    }
+
+
+def attribution_model_job(config: Mapping[str, Any], params: Any, threads: int, inputs: Any, outputs: Any, log: Any) -> dict:
+    """Rule attribution_model: the bundle from the corpus tables (``inputs.tables``, in the order of
+    :data:`punctstyle.rule_names.FEATURES`) and ``inputs.sequences``, written to ``outputs``;
+    ``params``: the ``attribution`` settings (:attr:`AttributionSettings.KEYS`) and ``mlp``, the
+    network's hyper-parameters (its options: :func:`punctstyle.classifiers.options.classifier_options`
+    with the job's ``threads`` and the config's device). Returns the manifest."""
+    options = options_of(config, CLASSIFIER, threads, params.mlp)
+    tables = {name: pd.read_parquet(path) for name, path in zip(FEATURES, inputs.tables, strict=True)}
+    manifest = build_attribution_bundle(
+        tables,
+        list(inputs.sequences),
+        dict(outputs.items()),
+        settings=AttributionSettings.from_config({key: getattr(params, key) for key in AttributionSettings.KEYS}),
+        classifier_options=options,
+        log=log.info,
+    )
+    log.info(
+        "bundle: %d books, %d authors, min_marks %s", manifest["n_books"], manifest["n_authors"], manifest["min_marks"]
+    )
+    return manifest

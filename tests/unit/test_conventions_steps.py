@@ -1,0 +1,202 @@
+"""docs/CONVENTIONS.md, "Where a change goes", done step by step (issue 21 item 7): a classifier with
+one hyper-parameter, and a figure, each in three files, planned and run by the workflow's own
+functions (punctstyle.plan, the rules' job functions), without a Snakemake run."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+from snakemake.utils import validate
+
+from punctstyle import classifiers
+from punctstyle.analyses.recognition import run_recognition_grid
+from punctstyle.classifiers.options import options_by_classifier
+from punctstyle.corpus.summary import corpus_summary, write_corpus_summary
+from punctstyle.corpus.exclusions import EXCLUSION_COLUMNS, write_exclusions
+from punctstyle.marks import feature_column_names
+from punctstyle.plan.checkpoints import CorpusCounts
+from punctstyle.plan.workflow import WorkflowPlan
+from punctstyle.report.figure_jobs import corpus_figures
+from punctstyle.report.plots import corpus as corpus_plots
+from punctstyle.report.plots.base import new_figure
+from punctstyle.settings import SCHEMA_PATH
+
+REPO = Path(__file__).resolve().parents[2]
+LOG = logging.getLogger("conventions")
+
+# step 1 of "Adding a classifier": punctstyle/classifiers/<name>.py (here a module of the test's own)
+CLASSIFIER_MODULE = '''
+import numpy as np
+
+
+class ShrunkCentroid:
+    """Nearest centroid, the centroids pulled toward the grand mean by params["shrink"] (0: none, 1: all)."""
+
+    def __init__(self, *, seed, feature_set, params):
+        self.shrink = float(params["shrink"])
+
+    def fit(self, X, y):
+        self.classes = np.unique(y)
+        centroids = np.stack([X[y == c].mean(axis=0) for c in self.classes])
+        self.centroids = (1 - self.shrink) * centroids + self.shrink * X.mean(axis=0)
+        return self
+
+    def predict(self, X):
+        distance = ((X[:, None, :] - self.centroids[None, :, :]) ** 2).sum(axis=2)
+        return self.classes[np.argmin(distance, axis=1)]
+'''
+
+
+def schema_with(tmp_path: Path, edit) -> Path:
+    """A copy of the config schema, changed by ``edit(schema)`` (step 3 of both recipes)."""
+    schema = yaml.safe_load(SCHEMA_PATH.read_text(encoding="utf-8"))
+    edit(schema)
+    path = tmp_path / "config.schema.yaml"
+    path.write_text(yaml.safe_dump(schema, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def test_a_classifier_with_one_hyper_parameter_takes_three_files(tmp_path, monkeypatch):
+    # 1. the module
+    (tmp_path / "shrunk_centroid.py").write_text(CLASSIFIER_MODULE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    # 2. one entry in punctstyle.classifiers.CLASSIFIERS
+    monkeypatch.setitem(
+        classifiers.CLASSIFIERS, "shrunk", classifiers.ClassifierSpec("shrunk centroid", "shrunk_centroid:ShrunkCentroid")
+    )
+
+    # 3. the schema: its feature sets under recognition.methods, its hyper-parameter block recognition.shrunk
+    def add_classifier(schema):
+        recognition = schema["properties"]["recognition"]["properties"]
+        recognition["methods"]["properties"]["shrunk"] = {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Nearest shrunk centroid.",
+        }
+        recognition["shrunk"] = {
+            "type": "object",
+            "default": {},
+            "description": "The shrunk centroid's hyper-parameter.",
+            "properties": {"shrink": {"type": "number", "default": 0.0, "description": "Pull toward the mean."}},
+        }
+
+    schema = schema_with(tmp_path, add_classifier)
+
+    def planned_accuracy(user_config: dict) -> tuple[dict, float]:
+        """What the recognition rule hands its job (params.classifiers -> options_by_classifier), run."""
+        config = {"outdir": "r", **user_config}
+        validate(config, str(schema))  # fills in the schema's defaults, as common.smk does
+        plan = WorkflowPlan(config)
+        params = plan.recognition_classifier_params()
+        options = options_by_classifier(config, params, 1)
+        rng = np.random.default_rng(0)
+        labels = np.repeat(["a", "b", "c", "d"], 20)
+        X = rng.normal(size=(80, 10)) + 4.0 * (np.arange(80)[:, None] // 20 == np.arange(10)[None, :] % 4)
+        results = run_recognition_grid(
+            {"f1": X}, labels, task="author", class_sizes=[4], seeds=[0], methods=plan.recognition_methods(),
+            test_fraction=0.25, classifier_options=options,
+        )
+        assert results["method"].tolist() == ["shrunk"]
+        return params, float(results["accuracy"].iloc[0])
+
+    methods = {"recognition": {"methods": {"shrunk": ["f1"]}}}
+    params, accuracy = planned_accuracy(methods)
+    assert params == {"shrunk": {"shrink": 0.0}} and accuracy == 1.0
+    # the hyper-parameter reaches the factory: every centroid at the mean predicts one class
+    params, accuracy = planned_accuracy({"recognition": {**methods["recognition"], "shrunk": {"shrink": 1.0}}})
+    assert params == {"shrunk": {"shrink": 1.0}} and accuracy == pytest.approx(0.25)
+    # the recognition rule's params carry every configured classifier's hyper-parameters
+    assert "classifiers=PLAN.recognition_classifier_params()" in (REPO / "workflow/rules/analysis.smk").read_text()
+    assert classifiers.display_name("shrunk") == "shrunk centroid"
+
+
+def marks_per_document(table: pd.DataFrame):
+    """Step 1 of "Adding a figure": the figure function (data in, Figure out)."""
+    fig, ax = new_figure(figsize=(4.0, 3.0))
+    ax.hist(table["n_marks"].to_numpy(), bins=5)
+    return fig
+
+
+FIGURE_OUTPUTS = """        marks_per_document=report(
+            png("corpus/marks_per_document"),
+            caption=caption("marks_per_document"),
+            category=Section.DATA,
+            subcategory="Data set",
+        ),
+        marks_per_document_pdf=pdf("corpus/marks_per_document"),
+"""
+
+
+def workflow_copy(tmp_path: Path) -> Path:
+    """The repository's Snakefile, rules, report captions and configs in ``tmp_path/repo``."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    shutil.copy(REPO / "Snakefile", repo / "Snakefile")
+    for folder in ("workflow", "config", "envs"):
+        shutil.copytree(REPO / folder, repo / folder, symlinks=False)
+    return repo
+
+
+def parsed_rules(repo: Path, outdir: Path):
+    """The rules of the workflow in ``repo`` as Snakemake parses them (no job runs)."""
+    from snakemake.api import SnakemakeApi
+    from snakemake.settings.types import ConfigSettings, OutputSettings, ResourceSettings
+
+    with SnakemakeApi(OutputSettings()) as api:
+        workflow = api.workflow(
+            resource_settings=ResourceSettings(),
+            config_settings=ConfigSettings(configfiles=[repo / "config/test.yaml"], config={"outdir": str(outdir)}),
+            snakefile=repo / "Snakefile",
+            workdir=repo,
+        )
+        from snakemake.rules import RuleProxy
+
+        # the Snakefile's ``rules`` namespace: each rule's outputs as a job sees them
+        return {rule.name: RuleProxy(rule) for rule in workflow._workflow.rules}, workflow._workflow.config
+
+
+def test_a_figure_takes_three_files(tmp_path, monkeypatch):
+    # 1. punctstyle/report/plots/corpus.py: the function and its FIGURES entry
+    monkeypatch.setitem(corpus_plots.FIGURES, "marks_per_document", marks_per_document)
+    repo = workflow_copy(tmp_path)
+    # 2. workflow/rules/figures.smk: two outputs of the family's rule
+    rules_file = repo / "workflow/rules/figures.smk"
+    text = rules_file.read_text(encoding="utf-8")
+    anchor = "        documents_per_author_pdf=pdf(\"corpus/documents_per_author\"),\n"
+    assert anchor in text
+    rules_file.write_text(text.replace(anchor, anchor + FIGURE_OUTPUTS), encoding="utf-8")
+    # 3. workflow/report/<name>.rst: the caption
+    (repo / "workflow/report/marks_per_document.rst").write_text("Punctuation marks per document.\n")
+
+    outdir = tmp_path / "results"
+    rules, config = parsed_rules(repo, outdir)
+    rule = rules["figures_corpus"]
+    # the target rule all asks for it (rule outputs read off the parsed rules)
+    plan = WorkflowPlan(config)
+    targets = plan.figure_outputs(SimpleNamespace(**rules), CorpusCounts({"author": 2, "genre": 0}))
+    png, pdf = str(outdir / "figures/corpus/marks_per_document.png"), str(outdir / "figures/corpus/marks_per_document.pdf")
+    assert png in targets and pdf in targets
+
+    # the rule's job draws it (the corpus figures' inputs written by the package's writers)
+    columns = feature_column_names("f1")
+    table = pd.DataFrame(np.full((4, len(columns)), 0.1), columns=columns)
+    table.insert(0, "author", ["a", "a", "b", "b"])
+    table.insert(0, "book_id", [1, 2, 3, 4])
+    table["n_marks"], table["genre"], table["title"] = [10, 20, 30, 40], None, "t"
+    inputs = SimpleNamespace(f1=tmp_path / "f1.parquet", summary=tmp_path / "s.json", exclusions=tmp_path / "e.csv")
+    table.to_parquet(inputs.f1)
+    exclusions = pd.DataFrame(columns=list(EXCLUSION_COLUMNS))
+    write_exclusions(inputs.exclusions, exclusions)
+    write_corpus_summary(inputs.summary, corpus_summary(table, table, exclusions))
+    outputs = rule.output  # the parsed rule's outputs, named as the job sees them
+    assert "marks_per_document" in outputs.keys()
+    corpus_figures(inputs, outputs, LOG)
+    assert Path(png).stat().st_size > 0 and Path(pdf).stat().st_size > 0
+    assert Path(str(outputs.documents_per_author)).exists()
