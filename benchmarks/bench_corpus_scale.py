@@ -244,12 +244,12 @@ def _step_mlp(args, workdir: Path) -> tuple[str, float, int]:
     from punctstyle.classifiers.mlp import MLPParams, train_mlp
     from punctstyle.featuresets import stack_features
     from punctstyle.settings import schema_default
-    from punctstyle.experiments.splits import stratified_split
+    from punctstyle.experiments.row import documents_split
 
     _, _, features, labels = synthetic_corpus(args.n, args.authors, args.seed)
     X = stack_features(features, "all")
     del features
-    train, _ = stratified_split(labels, 0.2, np.random.default_rng(args.seed))
+    train, _ = documents_split(labels, None, 0.2, np.random.default_rng(args.seed))
     settings = {
         **schema_default("recognition", "mlp"),
         "hidden_units": args.hidden,

@@ -21,7 +21,7 @@ import torch
 
 from punctstyle.classifiers.mlp import MLPParams, train_mlp
 from punctstyle.settings import schema_default
-from punctstyle.experiments.splits import stratified_split
+from punctstyle.experiments.row import documents_split
 
 FEATURE_WIDTH = {"f1": 10, "f3": 100, "f4": 200, "f5": 40, "all": 560, "f7": 1000}
 
@@ -61,7 +61,7 @@ def main() -> None:
     for row in args.rows:
         n_classes, feature_set = row.split(":")
         X, y = synthetic_row(int(n_classes), FEATURE_WIDTH[feature_set], args.docs_per_class, seed=0)
-        train, _ = stratified_split(y, 0.2, np.random.default_rng(0))
+        train, _ = documents_split(y, None, 0.2, np.random.default_rng(0))
         per_epoch = {}
         for device in devices:
             timed_training(X[train][:50], y[train][:50], params, device, args.threads)  # warm-up (thread pools, kernels)

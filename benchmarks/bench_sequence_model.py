@@ -6,7 +6,7 @@ train and to predict one (class size, seed) row of the author task, and the rati
     python benchmarks/bench_sequence_model.py --synthetic [--classes 50] [--docs-per-class 15]
 
 With ``--corpus`` (a run's ``corpus`` folder: ``f1.parquet`` gives the books and authors) the row
-is the one of Tables 2-3 (:func:`punctstyle.experiments.splits.row_split` on the labelled rows of the table, the
+is the one of Tables 2-3 (:class:`punctstyle.experiments.row.Row` on the labelled rows of the table, the
 split the workflow's ``sequence_row`` uses) and the documents are the books' ``sequences/{id}.parquet``
 (``--sequences``, default: the ``sequences`` folder beside ``--corpus``). ``--synthetic`` needs no
 corpus: each author writes marks from its own Markov chain (random transition matrix) with word gaps
@@ -28,7 +28,8 @@ import torch
 
 from punctstyle.classifiers.sequence_cnn import SequenceCNNClassifier, SequenceParams
 from punctstyle.marks import N_MARKS
-from punctstyle.experiments.splits import effective_class_size, row_split
+from punctstyle.experiments.row import Row
+from punctstyle.experiments.splits import effective_class_size
 
 
 def corpus_row(corpus: Path, sequences: Path, classes: int, seed: int, test_fraction: float):
@@ -38,7 +39,8 @@ def corpus_row(corpus: Path, sequences: Path, classes: int, seed: int, test_frac
     table = pd.read_parquet(corpus / "f1.parquet", columns=["book_id", "author"])
     table = table[table["author"].notna()].reset_index(drop=True)
     labels = table["author"].to_numpy(dtype=object)
-    split = row_split(labels, effective_class_size(classes, np.unique(labels).size), seed, "author", test_fraction)
+    n_classes = effective_class_size(classes, np.unique(labels).size)
+    split = Row.from_table(table, labels, task="author", n_classes=n_classes, seed=seed).split(test_fraction)
     keep = np.concatenate([split.train_index, split.test_index])
     docs = {}
     for i in keep:
@@ -64,7 +66,7 @@ def synthetic_row(classes: int, docs_per_class: int, seed: int, test_fraction: f
         i: (marks[i, :n].copy(), rng.poisson(mean_gap[author[i]], n).astype(np.uint32)) for i, n in enumerate(lengths)
     }
     labels = np.array([f"author{a:03d}" for a in author], dtype=object)
-    split = row_split(labels, classes, seed, "author", test_fraction)
+    split = Row("author", classes, seed, labels).split(test_fraction)
     return docs, labels, split.train_index, split.test_index
 
 

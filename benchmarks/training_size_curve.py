@@ -6,7 +6,7 @@ the development mirror's about 15).
         [--fractions 0.25 0.5 0.75 1] [--device auto] [--threads 2] [--jobs 1]
 
 For each (class size, seed) row of the author task, the classes and the 80/20 split are
-those of Tables 2-3 (`punctstyle.experiments.splits.row_split`); the training documents of each class
+those of Tables 2-3 (`punctstyle.experiments.row.Row`); the training documents of each class
 are then subsampled to ``ceil(fraction * n_c)`` (at least 1; seeded by seed and fraction,
 nested: a smaller fraction keeps a subset of a larger one) and the same test documents are
 classified by KL nearest class (f3) and the network (f3, all) with the schema's default
@@ -30,7 +30,7 @@ from punctstyle.featuresets import matrices_from_tables, resolve_feature_set, st
 from punctstyle.marks import FEATURES
 from punctstyle.experiments.metrics import accuracy
 from punctstyle.settings import schema_defaults, without_execution_keys
-from punctstyle.experiments.splits import row_split
+from punctstyle.experiments.row import Row
 
 METHODS: dict[str, tuple[str, ...]] = {"kl": ("f3",), "mlp": ("f3", "all")}
 
@@ -50,9 +50,10 @@ def nested_subsample(train_index: np.ndarray, y: np.ndarray, fraction: float, se
 def run_row(corpus: Path, size: int, seed: int, fractions: list[float], device: str, threads: int) -> list[dict]:
     """Accuracy of every method at every fraction for one (class size, seed) row."""
     tables = {name: pd.read_parquet(corpus / f"{name}.parquet") for name in FEATURES}
-    features, labels, _ = matrices_from_tables(tables, "author")
+    features, labels, book_ids = matrices_from_tables(tables, "author")
     y = np.asarray(labels, dtype=object)
-    split = row_split(y, size, seed, "author", 0.2)
+    # the row of Tables 2-3 (its class sample and split; a text's excerpts on one side)
+    split = Row.from_table(tables["f1"], y, task="author", n_classes=size, seed=seed, book_ids=book_ids).split(0.2)
     mlp = without_execution_keys(schema_defaults())["recognition"]["mlp"]
     options = {"mlp": {"params": mlp, "device": device, "num_threads": threads}}
     lines = []
