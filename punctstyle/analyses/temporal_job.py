@@ -8,9 +8,9 @@ import pandas as pd
 
 from punctstyle.analyses import temporal
 from punctstyle.analyses import temporal_tables
+from punctstyle.analyses.temporal_tables import author_date_counts, default_over_time_authors
 from punctstyle.corpus.tables import per_document
 from punctstyle.io import atomic_open, write_json_atomic
-from punctstyle.report.tables import author_date_counts, default_over_time_authors
 
 
 def temporal_job(options: dict[str, Any], years_csv: str | None, inputs: Any, output: Any, log: Any) -> None:

@@ -233,3 +233,42 @@ def author_f1_over_time(
     if absent:
         reason += "; no dated book for " + ", ".join(absent)
     return table, reason
+
+
+def default_over_time_authors(frame: pd.DataFrame, years: pd.DataFrame, n: int = 3) -> list[str]:
+    """The ``n`` authors with the most books that have a publication year (ties: author name).
+
+    Used when ``temporal.authors_over_time`` is empty; ``years`` has columns ``book_id``, ``year``.
+    """
+    dated = frame.loc[frame["book_id"].isin(years["book_id"]) & frame["author"].notna(), "author"]
+    counts = dated.value_counts().reset_index()
+    counts.columns = ["author", "n"]
+    counts = counts.sort_values(["n", "author"], ascending=[False, True], kind="mergesort")
+    return [str(a) for a in counts["author"].iloc[:n]]
+
+
+def author_date_counts(frame: pd.DataFrame, window: tuple[int, int]) -> dict[str, int]:
+    """Counts of section 5 of the paper, per author (an author's first known birth/death year).
+
+    ``authors``, ``authors_with_birth``, ``authors_with_death``, ``authors_with_both``,
+    ``authors_with_a_year`` (birth or death known) and ``authors_in_window`` (middle year,
+    :func:`punctstyle.analyses.temporal.middle_year`, within ``window``, inclusive); plus
+    ``documents`` and ``documents_with_a_year``.
+    """
+
+    rows = frame.loc[frame["author"].notna()]
+    years = rows.groupby("author", sort=True)[["birth", "death"]].first()
+    has_birth = years["birth"].notna()
+    has_death = years["death"].notna()
+    middle = middle_year(years["birth"], years["death"])
+    doc_years = frame["birth"].notna() | frame["death"].notna()
+    return {
+        "authors": int(len(years)),
+        "authors_with_birth": int(has_birth.sum()),
+        "authors_with_death": int(has_death.sum()),
+        "authors_with_both": int((has_birth & has_death).sum()),
+        "authors_with_a_year": int((has_birth | has_death).sum()),
+        "authors_in_window": int(in_window(middle, window).sum()),
+        "documents": int(len(frame)),
+        "documents_with_a_year": int(doc_years.sum()),
+    }

@@ -1,4 +1,5 @@
-"""The attribution bundle: its files, its settings, building it and loading it.
+"""The attribution bundle: its files, its settings and loading it (building it:
+:mod:`punctstyle.attribution.bundle_build`).
 
 The bundle (``models/attribution/`` of the workflow, ``--model`` of the CLI):
 

@@ -1,2 +1,6 @@
-"""Planning helpers the Snakefiles call (targets, params, options), unit-tested without a
-Snakemake run; and the guarded scheduler patch (:mod:`punctstyle.plan.scheduler_timers`)."""
+"""Planning the Snakefiles call, unit-tested without a Snakemake run: the workflow's plan for a
+configuration (:mod:`punctstyle.plan.workflow`: targets, inputs, tasks), its rows and paths
+(:mod:`~punctstyle.plan.rows`, :mod:`~punctstyle.plan.targets`, :mod:`~punctstyle.plan.sources`),
+what the checkpoints decided (:mod:`~punctstyle.plan.checkpoints`), the figure paths and report
+flags (:mod:`~punctstyle.plan.report`), the rules' priorities (:mod:`~punctstyle.plan.priorities`);
+and the guarded scheduler patch (:mod:`punctstyle.plan.scheduler_timers`)."""

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from punctstyle.io import write_json_atomic
 from punctstyle.io import InputError
-from punctstyle.analyses.temporal import in_window, middle_year
+from punctstyle.analyses.temporal_tables import author_date_counts, default_over_time_authors  # noqa: F401 (re-exported)
 from punctstyle.corpus.exclusions import exclusion_reason_groups
 from punctstyle.marks import MARKS
 
@@ -156,45 +156,6 @@ def read_document_choice(path: Any) -> dict[str, list[dict[str, Any]]]:
     if not isinstance(choice, dict) or not {"books", "pairs"} <= set(choice):
         raise InputError(f"{path}: expected a JSON object with 'books' and 'pairs'")
     return choice
-
-
-def default_over_time_authors(frame: pd.DataFrame, years: pd.DataFrame, n: int = 3) -> list[str]:
-    """The ``n`` authors with the most books that have a publication year (ties: author name).
-
-    Used when ``temporal.authors_over_time`` is empty; ``years`` has columns ``book_id``, ``year``.
-    """
-    dated = frame.loc[frame["book_id"].isin(years["book_id"]) & frame["author"].notna(), "author"]
-    counts = dated.value_counts().reset_index()
-    counts.columns = ["author", "n"]
-    counts = counts.sort_values(["n", "author"], ascending=[False, True], kind="mergesort")
-    return [str(a) for a in counts["author"].iloc[:n]]
-
-
-def author_date_counts(frame: pd.DataFrame, window: tuple[int, int]) -> dict[str, int]:
-    """Counts of section 5 of the paper, per author (an author's first known birth/death year).
-
-    ``authors``, ``authors_with_birth``, ``authors_with_death``, ``authors_with_both``,
-    ``authors_with_a_year`` (birth or death known) and ``authors_in_window`` (middle year,
-    :func:`punctstyle.analyses.temporal.middle_year`, within ``window``, inclusive); plus
-    ``documents`` and ``documents_with_a_year``.
-    """
-
-    rows = frame.loc[frame["author"].notna()]
-    years = rows.groupby("author", sort=True)[["birth", "death"]].first()
-    has_birth = years["birth"].notna()
-    has_death = years["death"].notna()
-    middle = middle_year(years["birth"], years["death"])
-    doc_years = frame["birth"].notna() | frame["death"].notna()
-    return {
-        "authors": int(len(years)),
-        "authors_with_birth": int(has_birth.sum()),
-        "authors_with_death": int(has_death.sum()),
-        "authors_with_both": int((has_birth & has_death).sum()),
-        "authors_with_a_year": int((has_birth | has_death).sum()),
-        "authors_in_window": int(in_window(middle, window).sum()),
-        "documents": int(len(frame)),
-        "documents_with_a_year": int(doc_years.sum()),
-    }
 
 
 SUMMARY_LABELS: dict[str, str] = {
