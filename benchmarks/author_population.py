@@ -8,9 +8,12 @@ defaults otherwise). Per method and feature set it prints the mean accuracy, the
 (draw, split), the sd of the draws' means (authors) and the mean sd over splits within a draw
 (split noise with the authors fixed), each with its n.
 
-    python benchmarks/author_population.py results [--draws 30 --splits 3] [--methods kl:f1,f3 mlp:f3]
+    python benchmarks/author_population.py results [--draws 30 --splits 3] [--methods kl:f1,f3 mlp:f3] \
+        [--out DIR]
 
-The network is costly: give it fewer draws with ``--mlp-draws`` (default 10).
+The network is costly: give it fewer draws with ``--mlp-draws`` (default 10). ``--out DIR``
+writes every run (``DIR/author_population_<classes>_runs.csv``: method, feature_set, draw,
+split, accuracy, authors) and the printed table (``..._spread.csv``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.analyses.paper import recognition_run, task_column
+from punctstyle.io import atomic_open
 from punctstyle.marks import FEATURES
 from punctstyle.settings import coerce_config_types, schema_defaults, without_execution_keys
 
@@ -58,8 +62,17 @@ def one_draw(
     return pd.concat(frames, ignore_index=True)
 
 
+def authors_sd_net(draw_means: np.ndarray, within_variances: np.ndarray, splits: np.ndarray) -> float:
+    """The sd that the authors alone give, the split noise taken out of the draws' means:
+    ``sqrt(max(0, var(draw means) - mean(within-draw variance / splits)))`` (a draw's mean over
+    ``s`` splits carries ``sigma_split^2 / s`` of split variance)."""
+    noise = float(np.mean(np.asarray(within_variances, float) / np.asarray(splits, float)))
+    return float(np.sqrt(max(0.0, np.var(np.asarray(draw_means, float), ddof=1) - noise)))
+
+
 def spread_table(results: pd.DataFrame) -> pd.DataFrame:
-    """Per (method, feature_set): mean, sd over all runs, sd of draw means, mean within-draw sd."""
+    """Per (method, feature_set): mean, sd over all runs, sd of draw means, mean within-draw sd,
+    and the draw means' sd without the split noise (:func:`authors_sd_net`)."""
     rows = []
     for (method, feature_set), group in results.groupby(["method", "feature_set"], sort=False):
         per_draw = group.groupby("draw")["accuracy"]
@@ -73,6 +86,9 @@ def spread_table(results: pd.DataFrame) -> pd.DataFrame:
                 "sd_all": group["accuracy"].std(ddof=1),
                 "sd_authors": per_draw.mean().std(ddof=1),
                 "sd_splits": per_draw.std(ddof=1).mean(),
+                "sd_authors_net": authors_sd_net(
+                    per_draw.mean().to_numpy(), per_draw.var(ddof=1).to_numpy(), per_draw.size().to_numpy()
+                ),
             }
         )
     return pd.DataFrame(rows)
@@ -93,6 +109,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--methods", nargs="+", default=["kl:f1,f3", "mlp:f3"])
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--out", type=Path, help="a folder for the runs and the spread table (CSV)")
     args = parser.parse_args()
     tables = {name: pd.read_parquet(args.outdir / "corpus" / f"{name}.parquet") for name in FEATURES}
     config = coerce_config_types(schema_defaults())
@@ -108,11 +125,18 @@ def main() -> None:
         for d, drawn in enumerate(draws[:n_draws]):
             frame = one_draw(tables, drawn, args.splits, {method: feature_sets}, test_fraction, options)
             frame["draw"] = d
+            frame["authors"] = "; ".join(drawn)
             frames.append(frame)
         print(f"{method}: {n_draws} draws x {args.splits} splits in {time.perf_counter() - start:.0f} s", flush=True)
-    table = spread_table(pd.concat(frames, ignore_index=True))
+    runs = pd.concat(frames, ignore_index=True)
+    table = spread_table(runs)
     print(f"{len(authors)} authors in the corpus, {args.classes} drawn per draw")
     print(table.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        for name, frame in (("runs", runs), ("spread", table)):
+            with atomic_open(args.out / f"author_population_{args.classes}_{name}.csv") as handle:
+                frame.to_csv(handle, index=False)
 
 
 if __name__ == "__main__":
