@@ -104,9 +104,7 @@ def test_author_population_spread_without_split_noise():
     assert [d.size for d in draws] == [4, 4, 4] and all(np.unique(d).size == 4 for d in draws)
     # draw means 0.5 and 0.7 (variance 0.02); within-draw variances 0.02 and 0.02 over 2 splits:
     # split noise in a draw mean 0.01, so the authors' sd is sqrt(0.02 - 0.01) = 0.1
-    runs = pd.DataFrame(
-        {"method": "kl", "feature_set": "f3", "draw": [0, 0, 1, 1], "accuracy": [0.4, 0.6, 0.6, 0.8]}
-    )
+    runs = pd.DataFrame({"method": "kl", "feature_set": "f3", "draw": [0, 0, 1, 1], "accuracy": [0.4, 0.6, 0.6, 0.8]})
     row = population.spread_table(runs).iloc[0]
     assert row["sd_authors"] == pytest.approx(np.sqrt(0.02)) and row["sd_authors_net"] == pytest.approx(0.1)
     # sigma / sqrt(k) * sqrt((n - k) / (n - 1)): 10 of 52 -> 50 of 651
