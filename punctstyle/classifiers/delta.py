@@ -1,11 +1,14 @@
-"""Burrows' Delta (Burrows 2002) in three variants (``variant``); the default is ours.
+"""Burrows' Delta (Burrows 2002) in three variants (``variant``, config ``recognition.delta``);
+the default is ours, neither stylo's nor faststylometry's.
 
 * ``centroid`` (default, ours): z-scores of each *book* with the training books' statistics,
   then the nearest *author centroid* (the mean z-score of the author's training books).
 * ``nearest_text`` (stylo's ``classify()`` with Delta): the nearest *training text*; a test
   text takes the author of the training text with the smallest Delta. ``zscore_over``
-  chooses the rows the z-score statistics come from: ``training`` (default) or ``all``
-  (training and test rows, what stylo's ``z.scores.of.all.samples`` option does).
+  chooses the rows the z-score statistics come from: ``training`` (default; stylo's
+  ``classify()`` default, ``z.scores.of.all.samples = FALSE``) or ``all`` (training and test
+  rows: ``z.scores.of.all.samples = TRUE``, and the default of stylo's ``perform.delta()``
+  called on its own, ``z.scores.both.sets = TRUE``).
 * ``pooled_profile`` (faststylometry's ``calculate_burrows_delta``): each author pooled into
   one profile (here the mean of its books' relative frequencies, each book weighted equally;
   faststylometry pools the tokens, which weights books by length), z-score statistics over

@@ -96,3 +96,18 @@ def test_job_costs_sum_the_logged_cost_per_family_with_the_benchmark_wall(tmp_pa
     assert lines[1].split() == ["recognition/author_50_classes", "2", "22.5", "10.5", "12.0", "24.5", "300"]
     assert lines[2].split() == ["recognition/author_all_classes", "1", "3.0", "3.0", "3.0", "200"]
     assert lines[-1].split()[-2:] == ["3", "25.5"]
+
+
+def test_author_population_spread_without_split_noise():
+    population = load("author_population")
+    draws = population.author_draws(np.array([f"a{i}" for i in range(12)], dtype=object), 4, 3, seed=0)
+    assert [d.size for d in draws] == [4, 4, 4] and all(np.unique(d).size == 4 for d in draws)
+    # draw means 0.5 and 0.7 (variance 0.02); within-draw variances 0.02 and 0.02 over 2 splits:
+    # split noise in a draw mean 0.01, so the authors' sd is sqrt(0.02 - 0.01) = 0.1
+    runs = pd.DataFrame({"method": "kl", "feature_set": "f3", "draw": [0, 0, 1, 1], "accuracy": [0.4, 0.6, 0.6, 0.8]})
+    row = population.spread_table(runs).iloc[0]
+    assert row["sd_authors"] == pytest.approx(np.sqrt(0.02)) and row["sd_authors_net"] == pytest.approx(0.1)
+    # sigma / sqrt(k) * sqrt((n - k) / (n - 1)): 10 of 52 -> 50 of 651
+    expected = np.sqrt(10 / 50) * np.sqrt((601 / 650) / (42 / 51))
+    assert population.scale_factor(10, 52, 50, 651) == pytest.approx(expected)
+    assert population.scale_factor(10, 52, 10, 52) == pytest.approx(1.0)

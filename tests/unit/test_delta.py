@@ -5,8 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from punctstyle.analyses.recognition import recognition_experiments, word_experiments
 from punctstyle.classifiers import build_classifier, display_name
 from punctstyle.classifiers.delta import BurrowsDelta, delta_distances, fit_zscores
+from punctstyle.classifiers.options import options_by_classifier
+from punctstyle.settings import coerce_config_types, config_error, schema_defaults
 
 
 def test_delta_on_three_documents_by_hand():
@@ -101,3 +104,49 @@ def test_unknown_variant_is_refused():
         BurrowsDelta(seed=0, feature_set=("w",), variant="burrows")
     with pytest.raises(ValueError, match="unknown Delta zscore_over"):
         BurrowsDelta(seed=0, feature_set=("w",), zscore_over="test")
+
+
+def command_line_config(**delta: str) -> dict:
+    """The run's config when ``--config`` hands ``recognition.delta`` over (strings), coerced
+    and validated as the Snakefile does."""
+    config = schema_defaults()
+    config["recognition"]["delta"].update({key: str(value) for key, value in delta.items()})
+    config = coerce_config_types(config)
+    assert config_error({**config, "outdir": "out"}) is None
+    return config
+
+
+def test_the_config_block_reaches_every_delta_job():
+    defaults = options_by_classifier(command_line_config(), {"mlp": {}}, 1)
+    assert defaults["delta"] == {"variant": "centroid", "zscore_over": "training"}
+    stylo = options_by_classifier(command_line_config(variant="nearest_text", zscore_over="all"), {"mlp": {}}, 1)
+    assert stylo["delta"] == {"variant": "nearest_text", "zscore_over": "all"}
+    model = build_classifier("delta", seed=0, feature_set=("words",), **stylo["delta"])
+    assert (model.variant, model.zscore_over) == ("nearest_text", "all")
+    config = schema_defaults()
+    config["recognition"]["delta"]["variant"] = "nearest"
+    assert config_error({**coerce_config_types(config), "outdir": "out"}).startswith(
+        "config recognition.delta.variant: 'nearest' is not one of"
+    )
+
+
+def test_the_grid_and_the_word_baselines_run_the_configured_variant():
+    """The options the scripts build from the config decide the grid's and the word baselines'
+    predictions: each equals the variant fitted by hand on the row's split (Delta does not depend
+    on the order of the columns, and k = 6 takes every word); the variants differ on these rows."""
+    rng = np.random.default_rng(3)
+    y = np.repeat(np.array(["A", "B", "C", "D"], dtype=object), 6)
+    X = rng.gamma(2.0, size=(24, 6)) + (np.arange(24) % 3)[:, None] * rng.random(6)
+    frequencies = X / X.sum(axis=1, keepdims=True)
+    predictions = {}
+    for variant in ("centroid", "nearest_text", "pooled_profile"):
+        options = options_by_classifier(command_line_config(variant=variant), {"mlp": {}}, 1)
+        settings = dict(task="author", class_sizes=["all"], seeds=[0], test_fraction=0.25, classifier_options=options)
+        (grid,) = recognition_experiments({"f1": frequencies}, y, methods={"delta": ["f1"]}, **settings)
+        (words,) = word_experiments({}, y, frequencies, methods={"delta": ["words6"]}, **settings)
+        train, test = grid.train_index, grid.test_index
+        expected = BurrowsDelta(seed=0, feature_set=("w",), variant=variant).fit(frequencies[train], y[train])
+        assert grid.y_pred.tolist() == expected.predict(frequencies[test]).tolist()
+        assert words.y_pred.tolist() == grid.y_pred.tolist()
+        predictions[variant] = tuple(grid.y_pred.tolist())
+    assert len(set(predictions.values())) == 3

@@ -93,7 +93,10 @@ def test_runner_gives_one_record_schema_for_every_classifier(method, options):
 
 
 def test_classifier_options_from_config_and_threads():
-    config = {"recognition": {"mlp": {"device": "cpu"}}, "beyond": {"sequence": {"device": "cpu"}}}
+    config = {
+        "recognition": {"mlp": {"device": "cpu"}, "delta": {"variant": "nearest_text", "zscore_over": "all"}},
+        "beyond": {"sequence": {"device": "cpu"}},
+    }
     assert classifier_options(config, "mlp", 3, {"hidden_units": 8}) == {
         "params": {"hidden_units": 8},
         "device": "cpu",
@@ -101,10 +104,14 @@ def test_classifier_options_from_config_and_threads():
     }
     assert classifier_options(config, "sequence_cnn", 2, {"epochs": 1})["device"] == "cpu"
     assert classifier_options(config, "kl", 4) == {}
-    assert options_by_classifier(config, {"mlp": None, "delta": None}, 1) == {
+    delta = {"variant": "nearest_text", "zscore_over": "all"}
+    assert classifier_options(config, "delta", 4) == delta
+    # Delta's options are the config's: every job gets them, named in its params or not
+    assert options_by_classifier(config, {"mlp": None}, 1) == {
         "mlp": {"params": None, "device": "cpu", "num_threads": 1},
-        "delta": {},
+        "delta": delta,
     }
+    assert options_by_classifier(config, {"mlp": None, "delta": None}, 1)["delta"] == delta
 
 
 def split_calls(path: Path) -> list[str]:
