@@ -126,11 +126,15 @@ class Results:
         """One row per author: ``author``, ``n_books`` and the mean of each feature over the
         author's books (the bundle's ``signatures.parquet``; a run without a bundle: the same
         class means computed from the corpus tables)."""
+        return self._signatures.copy()
+
+    @cached_property
+    def _signatures(self) -> pd.DataFrame:
         if self.has_bundle:
             from punctstyle.attribution.bundle import read_signatures
 
             frame = read_signatures(self.bundle_folder / "signatures.parquet")
-            return frame.reset_index() if "author" not in frame.columns else frame.copy()
+            return frame.reset_index() if "author" not in frame.columns else frame
         tables = [self._corpus(f) for f in ("f1", "f3")]
         merged = tables[0][["author"] + feature_column_names("f1")].join(tables[1][feature_column_names("f3")])
         means = merged.groupby("author").mean()

@@ -92,12 +92,15 @@ def attribution_sections(attribution: Any, results: Results) -> list[Section]:
     """The ranking with the length warning and the trusted method, the sequence, f1 and f3."""
     shown = attribution.shown(5).rename(columns={"probability": "P(author)"})
     shown = shown.rename(columns={c: f"KL {c[3:]}" for c in shown.columns if c.startswith("kl_")})
-    notes = [f"{attribution.n_marks} marks, {attribution.sequence.n_words} words; "
+    notes = [f"Most likely author: {attribution.first_author}.",
+             f"{attribution.n_marks} marks, {attribution.sequence.n_words} words; "
              f"{len(attribution.ranking)} authors in the model.",
              "P(author): MLP probability on features " + "+".join(attribution.bundle.model.feature_set)
              + "; KL: divergence from the author's signature to the text (smaller is closer)."]
     if attribution.disagreement is not None:
         notes.append("Note: " + attribution.disagreement.message())
+    elif any(c.startswith("kl_") for c in attribution.ranking.columns):
+        notes.append("The MLP and the KL-nearest author agree.")
     return [
         Section("Who punctuates like this?", notes=notes, warning=attribution.warning, table=html_table(shown, 4)),
         Section("Its punctuation sequence", notes=["One cell per mark, in reading order (the middle of the text)."],
