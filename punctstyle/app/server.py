@@ -6,7 +6,7 @@ loads the bundle once (so that the first text does not wait for torch), and serv
 127.0.0.1 unless told another host.
 
 Bad input never shows a stack trace: a refusal (:class:`punctstyle.io.InputError`) is a message
-in the page (status 400), a request larger than the upload limit is status 413 with the CLI's
+in the page (status 400; 413 for a text over the size limit), a request larger than the upload limit is status 413 with the CLI's
 "larger than ... MB" line, any other error is a one-line page (status 500) and is logged.
 """
 
@@ -20,7 +20,7 @@ from flask import Flask, render_template
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from punctstyle.api.results import Results, open_results
-from punctstyle.api.text import MEGABYTE, too_large
+from punctstyle.api.text import MEGABYTE, TooLarge, too_large
 from punctstyle.app.views import ROUTES, nav_links
 from punctstyle.io import InputError
 
@@ -48,7 +48,7 @@ def create_app(results: Results, max_upload_bytes: int) -> Flask:
 
     @app.errorhandler(InputError)
     def refused(error: InputError) -> tuple[str, int]:
-        return message_page("Refused", str(error)), 400
+        return message_page("Refused", str(error)), 413 if isinstance(error, TooLarge) else 400
 
     @app.errorhandler(RequestEntityTooLarge)
     def too_big(error: RequestEntityTooLarge) -> tuple[str, int]:
