@@ -21,7 +21,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from punctstyle.api.results import Results, open_results
 from punctstyle.api.text import MEGABYTE, TooLarge, too_large
-from punctstyle.app.views import ROUTES, nav_links
+from punctstyle.app.views import ROUTES, form_context, nav_links
 from punctstyle.io import InputError
 
 FORM_OVERHEAD_BYTES = 64 * 1024
@@ -44,7 +44,8 @@ def create_app(results: Results, max_upload_bytes: int) -> Flask:
 
     @app.context_processor
     def page_context() -> dict[str, Any]:
-        return {"results": results, "nav": nav_links(), "max_mb": f"{max_upload_bytes / MEGABYTE:.4g}"}
+        return {"results": results, "nav": nav_links(), "max_mb": f"{max_upload_bytes / MEGABYTE:.4g}",
+                **form_context(results)}
 
     @app.errorhandler(InputError)
     def refused(error: InputError) -> tuple[str, int]:

@@ -41,11 +41,17 @@ class Section:
 
 @dataclass(frozen=True)
 class Route:
+    """A page: ``nav`` puts it in the top bar; ``button`` makes it a submit button of the text
+    form (a POST view that reads the form, as ``/text`` does); ``asks_author`` adds the form's
+    author menu (the form field ``author``, e.g. for verification against a chosen author)."""
+
     rule: str
     endpoint: str
     view: Callable[..., Any]
     methods: tuple[str, ...] = ("GET",)
-    nav: str | None = None  # label in the top bar
+    nav: str | None = None
+    button: str | None = None
+    asks_author: bool = False
 
 
 def opened() -> Results:
@@ -207,7 +213,7 @@ def recognition() -> str:
 
 ROUTES: tuple[Route, ...] = (
     Route("/", "home", home, nav="Text"),
-    Route("/text", "text", analyse_text, methods=("POST",)),
+    Route("/text", "text", analyse_text, methods=("POST",), button="Attribute"),
     Route("/authors", "authors", authors, nav="Authors"),
     Route("/authors/<name>", "author", author),
     Route("/books", "books", books, nav="Books"),
@@ -219,3 +225,10 @@ ROUTES: tuple[Route, ...] = (
 
 def nav_links() -> list[tuple[str, str]]:
     return [(url_for(route.endpoint), route.nav) for route in ROUTES if route.nav]
+
+
+def form_context(results: Results) -> dict[str, Any]:
+    """The text form's submit buttons ``(url, label)`` and its author menu (empty: none)."""
+    buttons = [(url_for(route.endpoint), route.button) for route in ROUTES if route.button]
+    asks = any(route.asks_author for route in ROUTES)
+    return {"buttons": buttons, "form_authors": list(results.authors()["author"]) if asks else []}

@@ -224,3 +224,24 @@ def test_static_files_are_the_packages(client):
     assert client.get("/static/style.css").status_code == 200
     page = client.get("/").get_data(as_text=True)
     assert "http://" not in page and "https://" not in page  # nothing from the internet
+
+
+def test_a_new_view_is_one_function_and_one_route(tiny_run, monkeypatch):
+    """What `verify` and `rolling` will do: a view function and a Route entry, nothing else."""
+    from flask import request
+
+    from punctstyle.app import server, views
+
+    def count_marks() -> str:
+        name, text = views.submitted_text()
+        return views.page(name, [views.Section(f"{request.form['author']}: {len(api.extract(text))} marks")])
+
+    routes = views.ROUTES + (views.Route("/count", "count", count_marks, methods=("POST",), button="Count",
+                                         asks_author=True),)
+    monkeypatch.setattr(views, "ROUTES", routes)
+    monkeypatch.setattr(server, "ROUTES", routes)
+    client = server.create_app(api.open_results(tiny_run), max_upload_bytes=4096).test_client()
+    home = client.get("/").get_data(as_text=True)
+    assert 'formaction="/count"' in home and "<option>Comma, Cid</option>" in home
+    answer = client.post("/count", data={"text": "a, b; c.", "author": "Comma, Cid"}).get_data(as_text=True)
+    assert "Comma, Cid: 3 marks" in answer
