@@ -43,6 +43,7 @@ EXPORTS: dict[str, str] = {
     # figures
     "sequence_figure": "punctstyle.api.figures",
     "fingerprint_figure": "punctstyle.api.figures",
+    "comparison_figure": "punctstyle.api.figures",
     "text_figure": "punctstyle.api.figures",
     "author_figure": "punctstyle.api.figures",
 }

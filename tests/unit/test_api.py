@@ -157,6 +157,11 @@ def test_figures_are_matplotlib_figures(tiny_run):
     assert fingerprint.axes[1].images[0].get_array().shape == (10, 10)
     three = api.fingerprint_figure({a: results.fingerprint(a) for a in STYLES})
     assert len(three.axes) == 3 * 2 + 1
+    compared = api.comparison_figure({a: results.fingerprint(a) for a in STYLES})
+    assert len(compared.axes) == 1 + 3 + 1  # grouped f1 bars, three f3 heat maps, colour bar
+    assert len(compared.axes[0].patches) == 3 * 10
+    with pytest.raises(ValueError, match="compare 1 to 5"):
+        api.comparison_figure({})
 
 
 # --------------------------------------------------------------------------- the app (Flask's test client)
