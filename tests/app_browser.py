@@ -102,7 +102,7 @@ def drawn_images(driver: Any) -> list[dict[str, int]]:
 def full_page_screenshot(driver: Any, path: Path) -> Path:
     """A screenshot of the whole page (the window grown to the page's height)."""
     height = driver.execute_script("return document.documentElement.scrollHeight;")
-    driver.set_window_size(WINDOW[0], max(WINDOW[1] // 2, min(int(height) + 40, 6000)))
+    driver.set_window_size(WINDOW[0], max(WINDOW[1] // 2, min(int(height) + 200, 6000)))
     path.parent.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(path))
     driver.set_window_size(*WINDOW)
