@@ -250,3 +250,33 @@ def test_a_new_view_is_one_function_and_one_route(tiny_run, monkeypatch):
     assert 'formaction="/count"' in home and "<option>Comma, Cid</option>" in home
     answer = client.post("/count", data={"text": "Yes, no; maybe!", "author": "Comma, Cid"}).get_data(as_text=True)
     assert "Comma, Cid: 3 marks" in answer
+
+
+def test_the_app_command_serves_on_localhost(tiny_run):
+    import urllib.request
+
+    from punctstyle import cli
+
+    args = cli.build_parser().parse_args(["app", str(tiny_run)])
+    assert (args.host, args.port) == ("127.0.0.1", 8050)
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args(["app", str(tiny_run), "--port", "70000"])
+    server = subprocess.Popen([sys.executable, "-m", "punctstyle", "app", str(tiny_run), "--port", "0"],
+                              stderr=subprocess.PIPE, text=True, cwd=REPO, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+    try:
+        line = server.stderr.readline()
+        assert " on http://127.0.0.1:" in line, line
+        url = line.split(" on ", 1)[1].split()[0]
+        with urllib.request.urlopen(url + "authors", timeout=60) as response:
+            assert response.status == 200 and "Comma, Cid" in response.read().decode("utf-8")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_the_app_command_refuses_a_folder_that_is_no_run(tmp_path, capsys):
+    from punctstyle import cli
+
+    assert cli.main(["app", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (f"punctstyle: error: {tmp_path}: neither a finished run (no corpus/f1.parquet) "
+                                       "nor an attribution bundle (no manifest.json and mlp.pt)\n")
