@@ -204,11 +204,24 @@ def recognition() -> str:
         return page("Recognition", [Section("Recognition", notes=["No recognition tables here (open a finished run)."])])
     sections = []
     for task in tasks:
-        table = results.recognition(task)
-        keep = [c for c in table.columns if c in ("method", "n_classes", "baseline") or c.startswith("accuracy[")]
-        sections.append(Section(f"{task.capitalize()} recognition (mean accuracy over seeds)",
-                                table=html_table(table[keep])))
+        sections.append(Section(f"{task.capitalize()} recognition (accuracy, mean ± sd over seeds)",
+                                table=html_table(mean_sd_table(results.recognition(task)))))
     return page("Recognition", sections)
+
+
+def mean_sd_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """``method``, ``n_classes``, then ``mean ± sd`` of each ``accuracy[...]`` and of the baseline
+    (the ``*_std`` columns of the summary; an empty cell where a feature set was not run)."""
+    shown = summary[["method", "n_classes"]].copy()
+    for column in [c for c in summary.columns if c.startswith("accuracy[")] + ["baseline"]:
+        if column not in summary:
+            continue
+        std = column.replace("accuracy[", "accuracy_std[") if column != "baseline" else "baseline_std"
+        sd = summary[std] if std in summary else pd.Series(float("nan"), index=summary.index)
+        shown[column.removeprefix("accuracy[").removesuffix("]")] = [
+            "" if pd.isna(m) else f"{m:.3f}" + ("" if pd.isna(d) else f" ± {d:.3f}")
+            for m, d in zip(summary[column], sd, strict=True)]
+    return shown
 
 
 ROUTES: tuple[Route, ...] = (

@@ -188,6 +188,16 @@ def test_every_page_answers(client, path):
     assert "punctstyle" in response.get_data(as_text=True)
 
 
+def test_recognition_page_shows_mean_and_sd():
+    from punctstyle.app.views import mean_sd_table
+
+    summary = pd.DataFrame({"method": ["kl"], "n_classes": [2], "accuracy[f1]": [0.75], "accuracy_std[f1]": [0.25],
+                            "accuracy[all]": [float("nan")], "baseline": [0.5]})
+    shown = mean_sd_table(summary)
+    assert shown.to_dict("records") == [{"method": "kl", "n_classes": 2, "f1": "0.750 ± 0.250", "all": "",
+                                          "baseline": "0.500"}]
+
+
 def test_corpus_pages_draw_inline_figures(client):
     page = client.get("/authors/Comma, Cid").get_data(as_text=True)
     assert page.count('src="data:image/png;base64,') == 1 and "Book 20" in page
