@@ -27,6 +27,8 @@ if ! .venv/bin/python -c "import torch" >/dev/null 2>&1; then
     "${pip[@]}" install "torch==2.13.0"
   fi
 fi
+# the app's web framework and server, pinned like torch (pyproject.toml's `app` extra: ranges)
+"${pip[@]}" install "flask==3.1.2" "waitress==3.0.2"
 "${pip[@]}" install -e ".[all,workflow,test]"
 touch "$stamp"
 echo "bootstrap: .venv ready" >&2

@@ -5,6 +5,10 @@ Usage::
     punctstyle extract FILE          # {"marks": [",", "...", ...], "gaps": [3, 0, ...]}
     punctstyle features FILE         # {"f1": [...], ..., "f6": [...]}
     punctstyle attribute FILE [--model DIR] [--top 5] [--json]
+    punctstyle app RESULTS_OR_BUNDLE [--port 8050] [--host 127.0.0.1]   # a local web page
+
+The commands are thin layers over :mod:`punctstyle.api` (docs/api.md); each is one entry of
+:data:`COMMANDS`.
 
 FILE is a plain text; ``-`` reads standard input. At most ``--max-mb``
 megabytes are read (default: the workflow's ``mirror.max_text_mb``); a larger input is
@@ -22,94 +26,32 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from punctstyle import __version__
+from punctstyle.api.attribution import attribution_json, attribution_table  # noqa: F401  (re-exported)
+from punctstyle.api.text import (  # noqa: F401  (re-exported: the CLI's names before the API)
+    MEGABYTE,
+    READ_CHUNK,
+    decoded_text,
+    extraction_json,
+    features_json,
+    read_bounded,
+    read_text,
+    sequence_of_text,
+    sequence_with_marks,
+)
 from punctstyle.io import InputError
-from punctstyle.sources.decoding import html_start
-from punctstyle.sources.folder import decode_document
-from punctstyle.book.steps import clean_and_extract
-from punctstyle.text.chunk_cache import ChunkCachedExtractor
-from punctstyle.marks import MARKS
-from punctstyle.features import compute_features
 from punctstyle.settings import schema_default
 
 DEFAULT_MODEL_DIR = os.path.join("results", "models", "attribution")
 EXIT_OK = 0
 EXIT_INPUT_ERROR = 2
-
-
-# --------------------------------------------------------------------------- input
-
-
-READ_CHUNK = 1024 * 1024
-MEGABYTE = 1024 * 1024
-
-
-def _read_bounded(handle: Any, name: str, max_bytes: int) -> bytearray:
-    """At most ``max_bytes`` bytes of ``handle``, read in chunks; one more byte is refused."""
-    data = bytearray()
-    while len(data) <= max_bytes:
-        chunk = handle.read(min(READ_CHUNK, max_bytes + 1 - len(data)))
-        if not chunk:
-            return data
-        data += chunk
-    raise InputError(
-        f"{name}: larger than {max_bytes / MEGABYTE:.4g} MB, the most this command reads "
-        "(raise it with --max-mb)"
-    )
-
-
-def read_text(path: str, max_bytes: int) -> str:
-    """The text of ``path`` (``-``: standard input), decoded by :func:`decoded_text`.
-
-    Reads at most ``max_bytes`` bytes (chunk by chunk, so a device such as ``/dev/zero``
-    costs bounded memory). Raises :class:`InputError` with a one-line message naming the file.
-    """
-    name = "<stdin>" if path == "-" else path
-    try:
-        if path == "-":
-            data = _read_bounded(sys.stdin.buffer, name, max_bytes)
-        else:
-            with open(path, "rb") as handle:
-                data = _read_bounded(handle, name, max_bytes)
-    except FileNotFoundError:
-        raise InputError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{name}: is a folder, not a text file") from None
-    except PermissionError:
-        raise InputError(f"{name}: cannot read the file (permission denied)") from None
-    except OSError as exc:
-        raise InputError(f"{name}: cannot read the file ({exc.strerror or exc})") from None
-    return decoded_text(name, bytes(data))
-
-
-def decoded_text(name: str, data: bytes) -> str:
-    """The text of a file's bytes, decoded as a folder corpus decodes its documents
-    (:func:`punctstyle.sources.folder.decode_document`: a UTF-8 or UTF-16 byte-order mark
-    decides, else UTF-8, else Latin-1). Refused with :class:`InputError`: an HTML or XML page
-    (the download route's check, :func:`punctstyle.sources.decoding.html_start`) and binary content
-    (NUL characters after decoding)."""
-
-    if (tag := html_start(data)) is not None:
-        raise InputError(f"{name}: an HTML page, not a text (starts with {tag})")
-    text, _ = decode_document(data)
-    if "\x00" in text:
-        raise InputError(f"{name}: not a plain text file (binary content, NUL bytes)")
-    return text
-
-
-def sequence_of_text(text: str) -> Any:
-    """Clean a text (Gutenberg header/footer, the paper's repairs) and extract its marks, piece
-    by piece as the workflow's extraction does (bounded memory, same output as whole-text
-    cleaning and extraction)."""
-
-    return clean_and_extract(text, ChunkCachedExtractor())[0]
+_read_bounded = read_bounded
 
 
 def sequence_of_file(path: str, max_bytes: int) -> Any:
@@ -121,113 +63,17 @@ def max_read_bytes(args: argparse.Namespace) -> int:
     return int(args.max_mb * MEGABYTE)
 
 
-# --------------------------------------------------------------------------- output
-
-
-def _finite(value: Any) -> float | None:
-    value = float(value)
-    return value if math.isfinite(value) else None
+def input_name(args: argparse.Namespace) -> str:
+    return "<stdin>" if args.file == "-" else args.file
 
 
 def _print_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
 
-def extraction_json(sequence: Any) -> dict[str, list]:
-    """``{"marks": [mark strings], "gaps": [ints]}``."""
-
-    return {
-        "marks": [MARKS[int(code)] for code in sequence.marks],
-        "gaps": [int(gap) for gap in sequence.gaps],
-    }
-
-
-def features_json(sequence: Any) -> dict[str, list[float]]:
-    """``{"f1": [...], ..., "f6": [...]}`` (flattened row-major as in the corpus tables)."""
-
-    features = compute_features(sequence.marks, sequence.gaps)
-    return {name: [float(v) for v in values] for name, values in features.items()}
-
-
-def attribution_json(name: str, sequence: Any, ranking: Any, bundle: Any, verdict: Verdict) -> dict[str, Any]:
-    """The ``--json`` output of ``attribute``.
-
-    ``n_marks``: marks found; ``min_marks``: marks needed (None: the bundle could not
-    estimate it); ``too_short`` and ``warning`` (None when long enough); ``disagreement``:
-    None when the MLP's first author is the KL-nearest one, else both authors, the measured
-    accuracies at the nearest measured length and the ``trusted`` method.
-    """
-    kl_columns = [c for c in ranking.columns if c.startswith("kl_")]
-    authors = []
-    for row in ranking.itertuples(index=False):
-        values = row._asdict()
-        entry = {"rank": int(values["rank"]), "author": str(values["author"])}
-        entry["probability"] = _finite(values["probability"])
-        entry.update({column: _finite(values[column]) for column in kl_columns})
-        authors.append(entry)
-    return {
-        "file": name,
-        "n_marks": len(sequence),
-        "n_words": int(sequence.n_words),
-        "min_marks": bundle.min_marks,
-        "too_short": verdict.warning is not None,
-        "warning": verdict.warning,
-        "disagreement": None if verdict.disagreement is None else verdict.disagreement.as_json(),
-        "model": bundle.directory,
-        "feature_set": list(bundle.model.feature_set),
-        "kl_features": list(bundle.kl_features),
-        "n_authors": int(len(bundle.model.classes)),
-        "authors": authors,
-    }
-
-
-def _cell(value: Any, digits: int) -> str:
-    value = _finite(value)
-    return "n/a" if value is None else f"{value:.{digits}f}"
-
-
-def _aligned(headers: list[str], rows: list[list[str]]) -> list[str]:
-    """Header, rule and rows: the first column right-aligned, the second left, the rest right."""
-    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(headers)]
-
-    def line(cells: Sequence[str]) -> str:
-        parts = [cells[0].rjust(widths[0]), cells[1].ljust(widths[1])]
-        parts += [c.rjust(w) for c, w in zip(cells[2:], widths[2:], strict=True)]
-        return "  ".join(parts).rstrip()
-
-    return [line(headers), line(["-" * w for w in widths])] + [line(row) for row in rows]
-
-
-def attribution_table(name: str, sequence: Any, ranking: Any, bundle: Any, verdict: Verdict) -> str:
-    """The text output of ``attribute``: a title, the warning when the text is too short, the
-    aligned table (rank, author, probability, KL divergences), the legend, and which method
-    to trust when the MLP and KL disagree."""
-    kl_columns = [c for c in ranking.columns if c.startswith("kl_")]
-    headers = ["rank", "author", "P(author)"] + [f"KL {c[3:]}" for c in kl_columns]
-    rows = [
-        [str(int(r["rank"])), str(r["author"]), _cell(r["probability"], 3)]
-        + [_cell(r[c], 4) for c in kl_columns]
-        for _, r in ranking.iterrows()
-    ]
-    title = (
-        f"{name}: {len(sequence)} marks, {sequence.n_words} words; "
-        f"{len(bundle.model.classes)} authors in the model ({bundle.directory})"
-    )
-    legend = (
-        "P(author): MLP probability on features "
-        + "+".join(bundle.model.feature_set)
-        + "; KL: divergence from the author's signature to the text (smaller is closer)"
-    )
-    lines = [title]
-    if verdict.warning:
-        lines.append(f"WARNING: {verdict.warning}")
-    lines += [*_aligned(headers, rows), legend]
-    if verdict.disagreement is not None:
-        lines.append(f"Note: {verdict.disagreement.message()}")
-    return "\n".join(lines) + "\n"
-
-
 # --------------------------------------------------------------------------- commands
+# Each command is a function of the parsed arguments over punctstyle.api; its arguments and
+# help live in COMMANDS below (one entry per subcommand).
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
@@ -236,49 +82,31 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 
 def cmd_features(args: argparse.Namespace) -> int:
-    name = "<stdin>" if args.file == "-" else args.file
     text = read_text(args.file, max_read_bytes(args))
-    _print_json(features_json(sequence_with_marks(name, text, purpose="compute features of")))
+    _print_json(features_json(sequence_with_marks(input_name(args), text, purpose="compute features of")))
     return EXIT_OK
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What ``attribute`` says beside the ranking: too short? which method to trust?"""
-
-    warning: str | None
-    disagreement: Any
-
-
-def sequence_with_marks(name: str, text: str, purpose: str = "attribute") -> Any:
-    """The marks of a text to attribute (or to compute features of); an empty or mark-less
-    text raises :class:`InputError` ("nothing to <purpose>"). ``extract`` does not refuse:
-    it prints the empty sequence."""
-    if not text.strip():
-        raise InputError(f"{name}: empty text, nothing to {purpose}")
-    sequence = sequence_of_text(text)
-    if len(sequence) == 0:
-        raise InputError(f"{name}: no punctuation mark in the text, nothing to {purpose}")
-    return sequence
 
 
 def cmd_attribute(args: argparse.Namespace) -> int:
-    from punctstyle.attribution.attribute import shown_authors  # lazy: loads torch
+    from punctstyle.api.attribution import attribute_sequence
     from punctstyle.attribution.bundle import load_attribution_bundle  # lazy: loads torch
 
-    name = "<stdin>" if args.file == "-" else args.file
+    name = input_name(args)
     sequence = sequence_with_marks(name, read_text(args.file, max_read_bytes(args)))
-    bundle = load_attribution_bundle(args.model)
-    everyone = bundle.rank(compute_features(sequence.marks, sequence.gaps), top=None)
-    verdict = Verdict(bundle.too_short(len(sequence)), bundle.disagreement(everyone, len(sequence)))
-    if verdict.warning:
-        sys.stderr.write(f"punctstyle: {name}: {verdict.warning}\n")
-    ranking = shown_authors(everyone, args.top)
+    attribution = attribute_sequence(name, sequence, load_attribution_bundle(args.model))
+    if attribution.warning:
+        sys.stderr.write(f"punctstyle: {name}: {attribution.warning}\n")
     if args.json:
-        _print_json(attribution_json(name, sequence, ranking, bundle, verdict))
+        _print_json(attribution.as_json(args.top))
     else:
-        sys.stdout.write(attribution_table(name, sequence, ranking, bundle, verdict))
+        sys.stdout.write(attribution.as_text(args.top))
     return EXIT_OK
+
+
+def cmd_app(args: argparse.Namespace) -> int:
+    from punctstyle.app.server import serve  # lazy: imports the web framework
+
+    return serve(args.results, host=args.host, port=args.port, max_upload_mb=args.max_mb)
 
 
 def _positive_number(value: str) -> float:
@@ -306,6 +134,16 @@ def add_input_arguments(command: argparse.ArgumentParser) -> None:
     )
 
 
+def _port(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number 0..65535, got {value!r}") from None
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number 0..65535, got {value!r}")
+    return number
+
+
 def _positive_int(value: str) -> int:
     try:
         number = int(value)
@@ -319,6 +157,93 @@ def _positive_int(value: str) -> int:
 FILE_HELP = "plain text file (UTF-8, else Latin-1; a Gutenberg header/footer is stripped); - reads stdin"
 
 
+def add_model_arguments(command: argparse.ArgumentParser) -> None:
+    """``--model DIR``, ``--top N`` and ``--json`` of ``attribute``."""
+    command.add_argument(
+        "--model",
+        metavar="DIR",
+        default=DEFAULT_MODEL_DIR,
+        help=f"attribution bundle folder (default: {DEFAULT_MODEL_DIR})",
+    )
+    command.add_argument(
+        "--top", metavar="N", type=_positive_int, default=5, help="number of authors shown (default: 5)"
+    )
+    command.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def add_app_arguments(command: argparse.ArgumentParser) -> None:
+    """RESULTS, ``--host``, ``--port`` and ``--max-mb`` (the upload limit) of ``app``."""
+    default = float(schema_default("mirror", "max_text_mb"))
+    command.add_argument("results", metavar="RESULTS_OR_BUNDLE",
+                         help="a finished run's outdir (e.g. results) or an attribution bundle folder")
+    command.add_argument("--host", default="127.0.0.1",
+                         help="address to listen on (default: 127.0.0.1, this machine only)")
+    command.add_argument("--port", metavar="N", type=_port, default=8050,
+                         help="port to listen on (default: 8050; 0: any free port)")
+    command.add_argument("--max-mb", metavar="MB", type=_positive_number, default=default,
+                         help=f"largest text accepted by the page, in MiB (default: {default:g})")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: its name, help line, description, arguments and the function it runs."""
+
+    name: str
+    help: str
+    description: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+def _attribute_arguments(command: argparse.ArgumentParser) -> None:
+    add_input_arguments(command)
+    add_model_arguments(command)
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "extract",
+        "print the punctuation marks and word gaps of a text as JSON",
+        'Print {"marks": [...], "gaps": [...]}: the marks of the text in order '
+        '(! " ( ) , . : ; ? ...) and the number of words before each mark.',
+        add_input_arguments,
+        cmd_extract,
+    ),
+    Command(
+        "features",
+        "print the punctuation features of a text as JSON (the paper's f1..f6, then f7)",
+        'Print {"f1": [...], ..., "f6": [...]}: mark frequencies (10), transition '
+        "matrix (100), joint transition matrix (100), sentence lengths (200), word gaps (40) "
+        "and mean gaps between mark pairs (100), as in section 2.2 of the paper.",
+        add_input_arguments,
+        cmd_features,
+    ),
+    Command(
+        "attribute",
+        "who punctuates like this? rank the authors of the model for a text",
+        "Rank the authors of an attribution bundle (made by the workflow rule "
+        "attribution_model) for a text: MLP probability and KL divergence of the text to each "
+        "author's signature. An empty or mark-less text is refused. A text with fewer marks "
+        "than the bundle's threshold gets a warning (in the table, in the 'warning' and 'too_short' "
+        "fields of --json, and on standard error); when the MLP and KL disagree on the first author, "
+        "the output says which one the bundle's measured accuracy per text length trusts at this length.",
+        _attribute_arguments,
+        cmd_attribute,
+    ),
+    Command(
+        "app",
+        "open a finished run or a bundle in the browser (a local web page)",
+        "Serve a local web page on a finished run or an attribution bundle: paste or drop a text to "
+        "see its punctuation sequence, its f1 and f3 beside the nearest authors' and the attribution "
+        "table; browse the corpus (authors' fingerprints, a book's sequence, the recognition tables). "
+        "It listens on 127.0.0.1 only unless --host says otherwise; stop it with Ctrl-C.",
+        add_app_arguments,
+        cmd_app,
+    ),
+)
+"""The subcommands, in the order ``--help`` lists them: a new one is one entry here."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="punctstyle",
@@ -326,48 +251,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-
-    extract = commands.add_parser(
-        "extract",
-        help="print the punctuation marks and word gaps of a text as JSON",
-        description='Print {"marks": [...], "gaps": [...]}: the marks of the text in order '
-        '(! " ( ) , . : ; ? ...) and the number of words before each mark.',
-    )
-    add_input_arguments(extract)
-    extract.set_defaults(run=cmd_extract)
-
-    features = commands.add_parser(
-        "features",
-        help="print the punctuation features of a text as JSON (the paper's f1..f6, then f7)",
-        description='Print {"f1": [...], ..., "f6": [...]}: mark frequencies (10), transition '
-        "matrix (100), joint transition matrix (100), sentence lengths (200), word gaps (40) "
-        "and mean gaps between mark pairs (100), as in section 2.2 of the paper.",
-    )
-    add_input_arguments(features)
-    features.set_defaults(run=cmd_features)
-
-    attribute = commands.add_parser(
-        "attribute",
-        help="who punctuates like this? rank the authors of the model for a text",
-        description="Rank the authors of an attribution bundle (made by the workflow rule "
-        "attribution_model) for a text: MLP probability and KL divergence of the text to each "
-        "author's signature. An empty or mark-less text is refused. A text with fewer marks "
-        "than the bundle's threshold gets a warning (in the table, in the 'warning' and 'too_short' "
-        "fields of --json, and on standard error); when the MLP and KL disagree on the first author, "
-        "the output says which one the bundle's measured accuracy per text length trusts at this length.",
-    )
-    add_input_arguments(attribute)
-    attribute.add_argument(
-        "--model",
-        metavar="DIR",
-        default=DEFAULT_MODEL_DIR,
-        help=f"attribution bundle folder (default: {DEFAULT_MODEL_DIR})",
-    )
-    attribute.add_argument(
-        "--top", metavar="N", type=_positive_int, default=5, help="number of authors shown (default: 5)"
-    )
-    attribute.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    attribute.set_defaults(run=cmd_attribute)
+    for spec in COMMANDS:
+        command = commands.add_parser(spec.name, help=spec.help, description=spec.description)
+        spec.add_arguments(command)
+        command.set_defaults(run=spec.run)
     return parser
 
 

@@ -1,0 +1,201 @@
+"""A finished run or an attribution bundle, opened read-only: :func:`open_results`.
+
+A **run** is a workflow's ``outdir`` (``corpus/f1.parquet`` ...; its bundle, when built, in
+``models/attribution/``); a **bundle** is an attribution bundle folder (``manifest.json``,
+``mlp.pt``, ``signatures.parquet``, ``threshold.json``). Every file read is a fixed name under
+the opened folder, or ``sequences/<book id>.parquet`` of a book of the corpus table: nothing
+outside the folder is read, whatever a caller asks for.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from punctstyle.api.attribution import Attribution, attribute_sequence
+from punctstyle.api.text import TEXT_NAME, checked_text, sequence_with_marks
+from punctstyle.io import InputError
+from punctstyle.marks import FEATURE_SIZES, FEATURES, feature_column_names
+
+BUNDLE_IN_RUN = Path("models") / "attribution"
+CORPUS_TABLE = Path("corpus") / "{feature}.parquet"
+RECOGNITION = Path("analysis") / "recognition" / "{task}_{kind}.csv"
+RECOGNITION_KINDS = ("summary", "results")
+SUMMARY = Path("corpus") / "summary.json"
+
+
+def is_bundle(folder: Path) -> bool:
+    return (folder / "manifest.json").is_file() and (folder / "mlp.pt").is_file()
+
+
+def is_run(folder: Path) -> bool:
+    return (folder / "corpus" / "f1.parquet").is_file()
+
+
+def open_results(path: Any) -> Results:
+    """Open a finished run (its ``outdir``) or an attribution bundle folder.
+
+    Raises :class:`punctstyle.io.InputError` (one line naming the path) when the path is neither.
+    """
+    folder = Path(os.fspath(path)).resolve()
+    if not folder.is_dir():
+        raise InputError(f"{path}: no such folder (open a finished run's outdir or an attribution bundle)")
+    if is_run(folder):
+        return Results(folder, "run")
+    if is_bundle(folder):
+        return Results(folder, "bundle")
+    raise InputError(
+        f"{path}: neither a finished run (no corpus/f1.parquet) nor an attribution bundle (no manifest.json and mlp.pt)"
+    )
+
+
+class Results:
+    """What a run or a bundle holds, as pandas objects; texts attributed by its bundle.
+
+    ``kind``: ``"run"`` or ``"bundle"``. A bundle holds the authors' signatures and the model,
+    not the corpus tables: asking it for a table raises :class:`InputError`.
+    """
+
+    def __init__(self, folder: Path, kind: str) -> None:
+        self.folder = folder
+        self.kind = kind
+
+    def __repr__(self) -> str:
+        return f"Results({str(self.folder)!r}, kind={self.kind!r})"
+
+    # ----------------------------------------------------------------- files
+
+    def _run_file(self, relative: Path, what: str) -> Path:
+        if self.kind != "run":
+            raise InputError(f"{self.folder}: an attribution bundle holds no {what} (open a finished run)")
+        path = self.folder / relative
+        if not path.is_file():
+            raise InputError(f"{path}: no such file in this run ({what} not made)")
+        return path
+
+    @property
+    def bundle_folder(self) -> Path:
+        return self.folder if self.kind == "bundle" else self.folder / BUNDLE_IN_RUN
+
+    @property
+    def has_bundle(self) -> bool:
+        return is_bundle(self.bundle_folder)
+
+    @cached_property
+    def bundle(self) -> Any:
+        """The attribution bundle (:class:`punctstyle.attribution.bundle.AttributionBundle`;
+        loading it imports torch)."""
+        from punctstyle.attribution.bundle import load_attribution_bundle
+
+        return load_attribution_bundle(self.bundle_folder)
+
+    # ----------------------------------------------------------------- tables
+
+    def corpus(self, feature: str = "f1") -> pd.DataFrame:
+        """The corpus table of ``feature`` (one row per book: metadata, then the feature columns)."""
+        if feature not in FEATURES:
+            raise InputError(f"{feature}: not a feature (one of {', '.join(FEATURES)})")
+        return self._corpus(feature).copy()
+
+    def _corpus(self, feature: str) -> pd.DataFrame:
+        cache = self.__dict__.setdefault("_tables", {})
+        if feature not in cache:
+            cache[feature] = pd.read_parquet(self._run_file(Path(str(CORPUS_TABLE).format(feature=feature)), "corpus table"))
+        return cache[feature]
+
+    def documents(self) -> pd.DataFrame:
+        """One row per book: ``book_id``, ``title``, ``author``, ``genre``, ``n_marks``, ``n_words``."""
+        table = self._corpus("f1")
+        columns = [c for c in ("book_id", "title", "author", "genre", "n_marks", "n_words") if c in table]
+        return table[columns].copy()
+
+    def authors(self) -> pd.DataFrame:
+        """One row per author: ``author``, ``n_books`` (from the corpus, else from the bundle)."""
+        if self.kind == "run":
+            counts = self._corpus("f1").groupby("author").size()
+            return counts.rename("n_books").reset_index().sort_values("author", ignore_index=True)
+        return self.signatures()[["author", "n_books"]].copy()
+
+    def signatures(self) -> pd.DataFrame:
+        """One row per author: ``author``, ``n_books`` and the mean of each feature over the
+        author's books (the bundle's ``signatures.parquet``; a run without a bundle: the same
+        class means computed from the corpus tables)."""
+        return self._signatures.copy()
+
+    @cached_property
+    def _signatures(self) -> pd.DataFrame:
+        if self.has_bundle:
+            from punctstyle.attribution.bundle import read_signatures
+
+            frame = read_signatures(self.bundle_folder / "signatures.parquet")
+            return frame.reset_index() if "author" not in frame.columns else frame
+        tables = [self._corpus(f) for f in ("f1", "f3")]
+        merged = tables[0][["author"] + feature_column_names("f1")].join(tables[1][feature_column_names("f3")])
+        means = merged.groupby("author").mean()
+        means.insert(0, "n_books", merged.groupby("author").size())
+        return means.reset_index()
+
+    def fingerprint(self, author: str) -> dict[str, np.ndarray]:
+        """An author's mean f1 (10) and f3 (100) (:meth:`signatures`)."""
+        table = self.signatures()
+        rows = table[table["author"] == author]
+        if rows.empty:
+            raise InputError(f"{author}: no such author in {self.folder}")
+        return {f: rows[feature_column_names(f)].to_numpy(np.float64)[0] for f in ("f1", "f3")}
+
+    def sequence(self, book_id: int) -> Any:
+        """The punctuation sequence of a book of the corpus (``sequences/<id>.parquet``)."""
+        from punctstyle.book.sequence_file import read_sequence
+
+        known = set(int(b) for b in self._corpus("f1")["book_id"])
+        try:
+            book = int(book_id)
+        except (TypeError, ValueError):
+            raise InputError(f"{book_id!r}: not a book id") from None
+        if book not in known:
+            raise InputError(f"{book}: no such book in the corpus of {self.folder}")
+        return read_sequence(self._run_file(Path("sequences") / f"{book}.parquet", "sequence file"))[0]
+
+    def recognition(self, task: str = "author", kind: str = "summary") -> pd.DataFrame:
+        """The recognition results (Tables 2-4): ``kind="summary"`` (mean and sd over seeds per
+        method, class count and feature set) or ``"results"`` (one row per seed)."""
+        if task not in ("author", "genre") or kind not in RECOGNITION_KINDS:
+            raise InputError(f"{task} {kind}: no such recognition table (task author or genre, kind summary or results)")
+        return pd.read_csv(self._run_file(Path(str(RECOGNITION).format(task=task, kind=kind)), "recognition table"))
+
+    def recognition_tasks(self) -> list[str]:
+        """The tasks with a recognition summary in this run."""
+        if self.kind != "run":
+            return []
+        return [t for t in ("author", "genre") if (self.folder / str(RECOGNITION).format(task=t, kind="summary")).is_file()]
+
+    def summary(self) -> dict[str, Any]:
+        """The corpus summary (``corpus/summary.json``: books and authors kept, exclusions)."""
+        return json.loads(self._run_file(SUMMARY, "corpus summary").read_text(encoding="utf-8"))
+
+    # ----------------------------------------------------------------- one text
+
+    def attribute(self, text: str, name: str = TEXT_NAME) -> Attribution:
+        """Rank the bundle's authors for ``text`` (refused: empty, mark-less, HTML, binary)."""
+        sequence = sequence_with_marks(name, checked_text(text, name))
+        return attribute_sequence(name, sequence, self.bundle)
+
+
+def attribute(text: str, model: Any, name: str = TEXT_NAME) -> Attribution:
+    """Rank the authors of ``model`` (a bundle folder, a run's outdir, or :class:`Results`) for ``text``."""
+    results = model if isinstance(model, Results) else open_results(model)
+    return results.attribute(text, name)
+
+
+def feature_vector(row: pd.Series | pd.DataFrame, feature: str) -> np.ndarray:
+    """A feature's values from one table row (size :data:`punctstyle.marks.FEATURE_SIZES`)."""
+    values = np.asarray(row[feature_column_names(feature)], dtype=np.float64).reshape(-1)
+    if values.size != FEATURE_SIZES[feature]:
+        raise ValueError(f"{feature}: {values.size} values, expected {FEATURE_SIZES[feature]}")
+    return values

@@ -1,0 +1,171 @@
+"""One text in, its marks and features out: reading, the refusals, extraction.
+
+The command line and the app call these, so a text is refused with the same one-line message
+everywhere. Every refusal is an :class:`punctstyle.io.InputError` (the CLI prints it and exits
+with status 2); its subclass says which refusal it is, for callers that want to tell them apart:
+
+=====================  ===============================================================
+:class:`EmptyText`      nothing but white space
+:class:`NoMarks`        no punctuation mark at all
+:class:`TooLarge`       more bytes than the reading limit (``--max-mb``)
+:class:`HtmlText`       an HTML or XML page (the download route's check)
+:class:`BinaryText`     binary content (NUL characters after decoding)
+=====================  ===============================================================
+
+Nothing here imports torch or spaCy (the shipped tokenizer rules spare spaCy).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from punctstyle.book.steps import clean_and_extract
+from punctstyle.features import compute_features
+from punctstyle.io import InputError
+from punctstyle.marks import MARKS
+from punctstyle.sources.decoding import html_start
+from punctstyle.sources.folder import decode_document
+from punctstyle.text.chunk_cache import ChunkCachedExtractor
+
+READ_CHUNK = 1024 * 1024
+MEGABYTE = 1024 * 1024
+TEXT_NAME = "<text>"
+"""The name a refusal gives a text handed over as a string."""
+
+
+class TextRefused(InputError):
+    """A text that cannot be read, extracted or attributed (one line naming it)."""
+
+
+class EmptyText(TextRefused):
+    """Nothing but white space."""
+
+
+class NoMarks(TextRefused):
+    """Not one punctuation mark."""
+
+
+class TooLarge(TextRefused):
+    """More bytes than the reading limit."""
+
+
+class HtmlText(TextRefused):
+    """An HTML or XML page, not a plain text."""
+
+
+class BinaryText(TextRefused):
+    """Binary content (NUL characters)."""
+
+
+def too_large(name: str, max_bytes: int, hint: str = "raise it with --max-mb") -> TooLarge:
+    """The refusal of an input larger than ``max_bytes``."""
+    return TooLarge(f"{name}: larger than {max_bytes / MEGABYTE:.4g} MB, the most this command reads ({hint})")
+
+
+def read_bounded(handle: Any, name: str, max_bytes: int) -> bytearray:
+    """At most ``max_bytes`` bytes of ``handle``, read in chunks; one more byte is refused."""
+    data = bytearray()
+    while len(data) <= max_bytes:
+        chunk = handle.read(min(READ_CHUNK, max_bytes + 1 - len(data)))
+        if not chunk:
+            return data
+        data += chunk
+    raise too_large(name, max_bytes)
+
+
+def read_text(path: str, max_bytes: int) -> str:
+    """The text of ``path`` (``-``: standard input), decoded by :func:`decoded_text`.
+
+    Reads at most ``max_bytes`` bytes (chunk by chunk, so a device such as ``/dev/zero``
+    costs bounded memory). Raises :class:`InputError` with a one-line message naming the file.
+    """
+    name = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            data = read_bounded(sys.stdin.buffer, name, max_bytes)
+        else:
+            with open(path, "rb") as handle:
+                data = read_bounded(handle, name, max_bytes)
+    except FileNotFoundError:
+        raise InputError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{name}: is a folder, not a text file") from None
+    except PermissionError:
+        raise InputError(f"{name}: cannot read the file (permission denied)") from None
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read the file ({exc.strerror or exc})") from None
+    return decoded_text(name, bytes(data))
+
+
+def decoded_text(name: str, data: bytes) -> str:
+    """The text of a file's bytes, decoded as a folder corpus decodes its documents
+    (:func:`punctstyle.sources.folder.decode_document`: a UTF-8 or UTF-16 byte-order mark
+    decides, else UTF-8, else Latin-1). Refused: an HTML or XML page (:class:`HtmlText`, the
+    download route's check, :func:`punctstyle.sources.decoding.html_start`) and binary content
+    (:class:`BinaryText`, NUL characters after decoding)."""
+
+    if (tag := html_start(data)) is not None:
+        raise HtmlText(f"{name}: an HTML page, not a text (starts with {tag})")
+    text, _ = decode_document(data)
+    if "\x00" in text:
+        raise BinaryText(f"{name}: not a plain text file (binary content, NUL bytes)")
+    return text
+
+
+def checked_text(text: str, name: str = TEXT_NAME) -> str:
+    """A text handed over as a string, refused as a file's bytes would be (HTML, NUL bytes)."""
+    if "\x00" in text:
+        raise BinaryText(f"{name}: not a plain text file (binary content, NUL bytes)")
+    if (tag := html_start(text[:4096].encode("utf-8", "replace"))) is not None:
+        raise HtmlText(f"{name}: an HTML page, not a text (starts with {tag})")
+    return text
+
+
+def sequence_of_text(text: str) -> Any:
+    """Clean a text (Gutenberg header/footer, the paper's repairs) and extract its marks, piece
+    by piece as the workflow's extraction does (bounded memory, same output as whole-text
+    cleaning and extraction). An empty or mark-less text gives the empty sequence."""
+
+    return clean_and_extract(text, ChunkCachedExtractor())[0]
+
+
+def sequence_with_marks(name: str, text: str, purpose: str = "attribute") -> Any:
+    """The marks of a text to attribute (or to compute features of); an empty text raises
+    :class:`EmptyText`, a mark-less one :class:`NoMarks` ("nothing to <purpose>")."""
+    if not text.strip():
+        raise EmptyText(f"{name}: empty text, nothing to {purpose}")
+    sequence = sequence_of_text(text)
+    if len(sequence) == 0:
+        raise NoMarks(f"{name}: no punctuation mark in the text, nothing to {purpose}")
+    return sequence
+
+
+def extract(text: str, name: str = TEXT_NAME) -> Any:
+    """The punctuation sequence of ``text``: ``.marks`` (codes 0..9, :data:`punctstyle.marks.MARKS`),
+    ``.gaps`` (words before each mark), ``.n_words``. An empty or mark-less text gives the empty
+    sequence; HTML and binary text are refused."""
+    return sequence_of_text(checked_text(text, name))
+
+
+def features(text: str, name: str = TEXT_NAME) -> dict[str, Any]:
+    """Every punctuation feature of ``text`` (``{"f1": array(10), "f3": array(100), ...}``,
+    :func:`punctstyle.features.compute_features`); empty and mark-less texts are refused."""
+    sequence = sequence_with_marks(name, checked_text(text, name), purpose="compute features of")
+    return compute_features(sequence.marks, sequence.gaps)
+
+
+def extraction_json(sequence: Any) -> dict[str, list]:
+    """``{"marks": [mark strings], "gaps": [ints]}``."""
+
+    return {
+        "marks": [MARKS[int(code)] for code in sequence.marks],
+        "gaps": [int(gap) for gap in sequence.gaps],
+    }
+
+
+def features_json(sequence: Any) -> dict[str, list[float]]:
+    """``{"f1": [...], ..., "f6": [...]}`` (flattened row-major as in the corpus tables)."""
+
+    values = compute_features(sequence.marks, sequence.gaps)
+    return {name: [float(v) for v in vector] for name, vector in values.items()}

@@ -1,0 +1,247 @@
+"""The app's pages: each is a function returning :func:`page` of :class:`Section` objects, and
+one :class:`Route` entry in :data:`ROUTES`. A new view (``verify``, ``rolling``) is one function
+here and one entry in :data:`ROUTES` (``nav`` set when it belongs in the top bar); the generic
+template ``page.html`` draws its sections (a heading, notes, a warning, a figure, a table, links).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+from flask import abort, current_app, render_template, request, url_for
+from matplotlib.figure import Figure
+
+from punctstyle.api.figures import author_figure, fingerprint_figure, sequence_figure, text_figure
+from punctstyle.api.results import Results
+from punctstyle.api.text import EmptyText, decoded_text, too_large
+from punctstyle.io import InputError
+
+FIGURE_DPI = 80
+NEAREST_AUTHORS = 2
+UPLOAD_HINT = "start the app with a larger --max-mb"
+
+
+@dataclass
+class Section:
+    """One block of a page; every field but ``heading`` is optional."""
+
+    heading: str
+    notes: list[str] = field(default_factory=list)
+    warning: str | None = None
+    figure: str | None = None  # a data: URI (PNG)
+    figure_alt: str = ""
+    table: str | None = None  # HTML of a DataFrame (escaped)
+    links: list[tuple[str, str]] = field(default_factory=list)  # (href, label)
+
+
+@dataclass(frozen=True)
+class Route:
+    """A page: ``nav`` puts it in the top bar; ``button`` makes it a submit button of the text
+    form (a POST view that reads the form, as ``/text`` does); ``asks_author`` adds the form's
+    author menu (the form field ``author``, e.g. for verification against a chosen author)."""
+
+    rule: str
+    endpoint: str
+    view: Callable[..., Any]
+    methods: tuple[str, ...] = ("GET",)
+    nav: str | None = None
+    button: str | None = None
+    asks_author: bool = False
+
+
+def opened() -> Results:
+    return current_app.config["PUNCTSTYLE_RESULTS"]
+
+
+def page(title: str, sections: Sequence[Section], text: str = "") -> str:
+    return render_template("page.html", title=title, sections=list(sections), text=text, refusal=None)
+
+
+def figure_uri(fig: Figure) -> str:
+    """A figure as an inline PNG (``data:image/png;base64,...``): no file, no second request."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=FIGURE_DPI)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def html_table(frame: pd.DataFrame, digits: int = 3) -> str:
+    return frame.to_html(index=False, escape=True, border=0, classes="table", na_rep="n/a",
+                         float_format=lambda v: f"{v:.{digits}f}")
+
+
+# --------------------------------------------------------------------------- a text
+
+
+def submitted_text() -> tuple[str, str]:
+    """(name, text) of the form: an uploaded file (size-limited, decoded as the CLI decodes a
+    file, HTML and binary refused) or else the pasted text."""
+    limit = current_app.config["PUNCTSTYLE_MAX_BYTES"]
+    upload = request.files.get("file")
+    if upload is not None and upload.filename:
+        name = upload.filename
+        data = upload.stream.read(limit + 1)
+        if len(data) > limit:
+            raise too_large(name, limit, UPLOAD_HINT)
+        return name, decoded_text(name, data)
+    text = request.form.get("text", "")
+    if len(text.encode("utf-8")) > limit:
+        raise too_large("the pasted text", limit, UPLOAD_HINT)
+    return "the pasted text", decoded_text("the pasted text", text.encode("utf-8"))
+
+
+def attribution_sections(attribution: Any, results: Results) -> list[Section]:
+    """The ranking with the length warning and the trusted method, the sequence, f1 and f3."""
+    shown = attribution.shown(5).rename(columns={"probability": "P(author)"})
+    shown = shown.rename(columns={c: f"KL {c[3:]}" for c in shown.columns if c.startswith("kl_")})
+    notes = [f"Most likely author: {attribution.first_author}.",
+             f"{attribution.n_marks} marks, {attribution.sequence.n_words} words; "
+             f"{len(attribution.ranking)} authors in the model.",
+             "P(author): MLP probability on features " + "+".join(attribution.bundle.model.feature_set)
+             + "; KL: divergence from the author's signature to the text (smaller is closer)."]
+    if attribution.disagreement is not None:
+        notes.append("Note: " + attribution.disagreement.message())
+    elif any(c.startswith("kl_") for c in attribution.ranking.columns):
+        notes.append("The MLP and the KL-nearest author agree.")
+    return [
+        Section("Who punctuates like this?", notes=notes, warning=attribution.warning, table=html_table(shown, 4)),
+        Section("Its punctuation sequence", notes=["One cell per mark, in reading order (the middle of the text)."],
+                figure=figure_uri(sequence_figure(attribution.sequence)), figure_alt="punctuation sequence"),
+        Section("Its f1 and f3 beside the nearest authors'",
+                figure=figure_uri(text_figure(attribution, results.signatures(), NEAREST_AUTHORS)),
+                figure_alt="f1 and f3 of the text and its nearest authors"),
+    ]
+
+
+def home() -> str:
+    results = opened()
+    notes = [f"Opened {results.kind}: {results.folder}"]
+    if results.kind == "run":
+        documents = results.documents()
+        notes.append(f"{len(documents)} books by {documents['author'].nunique()} authors.")
+    if not results.has_bundle:
+        notes.append("No attribution bundle here: texts can be drawn, not attributed.")
+    return page("punctstyle", [Section("Paste or drop a text", notes=notes)])
+
+
+def analyse_text() -> str:
+    results = opened()
+    name, text = submitted_text()
+    if not text.strip():
+        raise EmptyText(f"{name}: empty text, nothing to attribute")
+    if not results.has_bundle:
+        sequence = results_sequence(name, text)
+        return page(name, [Section("Its punctuation sequence", figure=figure_uri(sequence_figure(sequence)),
+                                   figure_alt="punctuation sequence")], text=text)
+    return page(name, attribution_sections(results.attribute(text, name), results), text=text)
+
+
+def results_sequence(name: str, text: str) -> Any:
+    from punctstyle.api.text import sequence_with_marks
+
+    return sequence_with_marks(name, text, purpose="draw")
+
+
+# --------------------------------------------------------------------------- the corpus
+
+
+def authors() -> str:
+    table = opened().authors()
+    links = [(url_for("author", name=a), f"{a} ({n} books)") for a, n in zip(table["author"], table["n_books"], strict=True)]
+    return page("Authors", [Section("Authors and their fingerprints", links=links,
+                                    notes=["Each author's mean f1 and f3 over their books."])])
+
+
+def author(name: str) -> str:
+    results = opened()
+    if name not in set(results.authors()["author"]):
+        abort(404, description=f"{name}: no such author here")
+    sections = [Section(name, figure=figure_uri(author_figure(results, name)), figure_alt=f"f1 and f3 of {name}")]
+    if results.kind == "run":
+        books = results.documents()
+        books = books[books["author"] == name]
+        sections.append(Section("Books", links=[(url_for("book", book_id=int(b)), f"{t} ({m} marks)")
+                                                for b, t, m in zip(books["book_id"], books["title"], books["n_marks"], strict=True)]))
+    return page(name, sections)
+
+
+def books() -> str:
+    results = opened()
+    if results.kind != "run":
+        raise InputError(f"{results.folder}: an attribution bundle holds no books (open a finished run)")
+    documents = results.documents()
+    links = [(url_for("book", book_id=int(b)), f"{t}, {a} ({m} marks)")
+             for b, t, a, m in zip(documents["book_id"], documents["title"], documents["author"], documents["n_marks"], strict=True)]
+    return page("Books", [Section("Books of the corpus", links=links)])
+
+
+def book(book_id: int) -> str:
+    results = opened()
+    rows = results.documents()
+    rows = rows[rows["book_id"] == book_id]
+    if rows.empty:
+        abort(404, description=f"{book_id}: no such book here")
+    row = rows.iloc[0]
+    sequence = results.sequence(book_id)
+    from punctstyle.features import compute_features
+
+    values = compute_features(sequence.marks, sequence.gaps)
+    return page(str(row["title"]), [
+        Section(f"{row['title']} by {row['author']}", notes=[f"{len(sequence)} marks, {sequence.n_words} words."],
+                figure=figure_uri(sequence_figure(sequence)), figure_alt="punctuation sequence"),
+        Section("f1 and f3", figure=figure_uri(fingerprint_figure({str(row["title"]): values})), figure_alt="f1 and f3"),
+    ])
+
+
+def recognition() -> str:
+    results = opened()
+    tasks = results.recognition_tasks()
+    if not tasks:
+        return page("Recognition", [Section("Recognition", notes=["No recognition tables here (open a finished run)."])])
+    sections = []
+    for task in tasks:
+        sections.append(Section(f"{task.capitalize()} recognition (accuracy, mean ± sd over seeds)",
+                                table=html_table(mean_sd_table(results.recognition(task)))))
+    return page("Recognition", sections)
+
+
+def mean_sd_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """``method``, ``n_classes``, then ``mean ± sd`` of each ``accuracy[...]`` and of the baseline
+    (the ``*_std`` columns of the summary; an empty cell where a feature set was not run)."""
+    shown = summary[["method", "n_classes"]].copy()
+    for column in [c for c in summary.columns if c.startswith("accuracy[")] + ["baseline"]:
+        if column not in summary:
+            continue
+        std = column.replace("accuracy[", "accuracy_std[") if column != "baseline" else "baseline_std"
+        sd = summary[std] if std in summary else pd.Series(float("nan"), index=summary.index)
+        shown[column.removeprefix("accuracy[").removesuffix("]")] = [
+            "" if pd.isna(m) else f"{m:.3f}" + ("" if pd.isna(d) else f" ± {d:.3f}")
+            for m, d in zip(summary[column], sd, strict=True)]
+    return shown
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("/", "home", home, nav="Text"),
+    Route("/text", "text", analyse_text, methods=("POST",), button="Attribute"),
+    Route("/authors", "authors", authors, nav="Authors"),
+    Route("/authors/<name>", "author", author),
+    Route("/books", "books", books, nav="Books"),
+    Route("/books/<int:book_id>", "book", book),
+    Route("/recognition", "recognition", recognition, nav="Recognition"),
+)
+"""Every page of the app: a new view is one function above and one entry here."""
+
+
+def nav_links() -> list[tuple[str, str]]:
+    return [(url_for(route.endpoint), route.nav) for route in ROUTES if route.nav]
+
+
+def form_context(results: Results) -> dict[str, Any]:
+    """The text form's submit buttons ``(url, label)`` and its author menu (empty: none)."""
+    buttons = [(url_for(route.endpoint), route.button) for route in ROUTES if route.button]
+    asks = any(route.asks_author for route in ROUTES)
+    return {"buttons": buttons, "form_authors": list(results.authors()["author"]) if asks else []}
