@@ -5,6 +5,7 @@ Usage::
     punctstyle extract FILE          # {"marks": [",", "...", ...], "gaps": [3, 0, ...]}
     punctstyle features FILE         # {"f1": [...], ..., "f6": [...]}
     punctstyle attribute FILE [--model DIR] [--top 5] [--json]
+    punctstyle verify FILE --author NAME [--model DIR] [--json]
 
 FILE is a plain text; ``-`` reads standard input. At most ``--max-mb``
 megabytes are read (default: the workflow's ``mirror.max_text_mb``); a larger input is
@@ -38,6 +39,7 @@ from punctstyle.text.chunk_cache import ChunkCachedExtractor
 from punctstyle.marks import MARKS
 from punctstyle.features import compute_features
 from punctstyle.settings import schema_default
+from punctstyle.attribution.verify_command import add_verify_command
 
 DEFAULT_MODEL_DIR = os.path.join("results", "models", "attribution")
 EXIT_OK = 0
@@ -368,6 +370,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     attribute.add_argument("--json", action="store_true", help="print JSON instead of a table")
     attribute.set_defaults(run=cmd_attribute)
+    add_verify_command(commands, add_input_arguments, lambda args: read_text(args.file, max_read_bytes(args)),
+                       DEFAULT_MODEL_DIR)
     return parser
 
 
