@@ -159,3 +159,44 @@ def test_cases_never_share_a_text_with_the_reference_and_measure_well_on_clear_s
     assert scores[cases.same].min() >= 0.9
     assert measures["auc_raw"] >= 0.8
     assert measures["n_cases"] == cases.text.size
+
+
+# --------------------------------------------------------------------------- the figure
+
+
+def _summary(label: str = "") -> "pd.DataFrame":
+    import pandas as pd
+
+    rows = []
+    for family in ("f3", "all", "words", "all+words"):
+        for length in ("200", "800", "whole"):
+            row = {"family": family + label, "length": length, "n_seeds": 3, "n_cases": 100}
+            for measure in ("auc", "c_at_1", "f_05_u", "f1", "brier", "overall"):
+                row[f"{measure}_mean"], row[f"{measure}_std"] = 0.8, 0.02
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("kind", ["words", "one_word"])
+def test_the_figure_keeps_every_text_inside_and_apart(kind, monkeypatch):
+    from punctstyle.report.plots.verification import plot_verification
+    from tests.unit.test_plots import LONG_TEXTS, _drawn_texts
+
+    text = LONG_TEXTS[kind]
+    summary = _summary()
+    fig = plot_verification(summary, {f: f"{text} {f}" for f in summary["family"]}, title=text)
+    texts = _drawn_texts(fig, monkeypatch)
+    renderer = fig.canvas.get_renderer()
+    width, height = fig.bbox.width, fig.bbox.height
+    boxes = []
+    for item in texts:
+        box = item.get_window_extent(renderer)
+        assert box.x0 >= -1 and box.y0 >= -1 and box.x1 <= width + 1 and box.y1 <= height + 1, item.get_text()[:40]
+        boxes.append((item.get_text()[:40], box.padded(-1.0)))
+    for i, (first, a) in enumerate(boxes):
+        for second, b in boxes[i + 1:]:
+            assert not a.overlaps(b), f"texts {first!r} and {second!r} overlap"
+    # word families dashed, punctuation solid
+    handles, labels = plot_verification(_summary()).axes[0].get_legend_handles_labels()
+    assert [(label, h.lines[0].get_linestyle()) for h, label in zip(handles, labels, strict=True)] == [
+        ("f3", "-"), ("all", "-"), ("words", "--"), ("all+words", "--")]
