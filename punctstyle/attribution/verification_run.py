@@ -55,6 +55,8 @@ from punctstyle.marks import feature_column_names
 FORMAT = "punctstyle-verification/1"
 FILES: dict[str, str] = {"record": "verification.json", "reference": "verification_reference.parquet"}
 WHOLE = "whole"
+RECORD_KEYS: tuple[str, ...] = ("bundle_family", "families", "lengths", "words", "min_marks", "whole_marks", "imposters")
+"""The fields of ``verification.json`` that ``punctstyle verify`` reads."""
 RESULT_COLUMNS: tuple[str, ...] = (
     "family", "length", "seed", "n_cases", "n_same", "auc", "c_at_1", "f_05_u", "f1", "brier", "overall",
     "auc_raw", "p1", "p2",
@@ -367,6 +369,12 @@ def load_verification(directory: Any) -> VerificationBundle:
     record = read_json_object(paths["record"])
     if record.get("format") != FORMAT:
         raise InputError(f"{paths['record']}: not a {FORMAT} file (format {record.get('format')!r})")
+    missing = [key for key in RECORD_KEYS if key not in record]
+    if missing:
+        raise InputError(f"{paths['record']}: field {missing[0]} missing; rebuild the bundle")
+    if record["bundle_family"] not in record["families"]:
+        raise InputError(f"{paths['record']}: field bundle_family: {record['bundle_family']!r} has no band; "
+                         "rebuild the bundle")
     try:
         reference = pd.read_parquet(paths["reference"])
     except (OSError, ValueError) as exc:
