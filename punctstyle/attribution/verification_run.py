@@ -121,6 +121,16 @@ class VerificationSettings:
         return tuple(f for f in FEATURES if f in used)
 
 
+def verification_config_error(block: Mapping[str, Any]) -> str | None:
+    """One line when the (schema-valid) ``verification`` block's keys do not fit together, else None:
+    ``bundle_family`` must be one of ``families``."""
+    families = [str(f) for f in block["families"]]
+    if str(block["bundle_family"]) not in families:
+        return (f"config verification.bundle_family: {block['bundle_family']!r} is not one of "
+                f"verification.families {families}")
+    return None
+
+
 def _rng(seed: int, family: str, length: str) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([int(seed), zlib.crc32(family.encode()), zlib.crc32(length.encode())]))
 

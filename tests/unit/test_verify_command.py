@@ -116,3 +116,26 @@ def test_a_folder_without_verification_files_is_refused(tmp_path, capsys):
     text.write_text("the river, a lantern. " * 40, encoding="utf-8")
     status, _, err = run(["verify", str(text), "--author", "A", "--model", str(tmp_path)], capsys)
     assert status == 2 and "no verification file in the bundle" in err and err.count("\n") == 1
+
+
+def test_a_bundle_family_outside_the_families_is_one_config_line():
+    from punctstyle.attribution.verification_run import verification_config_error
+
+    block = {"families": ["f3", "words"], "bundle_family": "f3+words"}
+    assert verification_config_error(block) == (
+        "config verification.bundle_family: 'f3+words' is not one of verification.families ['f3', 'words']")
+    assert verification_config_error({**block, "bundle_family": "words"}) is None
+
+
+def test_a_verification_record_without_a_field_is_refused(bundle, tmp_path):
+    import shutil
+
+    from punctstyle.io import InputError
+
+    copy = tmp_path / "bundle"
+    shutil.copytree(bundle, copy)
+    record = json.loads((copy / "verification.json").read_text())
+    del record["whole_marks"]
+    (copy / "verification.json").write_text(json.dumps(record))
+    with pytest.raises(InputError, match="field whole_marks missing; rebuild the bundle"):
+        load_verification(copy)

@@ -2,7 +2,14 @@
 from punctstyle.attribution.verification_run import (
     VerificationSettings,
     needs_word_streams,
+    verification_config_error,
 )
+
+# bundle_family must be one of families: one line naming the keys (the schema cannot say it)
+if config["verification"]["enabled"] and verification_config_error(
+    config["verification"]
+):
+    raise WorkflowError(verification_config_error(config["verification"]))
 
 
 def verification_enabled():
