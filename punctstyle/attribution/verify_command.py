@@ -22,13 +22,15 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from punctstyle.attribution.verification import decide
-from punctstyle.attribution.verification_run import WHOLE, VerificationBundle, load_verification, stream_frequencies
 from punctstyle.io import InputError
+
+if TYPE_CHECKING:  # the command line imports this module: pandas and scipy load only when verify runs
+    from punctstyle.attribution.verification_run import VerificationBundle
+
+WHOLE = "whole"
+"""The band key of whole texts (:data:`punctstyle.attribution.verification_run.WHOLE`)."""
 
 SCORE_SEED = 0
 """The imposter draws of ``verify`` (fixed: a text's score does not change between runs)."""
@@ -100,6 +102,10 @@ def length_warning(bundle: VerificationBundle, n_marks: int) -> str | None:
 
 def verify_text(name: str, text: str, author: str, model: Any) -> Verification:
     """Score and decide one text (module docstring); refusals raise :class:`InputError`."""
+    import numpy as np
+
+    from punctstyle.attribution.verification import decide
+    from punctstyle.attribution.verification_run import load_verification, stream_frequencies
     from punctstyle.corpus.words import book_word_stream
     from punctstyle.features import compute_features
     from punctstyle.text.chunk_cache import ChunkCachedExtractor
