@@ -5,6 +5,7 @@ generated texts of invented styles."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from punctstyle.attribution import pan_metrics
@@ -164,9 +165,7 @@ def test_cases_never_share_a_text_with_the_reference_and_measure_well_on_clear_s
 # --------------------------------------------------------------------------- the figure
 
 
-def _summary(label: str = "") -> "pd.DataFrame":
-    import pandas as pd
-
+def _summary(label: str = "") -> pd.DataFrame:
     rows = []
     for family in ("f3", "all", "words", "all+words"):
         for length in ("200", "800", "whole"):
