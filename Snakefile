@@ -31,6 +31,7 @@ include: "workflow/rules/attribution.smk"
 include: "workflow/rules/beyond.smk"
 include: "workflow/rules/sequence.smk"
 include: "workflow/rules/length.smk"
+include: "workflow/rules/verification.smk"
 
 
 # trivial aggregation jobs (tables and summaries of small files): run in the main process's
@@ -58,6 +59,7 @@ rule all:
         PLAN.attribution_outputs(),
         PLAN.beyond_outputs(),
         PLAN.length_outputs(),
+        plan_verification.verification_outputs(config),
 
 
 onsuccess:

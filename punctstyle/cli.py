@@ -5,6 +5,7 @@ Usage::
     punctstyle extract FILE          # {"marks": [",", "...", ...], "gaps": [3, 0, ...]}
     punctstyle features FILE         # {"f1": [...], ..., "f6": [...]}
     punctstyle attribute FILE [--model DIR] [--top 5] [--json]
+    punctstyle verify FILE --author NAME [--model DIR] [--json]
     punctstyle app RESULTS_OR_BUNDLE [--port 8050] [--host 127.0.0.1]   # a local web page
 
 The commands are thin layers over :mod:`punctstyle.api` (docs/api.md); each is one entry of
@@ -45,6 +46,7 @@ from punctstyle.api.text import (  # noqa: F401  (re-exported: the CLI's names b
     sequence_of_text,
     sequence_with_marks,
 )
+from punctstyle.attribution.verify_command import run_verify
 from punctstyle.io import InputError
 from punctstyle.settings import schema_default
 
@@ -200,6 +202,20 @@ def _attribute_arguments(command: argparse.ArgumentParser) -> None:
     add_model_arguments(command)
 
 
+def _verify_arguments(command: argparse.ArgumentParser) -> None:
+    """FILE, ``--max-mb``, ``--author NAME``, ``--model DIR`` and ``--json`` of ``verify``."""
+    add_input_arguments(command)
+    command.add_argument("--author", metavar="NAME", required=True, help="the author to verify (as in the bundle)")
+    command.add_argument("--model", metavar="DIR", default=DEFAULT_MODEL_DIR,
+                         help=f"attribution bundle folder with the verification files (default: {DEFAULT_MODEL_DIR})")
+    command.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """``verify``: General Imposters score and decision (punctstyle.attribution.verify_command)."""
+    return run_verify(args, lambda parsed: read_text(parsed.file, max_read_bytes(parsed)))
+
+
 COMMANDS: tuple[Command, ...] = (
     Command(
         "extract",
@@ -229,6 +245,17 @@ COMMANDS: tuple[Command, ...] = (
         "the output says which one the bundle's measured accuracy per text length trusts at this length.",
         _attribute_arguments,
         cmd_attribute,
+    ),
+    Command(
+        "verify",
+        "is this text by this author? General Imposters score and decision",
+        "Score a text for one author of the bundle by General Imposters (stylo's imposters(): "
+        "the share of 100 iterations, each on half the features and half the other authors, in which the "
+        "author's texts are nearer than every other author's) and decide with the band calibrated on the "
+        "corpus: same author, different author or undecided. An empty or too short text, or an author "
+        "the bundle does not hold, is refused (exit status 2); a short text gets a warning.",
+        _verify_arguments,
+        cmd_verify,
     ),
     Command(
         "app",

@@ -1,0 +1,325 @@
+"""Authorship verification by the General Imposters method: is this text by this author?
+
+**The score** (Koppel and Winter 2014, as Kestemont et al. 2016 describe it and stylo's
+``imposters()`` implements it, with stylo's defaults): a test text ``t``, the reference texts
+``C`` of the candidate author and the texts ``I`` of other authors (the imposters), all as
+vectors of the same ``d`` features. In each of ``K`` iterations (default 100):
+
+* draw ``round(feature_share * d)`` features ``F_k`` (default half) and
+  ``round(imposter_share * |I|)`` imposters ``I_k`` (default half), without replacement;
+* z-score the features of ``F_k`` over the texts of the iteration (``C``, ``I_k`` and ``t``:
+  stylo's ``perform.delta`` with ``z.scores.both.sets = TRUE``): ``sigma_{k,i}`` the sample
+  standard deviation (``ddof = 1``; 1 where it is 0);
+* Burrows' Delta (stylo's default distance) from ``t`` to every text ``r`` of ``C`` and ``I_k``:
+  ``Delta_k(t, r) = (1/|F_k|) sum_{i in F_k} |t_i - r_i| / sigma_{k,i}`` (the means cancel);
+* the iteration counts for the candidate when its nearest text is one of ``C``:
+  ``min_{r in C} Delta_k(t, r) <= min_{r in I_k} Delta_k(t, r)`` (a tie goes to the candidate,
+  as in stylo, whose training set lists the candidate first).
+
+``score = (1/K) * #{k : the iteration counts for the candidate}`` in [0, 1]. Vectorised: the
+per-iteration standard deviations are weighted sums ``W @ R`` and ``W @ R^2`` over the rows, the
+distances of every text in every iteration one product ``|R - t| @ (F / sigma / |F|)^T``.
+
+**The undecided band** (stylo's ``imposters.optimize()``): on calibration cases with known
+truth, the thresholds ``p1 <= p2`` on a grid of step 0.01 that maximise c@1 when a score
+``s < p1`` answers "different author", ``s > p2`` "same author" and ``p1 <= s <= p2`` leaves the
+case undecided (ties: the narrowest band, then the smallest ``p1``). For the PAN measures the
+scores are mapped to [0, 1] with the band at 0.5 (:func:`rescale`, piecewise linear:
+``s < p1 -> 0.5 s / p1``, band -> 0.5, ``s > p2 -> 0.5 + 0.5 (s - p2) / (1 - p2)``; stylo's
+``rescale`` is not monotone and can put a score below ``p1`` above 0.5).
+
+**The cases** (:func:`verification_cases`): the corpus documents split by
+:class:`punctstyle.experiments.row.Row` (all authors, whole texts on one side), the training side
+the reference set, each held-out text one same-author case (candidate: its author) and
+``n_different`` different-author cases (candidates drawn among the other reference authors).
+The text's own author is never an imposter (in a different-author case the true author is
+someone "we have not listed"), so the cases are the open question the CLI answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from punctstyle.attribution.pan_metrics import pan_measures
+from punctstyle.experiments.row import Row
+
+VERIFICATION_TASK = "verification"
+DECISIONS: tuple[str, str, str] = ("different author", "undecided", "same author")
+
+
+@dataclass(frozen=True)
+class ImpostersSettings:
+    """stylo's ``imposters()`` defaults: 100 iterations, half the features, half the imposters."""
+
+    iterations: int = 100
+    feature_share: float = 0.5
+    imposter_share: float = 0.5
+
+    def __post_init__(self) -> None:
+        if self.iterations < 1:
+            raise ValueError(f"iterations must be at least 1, got {self.iterations}")
+        for name in ("feature_share", "imposter_share"):
+            value = getattr(self, name)
+            if not 0.0 < value <= 1.0:
+                raise ValueError(f"{name} must lie in (0, 1], got {value}")
+
+
+def _subset_masks(rng: np.random.Generator, iterations: int, size: int, share: float) -> np.ndarray:
+    """(iterations, size) booleans, each row ``max(1, round(share * size))`` True drawn without
+    replacement (R's and Python's ``round``: half to even)."""
+    chosen = min(size, max(1, round(share * size)))
+    keys = rng.random((iterations, size))
+    ranks = np.argsort(np.argsort(keys, axis=1), axis=1)
+    return ranks < chosen
+
+
+def imposters_scores(
+    tests: np.ndarray,
+    candidate_rows: np.ndarray,
+    imposter_rows: np.ndarray,
+    rng: np.random.Generator,
+    settings: ImpostersSettings = ImpostersSettings(),
+) -> np.ndarray:
+    """The General Imposters score of each row of ``tests`` (m, d) for the candidate texts
+    ``candidate_rows`` (n_c, d) against ``imposter_rows`` (n_i, d) (module docstring); the
+    draws of features and imposters are shared by the rows of ``tests``. Returns (m,)."""
+    T = np.atleast_2d(np.asarray(tests, dtype=np.float64))
+    C = np.atleast_2d(np.asarray(candidate_rows, dtype=np.float64))
+    imposters = np.atleast_2d(np.asarray(imposter_rows, dtype=np.float64))
+    d = T.shape[1]
+    if C.shape[0] == 0:
+        raise ValueError("no candidate text")
+    if imposters.shape[0] == 0:
+        raise ValueError("no imposter text")
+    if C.shape[1] != d or imposters.shape[1] != d:
+        raise ValueError(f"tests, candidates and imposters differ in features: {d}, {C.shape[1]}, {imposters.shape[1]}")
+    K = settings.iterations
+    features = _subset_masks(rng, K, d, settings.feature_share)  # (K, d)
+    chosen = _subset_masks(rng, K, imposters.shape[0], settings.imposter_share)  # (K, n_i)
+    R = np.vstack([C, imposters])
+    n_c = C.shape[0]
+    center = R.mean(axis=0)
+    Rc, Tc = R - center, T - center
+    weights = np.hstack([np.ones((K, n_c)), chosen.astype(np.float64)])  # (K, n_r): rows of iteration k
+    n = weights.sum(axis=1)[None, :, None] + 1.0  # with the test text
+    s1 = (weights @ Rc)[None] + Tc[:, None, :]  # (m, K, d)
+    s2 = (weights @ (Rc * Rc))[None] + (Tc * Tc)[:, None, :]
+    variance = np.maximum(s2 - s1 * s1 / n, 0.0) / (n - 1.0)
+    sd = np.sqrt(variance)
+    sd = np.where(sd > 1e-12 * (1.0 + np.abs(s1 / n)), sd, 1.0)
+    scale = features[None] / sd / features.sum(axis=1)[None, :, None]  # (m, K, d)
+    distances = np.abs(R[None] - T[:, None, :]) @ scale.transpose(0, 2, 1)  # (m, n_r, K)
+    nearest_candidate = distances[:, :n_c].min(axis=1)
+    nearest_imposter = np.where(chosen.T[None], distances[:, n_c:], np.inf).min(axis=1)
+    return np.mean(nearest_candidate <= nearest_imposter, axis=1)
+
+
+# --------------------------------------------------------------------------- the band
+
+
+@dataclass(frozen=True)
+class Band:
+    """The undecided band ``[p1, p2]`` and the c@1 it reached on its calibration cases."""
+
+    p1: float
+    p2: float
+    c_at_1: float
+
+    def as_json(self) -> dict[str, float]:
+        return {"p1": self.p1, "p2": self.p2, "c_at_1": self.c_at_1}
+
+
+def band_grid(step: float) -> np.ndarray:
+    """``0, step, ..., 1`` (rounded to 10 decimals, as stylo rounds its scores)."""
+    if not 0.0 < step <= 0.5:
+        raise ValueError(f"the band's grid step must lie in (0, 0.5], got {step}")
+    return np.round(np.linspace(0.0, 1.0, int(round(1.0 / step)) + 1), 10)
+
+
+def optimal_band(scores: Sequence[float], same: Sequence[bool], step: float = 0.01) -> Band:
+    """The band of :func:`band_grid` that maximises c@1 on the cases (module docstring):
+    ``n_c(p1, p2) = #{same, s > p2} + #{different, s < p1}``, ``n_u = #{p1 <= s <= p2}``,
+    ``c@1 = (n_c + n_u n_c / n) / n``; ties: the narrowest band, then the smallest ``p1``."""
+    s = np.asarray(scores, dtype=np.float64)
+    y = np.asarray(same, dtype=bool)
+    if s.size == 0 or s.shape != y.shape:
+        raise ValueError("the band needs cases: as many scores as truths, at least one")
+    grid = band_grid(step)
+    same_sorted, different_sorted = np.sort(s[y]), np.sort(s[~y])
+    same_above = same_sorted.size - np.searchsorted(same_sorted, grid, side="right")  # s > p2
+    different_below = np.searchsorted(different_sorted, grid, side="left")  # s < p1
+    below_all = np.searchsorted(np.sort(s), grid, side="left")
+    above_all = s.size - np.searchsorted(np.sort(s), grid, side="right")
+    n = s.size
+    n_c = different_below[:, None] + same_above[None, :]  # [p1, p2]
+    n_u = n - below_all[:, None] - above_all[None, :]
+    c = (n_c + n_u * n_c / n) / n
+    valid = grid[:, None] <= grid[None, :]
+    c = np.where(valid, c, -np.inf)
+    best = c.max()
+    width = np.where(np.isclose(c, best, rtol=0, atol=1e-12), grid[None, :] - grid[:, None], np.inf)
+    i, j = np.unravel_index(np.argmin(width), width.shape)  # row-major: the smallest p1 first
+    return Band(float(grid[i]), float(grid[j]), float(best))
+
+
+def rescale(scores: Sequence[float] | float, band: Band) -> np.ndarray:
+    """Scores mapped to [0, 1] with the band at 0.5 (module docstring); monotone."""
+    s = np.asarray(scores, dtype=np.float64)
+    below = 0.5 * s / band.p1 if band.p1 > 0 else np.zeros_like(s)
+    above = 0.5 + 0.5 * (s - band.p2) / (1.0 - band.p2) if band.p2 < 1 else np.ones_like(s)
+    return np.where(s < band.p1, below, np.where(s > band.p2, above, 0.5))
+
+
+def decide(score: float, band: Band) -> str:
+    """``"same author"`` above the band, ``"different author"`` below it, else ``"undecided"``."""
+    if score > band.p2:
+        return DECISIONS[2]
+    if score < band.p1:
+        return DECISIONS[0]
+    return DECISIONS[1]
+
+
+# --------------------------------------------------------------------------- the cases
+
+
+@dataclass(frozen=True)
+class Cases:
+    """Verification cases on a corpus (:func:`verification_cases`): ``reference`` (document
+    indices of the reference set); per case ``text`` (the held-out document), ``candidate``
+    (the author asked about) and ``same`` (whether it is the text's author)."""
+
+    reference: np.ndarray
+    text: np.ndarray
+    candidate: np.ndarray
+    same: np.ndarray
+
+
+def case_rng(seed: int) -> np.random.Generator:
+    """The generator of the candidates of different-author cases and of the imposter draws."""
+    return np.random.default_rng(np.random.SeedSequence([int(seed), 0x7E51F1]))
+
+
+def verification_cases(
+    labels: Sequence[Any],
+    groups: Sequence[Any] | None,
+    *,
+    seed: int,
+    test_fraction: float,
+    n_different: int,
+    rng: np.random.Generator,
+) -> Cases:
+    """The reference set and the cases of one seed (module docstring): the split of
+    :class:`punctstyle.experiments.row.Row` over every author (task ``verification``; with
+    ``groups`` whole texts on one side), then per held-out document one same-author case and
+    ``n_different`` different-author cases, their candidates drawn by ``rng`` without
+    replacement among the other authors of the reference set (fewer when fewer exist)."""
+    y = np.asarray(labels, dtype=object)
+    row = Row(VERIFICATION_TASK, int(np.unique(y).size), int(seed), y,
+              groups=None if groups is None else np.asarray(groups, dtype=object))
+    split = row.split(test_fraction)
+    reference, held_out = split.train_index, split.test_index
+    authors = np.unique(y[reference])
+    texts, candidates, same = [], [], []
+    for index in held_out.tolist():
+        others = authors[authors != y[index]]
+        drawn = rng.choice(others, size=min(n_different, others.size), replace=False) if others.size else []
+        texts += [index] * (1 + len(drawn))
+        candidates += [y[index], *drawn]
+        same += [True] + [False] * len(drawn)
+    return Cases(reference, np.asarray(texts, dtype=np.int64), np.asarray(candidates, dtype=object),
+                 np.asarray(same, dtype=bool))
+
+
+def score_cases(
+    tests: np.ndarray,
+    reference: np.ndarray,
+    reference_labels: Sequence[Any],
+    text_labels: Sequence[Any],
+    candidates: Sequence[Any],
+    rng: np.random.Generator,
+    settings: ImpostersSettings = ImpostersSettings(),
+) -> np.ndarray:
+    """The score of each case: row ``c`` of ``tests`` (one per case) for candidate
+    ``candidates[c]``, with the reference texts of that author as candidate texts and those of
+    every author but the candidate and the text's own author ``text_labels[c]`` as imposters.
+    Cases that share their candidate and author are scored in one call."""
+    X = np.asarray(reference, dtype=np.float64)
+    tests = np.atleast_2d(np.asarray(tests, dtype=np.float64))
+    labels = np.asarray(reference_labels, dtype=object)
+    pairs = list(zip(np.asarray(candidates, dtype=object).tolist(), np.asarray(text_labels, dtype=object).tolist(),
+                     strict=True))
+    scores = np.full(len(pairs), np.nan)
+    keys: dict[tuple[Any, Any], list[int]] = {}
+    for c, pair in enumerate(pairs):
+        keys.setdefault(pair, []).append(c)
+    for (candidate, author), rows in keys.items():
+        imposters = (labels != candidate) & (labels != author)
+        scores[rows] = imposters_scores(tests[rows], X[labels == candidate], X[imposters], rng, settings)
+    return scores
+
+
+def cross_fitted_scores(scores: np.ndarray, same: np.ndarray, texts: np.ndarray, step: float,
+                        rng: np.random.Generator) -> np.ndarray:
+    """PAN-submitted scores of the cases with a band never fitted on their own texts: the held-out
+    texts are split in two halves at random, each half's scores rescaled (:func:`rescale`) by the
+    band fitted (:func:`optimal_band`) on the other half's cases."""
+    unique = np.unique(texts)
+    half = np.isin(texts, rng.permutation(unique)[: unique.size // 2])
+    out = np.empty_like(scores, dtype=np.float64)
+    for part in (half, ~half):
+        fit = ~part if (~part).any() else part
+        out[part] = rescale(scores[part], optimal_band(scores[fit], same[fit], step))
+    return out
+
+
+def case_measures(scores: np.ndarray, same: np.ndarray, texts: np.ndarray, step: float,
+                  rng: np.random.Generator) -> dict[str, float]:
+    """:func:`punctstyle.attribution.pan_metrics.pan_measures` of the cross-fitted scores
+    (:func:`cross_fitted_scores`), plus the raw scores' AUC (``auc_raw``: no band) and the
+    band fitted on every case (``p1``, ``p2``)."""
+    measured = pan_measures(same.astype(int), cross_fitted_scores(scores, same, texts, step, rng))
+    band = optimal_band(scores, same, step)
+    raw = pan_measures(same.astype(int), scores)["auc"]
+    return {**measured, "auc_raw": raw, "p1": band.p1, "p2": band.p2, "n_cases": int(scores.size),
+            "n_same": int(same.sum())}
+
+
+# --------------------------------------------------------------------------- families
+
+
+WORDS = "words"
+"""The family name of the most frequent words; ``<punctuation set>+words`` adds them to a set."""
+
+
+def family_parts(family: str) -> tuple[str | None, bool]:
+    """``"f3"`` -> ``("f3", False)``, ``"words"`` -> ``(None, True)``, ``"all+words"`` ->
+    ``("all", True)``; the punctuation part is checked by
+    :func:`punctstyle.featuresets.resolve_feature_set`."""
+    from punctstyle.featuresets import resolve_feature_set
+
+    if family == WORDS:
+        return None, True
+    if family.endswith("+" + WORDS):
+        punctuation = family[: -len(WORDS) - 1]
+        resolve_feature_set(punctuation)
+        return punctuation, True
+    resolve_feature_set(family)
+    return family, False
+
+
+def family_matrix(family: str, features: Mapping[str, np.ndarray], words: np.ndarray | None) -> np.ndarray:
+    """The (n, d) matrix of a family: the punctuation set's features stacked
+    (:func:`punctstyle.featuresets.stack_features`), then the word frequencies ``words``."""
+    from punctstyle.featuresets import stack_features
+
+    punctuation, with_words = family_parts(family)
+    blocks = [] if punctuation is None else [stack_features(features, punctuation)]
+    if with_words:
+        if words is None:
+            raise ValueError(f"family {family!r} needs word frequencies")
+        blocks.append(np.atleast_2d(np.asarray(words, dtype=np.float64)))
+    return np.hstack(blocks)

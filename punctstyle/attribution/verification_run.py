@@ -1,0 +1,446 @@
+"""The verification analysis on a corpus and the bundle's verification files, written and read here.
+
+:func:`verification_run` measures General Imposters verification
+(:mod:`punctstyle.attribution.verification`) per feature family and per text length over seeds:
+for each seed the cases of :func:`punctstyle.attribution.verification.verification_cases`
+(reference set and held-out texts of :class:`punctstyle.experiments.row.Row`), the word
+vocabulary chosen on the reference texts only, each held-out text whole and cut to excerpts of
+the configured lengths (:func:`punctstyle.book.excerpts.cut_excerpt`; a text shorter than a
+length has no case at that length), the scores and the PAN measures
+(:func:`punctstyle.attribution.verification.case_measures`). The band stored for the CLI is
+fitted on the cases of every seed together, per family and length.
+
+The bundle's verification files (beside ``models/attribution/``'s other files, written by the
+``verification`` rule):
+
+* ``verification.json``: format, the imposters settings, the families with their bands per
+  length (``"whole"`` and each excerpt length) and measured AUC, the default family of
+  ``punctstyle verify``, the words (best first), the minimum marks (shorter texts are refused),
+  the corpus's median marks per document (``whole_marks``), the corpus size;
+* ``verification_reference.parquet``: one row per corpus document: ``book_id``, ``author``, then
+  the feature columns of the families' punctuation features (named as in the corpus tables) and
+  ``w[<word>]`` for each word: relative frequencies of the words chosen on *every* corpus book.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+
+from punctstyle.attribution.verification import (
+    Band,
+    ImpostersSettings,
+    case_measures,
+    case_rng,
+    family_matrix,
+    family_parts,
+    imposters_scores,
+    optimal_band,
+    score_cases,
+    verification_cases,
+)
+from punctstyle.book.excerpts import cut_excerpt
+from punctstyle.corpus.tables import text_groups
+from punctstyle.corpus.words import WordMatrix, select_vocabulary
+from punctstyle.features import compute_features
+from punctstyle.featuresets import matrices_from_tables, resolve_feature_set
+from punctstyle.io import InputError, atomic_open, read_json_object, write_json_atomic, write_parquet_atomic
+from punctstyle.marks import feature_column_names
+
+FORMAT = "punctstyle-verification/1"
+FILES: dict[str, str] = {"record": "verification.json", "reference": "verification_reference.parquet"}
+WHOLE = "whole"
+RECORD_KEYS: tuple[str, ...] = ("bundle_family", "families", "lengths", "words", "min_marks", "whole_marks", "imposters")
+"""The fields of ``verification.json`` that ``punctstyle verify`` reads."""
+RESULT_COLUMNS: tuple[str, ...] = (
+    "family", "length", "seed", "n_cases", "n_same", "auc", "c_at_1", "f_05_u", "f1", "brier", "overall",
+    "auc_raw", "p1", "p2",
+)
+
+
+@dataclass(frozen=True)
+class VerificationSettings:
+    """The workflow's ``verification`` block (every key; the schema holds the defaults)."""
+
+    families: tuple[str, ...]
+    bundle_family: str
+    top_words: int
+    lengths: tuple[int, ...]
+    seeds: tuple[int, ...]
+    test_fraction: float
+    n_different: int
+    max_texts: int | None
+    imposters: ImpostersSettings
+    band_step: float
+    min_marks: int
+
+    KEYS: ClassVar[tuple[str, ...]] = (
+        "families", "bundle_family", "top_words", "lengths", "seeds", "test_fraction", "n_different",
+        "max_texts", "iterations", "feature_share", "imposter_share", "band_step", "min_marks",
+    )
+
+    @classmethod
+    def from_config(cls, block: Mapping[str, Any]) -> VerificationSettings:
+        """From a validated ``verification`` block (values cast: Snakemake passes strings)."""
+        families = tuple(str(f) for f in block["families"])
+        for family in families:
+            family_parts(family)
+        bundle_family = str(block["bundle_family"])
+        if bundle_family not in families:
+            raise ValueError(f"verification.bundle_family {bundle_family!r} is not one of the families {list(families)}")
+        max_texts = block["max_texts"]
+        return cls(
+            families=families,
+            bundle_family=bundle_family,
+            top_words=int(block["top_words"]),
+            lengths=tuple(sorted({int(n) for n in block["lengths"]})),
+            seeds=tuple(int(s) for s in block["seeds"]),
+            test_fraction=float(block["test_fraction"]),
+            n_different=int(block["n_different"]),
+            max_texts=None if max_texts in (None, "None", "null") else int(max_texts),
+            imposters=ImpostersSettings(int(block["iterations"]), float(block["feature_share"]),
+                                        float(block["imposter_share"])),
+            band_step=float(block["band_step"]),
+            min_marks=int(block["min_marks"]),
+        )
+
+    @property
+    def uses_words(self) -> bool:
+        return any(family_parts(f)[1] for f in self.families)
+
+    def punctuation_features(self) -> tuple[str, ...]:
+        """Every punctuation feature of the families, in :data:`punctstyle.marks.FEATURES` order."""
+        from punctstyle.marks import FEATURES
+
+        used = {f for family in self.families if family_parts(family)[0] for f in resolve_feature_set(family_parts(family)[0])}
+        return tuple(f for f in FEATURES if f in used)
+
+
+def verification_config_error(block: Mapping[str, Any]) -> str | None:
+    """One line when the (schema-valid) ``verification`` block's keys do not fit together, else None:
+    ``bundle_family`` must be one of ``families``."""
+    families = [str(f) for f in block["families"]]
+    if str(block["bundle_family"]) not in families:
+        return (f"config verification.bundle_family: {block['bundle_family']!r} is not one of "
+                f"verification.families {families}")
+    return None
+
+
+def _rng(seed: int, family: str, length: str) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence([int(seed), zlib.crc32(family.encode()), zlib.crc32(length.encode())]))
+
+
+def vocabulary_of(matrix: WordMatrix, book_ids: Sequence[int], k: int) -> list[str]:
+    """The ``k`` most frequent words of the books (:func:`punctstyle.corpus.words.select_vocabulary`), best first."""
+    rows = matrix.rows_of(book_ids)
+    chosen = select_vocabulary(matrix.relative_frequencies(book_ids), k, matrix.cutoff[rows])
+    return [str(matrix.vocabulary[c]) for c in chosen.columns.tolist()]
+
+
+def whole_word_frequencies(matrix: WordMatrix, book_ids: Sequence[int], words: Sequence[str]) -> np.ndarray:
+    """(n_books, len(words)): ``c_d(w) / n_d`` of each word in each book (the pool counts are exact)."""
+    column = pd.Index(matrix.vocabulary).get_indexer(list(words))
+    if np.any(column < 0):
+        raise ValueError("a chosen word is not in the word matrix's pool")
+    return matrix.relative_frequencies(book_ids)[:, column].toarray()
+
+
+def stream_frequencies(stream: np.ndarray, words: Sequence[str]) -> np.ndarray:
+    """``c_j / m``: the count of each of ``words`` in a word stream over its ``m`` words (0 when empty)."""
+    ranks = pd.Index(list(words), dtype=object).get_indexer(np.asarray(stream, dtype=object)) if len(stream) else np.zeros(0, np.int64)
+    counts = np.bincount(ranks[ranks >= 0], minlength=len(words)).astype(np.float64)
+    return counts / len(stream) if len(stream) else counts
+
+
+def excerpt_vectors(
+    documents: Callable[[int], tuple[np.ndarray, np.ndarray]],
+    streams: Callable[[int], np.ndarray] | None,
+    indices: Sequence[int],
+    book_ids: np.ndarray,
+    length: int,
+    seed: int,
+    words: Sequence[str],
+) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray | None]:
+    """Features of an excerpt of ``length`` marks of each document (``documents(i) -> (marks,
+    gaps)``; ``streams(i)``: its word stream, or None without words): (kept: whether the document
+    is long enough, features by name, word frequencies)."""
+    kept, rows, word_rows = [], [], []
+    for i in indices:
+        marks, gaps = documents(int(i))
+        excerpt = cut_excerpt(marks, gaps, length, seed=seed, doc_id=int(book_ids[i]))
+        kept.append(excerpt.complete)
+        if not excerpt.complete:
+            continue
+        rows.append(compute_features(excerpt.marks, excerpt.gaps))
+        if streams is not None:
+            stream = np.asarray(streams(int(i)), dtype=object)
+            word_rows.append(stream_frequencies(stream[excerpt.word_start : excerpt.word_stop], words))
+    names = rows[0].keys() if rows else ()
+    features = {name: np.vstack([r[name] for r in rows]) for name in names}
+    return np.asarray(kept, dtype=bool), features, (np.vstack(word_rows) if word_rows else None)
+
+
+def verification_run(
+    tables: Mapping[str, pd.DataFrame],
+    matrix: WordMatrix | None,
+    settings: VerificationSettings,
+    documents: Callable[[int], tuple[np.ndarray, np.ndarray]],
+    streams: Callable[[int], np.ndarray] | None = None,
+    log: Callable[[str], None] = lambda message: None,
+) -> tuple[pd.DataFrame, dict[str, dict[str, Band]]]:
+    """The measurements (one row per family, length and seed: :data:`RESULT_COLUMNS`) and the
+    bands fitted on every seed's cases (family -> length -> band). ``tables``: the corpus tables
+    (at least the families' features); ``matrix``: the corpus word matrix (None without word
+    families); ``documents(i)``: marks and gaps of document ``i`` of the tables (for excerpts);
+    ``streams(i)``: its word stream (word families at excerpt lengths)."""
+    features, labels, book_ids = matrices_from_tables(dict(tables), "author")
+    groups = text_groups(next(iter(tables.values())), book_ids)
+    if settings.uses_words and matrix is None:
+        raise ValueError("word families need the corpus word matrix")
+    rows: list[dict[str, Any]] = []
+    pooled: dict[tuple[str, str], list[tuple[np.ndarray, np.ndarray]]] = {}
+    for seed in settings.seeds:
+        rng = case_rng(seed)
+        cases = verification_cases(labels, groups, seed=seed, test_fraction=settings.test_fraction,
+                                   n_different=settings.n_different, rng=rng)
+        if settings.max_texts is not None:
+            texts = np.unique(cases.text)
+            keep = np.isin(cases.text, rng.permutation(texts)[: settings.max_texts])
+            cases = type(cases)(cases.reference, cases.text[keep], cases.candidate[keep], cases.same[keep])
+        reference = cases.reference
+        words = vocabulary_of(matrix, book_ids[reference], settings.top_words) if settings.uses_words else []
+        word_all = whole_word_frequencies(matrix, book_ids, words) if words else None
+        held_out = np.unique(cases.text)
+        log(f"seed {seed}: {reference.size} reference documents, {held_out.size} held-out, {cases.text.size} cases")
+        views: dict[str, tuple[np.ndarray, dict[str, np.ndarray], np.ndarray | None]] = {
+            WHOLE: (np.ones(held_out.size, bool), {f: m[held_out] for f, m in features.items()},
+                    None if word_all is None else word_all[held_out]),
+        }
+        for length in settings.lengths:
+            views[str(length)] = excerpt_vectors(documents, streams if words else None, held_out, book_ids,
+                                                 length, seed, words)
+        for length, (kept, test_features, test_words) in views.items():
+            position = np.full(labels.size, -1)
+            position[held_out[kept]] = np.arange(int(kept.sum()))
+            in_view = position[cases.text] >= 0
+            if not in_view.any():
+                continue
+            for family in settings.families:
+                tests = family_matrix(family, test_features, test_words)[position[cases.text[in_view]]]
+                ref = family_matrix(family, {f: m[reference] for f, m in features.items()},
+                                    None if word_all is None else word_all[reference])
+                family_rng = _rng(seed, family, length)
+                scores = score_cases(tests, ref, labels[reference], labels[cases.text[in_view]],
+                                     cases.candidate[in_view], family_rng, settings.imposters)
+                same = cases.same[in_view]
+                measured = case_measures(scores, same, cases.text[in_view], settings.band_step, family_rng)
+                rows.append({"family": family, "length": length, "seed": seed, **measured})
+                pooled.setdefault((family, length), []).append((scores, same))
+                log(f"seed {seed} {family} {length}: AUC {measured['auc']:.3f}, c@1 {measured['c_at_1']:.3f}")
+    bands: dict[str, dict[str, Band]] = {}
+    for (family, length), parts in pooled.items():
+        scores = np.concatenate([p[0] for p in parts])
+        same = np.concatenate([p[1] for p in parts])
+        bands.setdefault(family, {})[length] = optimal_band(scores, same, settings.band_step)
+    frame = pd.DataFrame(rows, columns=list(RESULT_COLUMNS))
+    return frame, bands
+
+
+def summary_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Mean and sd over seeds of AUC, c@1, F0.5u, F1, Brier and overall per family and length."""
+    measures = ["auc", "c_at_1", "f_05_u", "f1", "brier", "overall"]
+    grouped = results.groupby(["family", "length"], sort=False)
+    table = grouped[measures].agg(["mean", "std"])
+    table.columns = [f"{m}_{s}" for m, s in table.columns]
+    table.insert(0, "n_cases", grouped["n_cases"].mean().round().astype(int))
+    table.insert(0, "n_seeds", grouped["seed"].nunique())
+    return table.reset_index()
+
+
+# --------------------------------------------------------------------------- bundle files
+
+
+def word_column(word: str) -> str:
+    return f"w[{word}]"
+
+
+def reference_frame(tables: Mapping[str, pd.DataFrame], matrix: WordMatrix | None,
+                    settings: VerificationSettings) -> tuple[pd.DataFrame, list[str]]:
+    """``verification_reference.parquet``'s frame and its words (chosen on every corpus book)."""
+    features, labels, book_ids = matrices_from_tables(dict(tables), "author")
+    columns: dict[str, np.ndarray] = {"book_id": book_ids.astype(np.int64), "author": labels.astype(str)}
+    blocks = [pd.DataFrame(columns)]
+    for name in settings.punctuation_features():
+        blocks.append(pd.DataFrame(features[name], columns=feature_column_names(name)))
+    words: list[str] = []
+    if settings.uses_words:
+        words = vocabulary_of(matrix, book_ids, settings.top_words)
+        blocks.append(pd.DataFrame(whole_word_frequencies(matrix, book_ids, words),
+                                   columns=[word_column(w) for w in words]))
+    return pd.concat(blocks, axis=1), words
+
+
+def _finite_or_none(value: Any) -> float | None:
+    value = float(value)
+    return value if np.isfinite(value) else None
+
+
+def write_verification_files(outputs: Mapping[str, Any], reference: pd.DataFrame, words: Sequence[str],
+                             bands: Mapping[str, Mapping[str, Band]], results: pd.DataFrame,
+                             settings: VerificationSettings, whole_marks: float) -> dict[str, Any]:
+    """Write the reference vectors, then ``verification.json`` (last: its presence means both
+    exist); ``whole_marks``: the corpus's median marks per document (where whole texts are
+    placed when :meth:`VerificationBundle.band` chooses the band nearest a text's length)."""
+    write_parquet_atomic(reference, outputs["reference"])
+    auc = results.groupby(["family", "length"])["auc"].mean()
+    record = {
+        "format": FORMAT,
+        "bundle_family": settings.bundle_family,
+        "families": {
+            family: {
+                "bands": {length: band.as_json() for length, band in by_length.items()},
+                "auc": {length: _finite_or_none(auc.get((family, length), np.nan)) for length in by_length},
+            }
+            for family, by_length in bands.items()
+        },
+        "lengths": list(settings.lengths),
+        "words": list(words),
+        "min_marks": settings.min_marks,
+        "whole_marks": whole_marks,
+        "imposters": asdict(settings.imposters),
+        "n_authors": int(reference["author"].nunique()),
+        "n_books": int(len(reference)),
+        "seeds": list(settings.seeds),
+        "files": dict(FILES),
+    }
+    write_json_atomic(outputs["record"], record)
+    return record
+
+
+@dataclass(frozen=True)
+class VerificationBundle:
+    """The verification files of a bundle folder (:func:`load_verification`)."""
+
+    directory: str
+    record: dict[str, Any]
+    reference: pd.DataFrame
+
+    @property
+    def authors(self) -> list[str]:
+        return sorted(self.reference["author"].unique().tolist())
+
+    @property
+    def words(self) -> list[str]:
+        return list(self.record["words"])
+
+    def band(self, family: str, n_marks: int) -> tuple[str, Band]:
+        """The band calibrated at the length nearest to ``n_marks`` on a log scale, whole texts
+        counted at the corpus's median length (``whole_marks``): (length key, band)."""
+        bands = self.record["families"][family]["bands"]
+        keys = list(bands)
+        at = np.array([float(self.record["whole_marks"]) if k == WHOLE else float(k) for k in keys])
+        key = keys[int(np.argmin(np.abs(np.log(np.maximum(at, 1.0)) - np.log(max(n_marks, 1)))))]
+        block = bands[key]
+        return key, Band(float(block["p1"]), float(block["p2"]), float(block["c_at_1"]))
+
+    def matrix(self, family: str) -> np.ndarray:
+        """The reference rows of a family: the punctuation columns, then the word columns."""
+        punctuation, with_words = family_parts(family)
+        columns = [] if punctuation is None else [c for f in resolve_feature_set(punctuation) for c in feature_column_names(f)]
+        if with_words:
+            columns += [word_column(w) for w in self.words]
+        return self.reference[columns].to_numpy(dtype=np.float64)
+
+    def score(self, family: str, text_features: Mapping[str, np.ndarray], text_words: np.ndarray | None,
+              author: str, rng: np.random.Generator) -> float:
+        """The General Imposters score of one text for ``author``, every other author an imposter."""
+        labels = self.reference["author"].to_numpy(dtype=object)
+        X = self.matrix(family)
+        test = family_matrix(family, text_features, text_words)
+        settings = ImpostersSettings(**self.record["imposters"])
+        return float(imposters_scores(test, X[labels == author], X[labels != author], rng, settings)[0])
+
+
+def load_verification(directory: Any) -> VerificationBundle:
+    """Read the verification files of a bundle folder; a missing or unreadable file raises
+    :class:`punctstyle.io.InputError` in one line naming it."""
+    import os
+
+    folder = os.fspath(directory)
+    paths = {key: os.path.join(folder, name) for key, name in FILES.items()}
+    for key, path in paths.items():
+        if not os.path.isfile(path):
+            raise InputError(f"{path}: no verification file in the bundle (build it with `snakemake verification`)")
+    record = read_json_object(paths["record"])
+    if record.get("format") != FORMAT:
+        raise InputError(f"{paths['record']}: not a {FORMAT} file (format {record.get('format')!r})")
+    missing = [key for key in RECORD_KEYS if key not in record]
+    if missing:
+        raise InputError(f"{paths['record']}: field {missing[0]} missing; rebuild the bundle")
+    if record["bundle_family"] not in record["families"]:
+        raise InputError(f"{paths['record']}: field bundle_family: {record['bundle_family']!r} has no band; "
+                         "rebuild the bundle")
+    try:
+        reference = pd.read_parquet(paths["reference"])
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{paths['reference']}: not a readable Parquet file ({exc})") from exc
+    if "author" not in reference.columns:
+        raise InputError(f"{paths['reference']}: no 'author' column")
+    return VerificationBundle(folder, record, reference)
+
+
+# --------------------------------------------------------------------------- the rule's job
+
+
+def needs_word_streams(settings: VerificationSettings) -> bool:
+    """Whether the run reads word streams: word families measured at excerpt lengths."""
+    return settings.uses_words and bool(settings.lengths)
+
+
+def verification_job(
+    tables: Mapping[str, pd.DataFrame],
+    sequence_paths: Sequence[Any],
+    outputs: Mapping[str, Any],
+    settings: VerificationSettings,
+    *,
+    word_matrix: Any = None,
+    texts: Sequence[Any] = (),
+    words: Sequence[Any] = (),
+    rules: Any = None,
+    log: Callable[[str], None] = lambda message: None,
+) -> pd.DataFrame:
+    """The ``verification`` rule: measure (:func:`verification_run`), then write ``results``
+    (one row per family, length and seed), ``summary`` (:func:`summary_table`) and the bundle's
+    ``reference`` and ``record`` (:func:`write_verification_files`). ``word_matrix``: the path of
+    ``corpus/words.npz`` (word families); ``texts``, ``words``, ``rules``: the books' texts,
+    words files and the tokenizer rules file (word families at excerpt lengths). Returns the summary."""
+    from punctstyle.corpus.sequences import document_sequences
+    from punctstyle.corpus.words import CorpusWordFiles, read_word_matrix
+    from punctstyle.text.tokenizer import TokenizerRules
+
+    _, labels, book_ids = matrices_from_tables(dict(tables), "author")
+    table = next(iter(tables.values()))
+    sequences = document_sequences(list(sequence_paths), table, book_ids)
+    matrix = read_word_matrix(word_matrix) if settings.uses_words else None
+    streams = None
+    if needs_word_streams(settings):
+        files = CorpusWordFiles(book_ids, texts, words, TokenizerRules.load(rules))
+
+        def streams(i: int) -> np.ndarray:
+            marks, gaps = sequences[i]
+            return files.stream(i, marks, gaps)
+
+    results, bands = verification_run(tables, matrix, settings, sequences.__getitem__, streams, log)
+    summary = summary_table(results)
+    for frame, key in ((results, "results"), (summary, "summary")):
+        with atomic_open(outputs[key], "w", encoding="utf-8", newline="") as handle:
+            frame.to_csv(handle, index=False)
+    reference, chosen = reference_frame(tables, matrix, settings)
+    write_verification_files(outputs, reference, chosen, bands, results, settings,
+                             float(pd.to_numeric(table["n_marks"]).median()))
+    return summary

@@ -1,0 +1,54 @@
+"""Planning of the verification analysis (rule file workflow/rules/verification.smk, issue 23):
+whether it runs, its settings, inputs and targets, as plain functions of the config."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from punctstyle.attribution.verification_run import VerificationSettings, needs_word_streams
+from punctstyle.plan.targets import out
+
+VERIFICATION_FIGURE = "beyond/verification"
+"""The figure of rule figures_verification (``figures/<name>.png`` and ``.pdf``)."""
+
+
+def verification_enabled(config: dict[str, Any]) -> bool:
+    return bool(config["verification"]["enabled"])
+
+
+def verification_settings(config: dict[str, Any]) -> dict[str, Any]:
+    """The verification block as the job reads it (every key, with the schema's defaults)."""
+    return {key: config["verification"][key] for key in VerificationSettings.KEYS}
+
+
+def verification_word_inputs(config: dict[str, Any], book_ids: Iterable[int], rules_file: str) -> dict[str, Any]:
+    """The word families' inputs: the word matrix and, at excerpt lengths, the selected books'
+    texts, words files and the tokenizer ``rules_file`` (each excerpt's words re-tokenized);
+    none without a word family."""
+    settings = VerificationSettings.from_config(verification_settings(config))
+    if not settings.uses_words:
+        return {}
+    inputs: dict[str, Any] = {"word_matrix": out(config, "corpus/words.npz")}
+    if needs_word_streams(settings):
+        ids = list(book_ids)
+        inputs["texts"] = [out(config, f"books/{book_id}.txt.gz") for book_id in ids]
+        inputs["words"] = [out(config, f"words/{book_id}.parquet") for book_id in ids]
+        inputs["rules"] = rules_file
+    return inputs
+
+
+def verification_outputs(config: dict[str, Any]) -> list[str]:
+    """Targets of rule all: the bundle's verification files, the PAN tables, the figure and its
+    HTML table (none when verification.enabled is false)."""
+    if not verification_enabled(config):
+        return []
+    return [
+        out(config, "models/attribution/verification.json"),
+        out(config, "models/attribution/verification_reference.parquet"),
+        out(config, "analysis/verification/results.csv"),
+        out(config, "analysis/verification/summary.csv"),
+        out(config, f"figures/{VERIFICATION_FIGURE}.png"),
+        out(config, f"figures/{VERIFICATION_FIGURE}.pdf"),
+        out(config, "tables/beyond_verification.html"),
+    ]
