@@ -32,6 +32,7 @@ include: "workflow/rules/beyond.smk"
 include: "workflow/rules/sequence.smk"
 include: "workflow/rules/length_common.smk"
 include: "workflow/rules/length.smk"
+include: "workflow/rules/cross.smk"
 
 
 # trivial aggregation jobs (tables and summaries of small files): run in the main process's
@@ -59,6 +60,7 @@ rule all:
         attribution_outputs(),
         beyond_outputs(),
         length_outputs(),
+        plan_cross.cross_outputs(config),
 
 
 onsuccess:

@@ -55,7 +55,10 @@ def main() -> None:
         print(f"cross: {time.process_time() - t0:.1f} CPU s")
     if "weibull" in args.parts:
         t0 = time.process_time()
-        fits = cross_report.run_gap_weibull(corpus / "f1.parquet", args.results / "sequences")
+        sequences = cross_report.sequence_paths(sorted((args.results / "sequences").glob("*.parquet")))
+        fits = cross_report.run_gap_weibull(corpus / "f1.parquet", sequences)
+        cross_report.gap_examples(fits, sequences).to_csv(args.out / "gap_weibull_examples.csv", index=False)
+        cross_report.weibull_by_era(fits).to_csv(args.out / "gap_weibull_era.csv", index=False)
         fits.to_csv(args.out / "gap_weibull.csv", index=False)
         print(fits.describe().to_string())
         print(f"weibull: {time.process_time() - t0:.1f} CPU s")

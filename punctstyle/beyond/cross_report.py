@@ -15,6 +15,7 @@ import pandas as pd
 from punctstyle.beyond import cross_domain, gap_weibull, translators
 from punctstyle.book.sequence_file import read_sequence
 from punctstyle.corpus.words import read_word_matrix, select_vocabulary
+from punctstyle.io import InputError
 from punctstyle.experiments.runner import run_split
 from punctstyle.experiments.splits import row_split
 from punctstyle.featuresets import resolve_feature_set, word_set_parts
@@ -85,14 +86,21 @@ def group_size_table(corpus_dir: Path, cross: Mapping[str, Any]) -> pd.DataFrame
     return sizes
 
 
-def run_gap_weibull(table_path: Path, sequences_dir: Path) -> pd.DataFrame:
+def sequence_paths(paths: Sequence[str | Path]) -> dict[int, Path]:
+    """Book id -> its ``sequences/{id}.parquet`` path, from a list of such paths."""
+    return {int(Path(p).name.split(".")[0]): Path(p) for p in paths}
+
+
+def run_gap_weibull(table_path: Path, sequences: Mapping[int, Path]) -> pd.DataFrame:
     """Per corpus book: the discrete Weibull fits of its word gaps and of its sentence lengths
     (:mod:`punctstyle.beyond.gap_weibull`), with its author, birth year and the number of zero
     gaps dropped."""
     table = pd.read_parquet(table_path, columns=["book_id", "title", "author", "birth"])
     rows = []
     for book_id in table["book_id"]:
-        sequence, _ = read_sequence(sequences_dir / f"{int(book_id)}.parquet")
+        if int(book_id) not in sequences:
+            raise InputError(f"{table_path}: book {int(book_id)} has no sequence file among the inputs")
+        sequence, _ = read_sequence(sequences[int(book_id)])
         gaps = gap_weibull.fit_discrete_weibull(gap_weibull.word_gaps(sequence.gaps))
         sentences = gap_weibull.fit_discrete_weibull(gap_weibull.sentence_lengths(sequence.marks, sequence.gaps))
         rows.append((int(book_id), int(np.sum(np.asarray(sequence.gaps) == 0)),
@@ -189,3 +197,52 @@ def translated_handling(
             )  # fmt: skip
             rows.append((choice, int(seed), int(keep.sum()), n_classes, int(translated[keep].sum()), scored.accuracy))
     return pd.DataFrame(rows, columns=["translated_books", "seed", "n_books", "n_authors", "n_translated", "accuracy"])
+
+
+def gap_examples(fits: pd.DataFrame, sequences: Mapping[int, Path], max_k: int = 60) -> pd.DataFrame:
+    """The goodness of fit of three books (the smallest, the median and the largest β of the word
+    gaps): per gap length ``k = 1 .. max_k`` the observed share of gaps, the fitted ``P(k)``, the
+    empirical and fitted survival ``S(k)``, and the fitted hazard ``h(k)``."""
+    ranked = fits.dropna(subset=["beta"]).sort_values("beta").reset_index(drop=True)
+    if ranked.empty:
+        return pd.DataFrame(columns=["book_id", "title", "author", "which", "p", "beta", "k", "observed", "fitted",
+                                     "observed_survival", "fitted_survival", "hazard"])  # fmt: skip
+    picks = {"smallest beta": 0, "median beta": len(ranked) // 2, "largest beta": len(ranked) - 1}
+    frames = []
+    k = np.arange(1, max_k + 1)
+    for which, position in picks.items():
+        row = ranked.iloc[position]
+        sequence, _ = read_sequence(sequences[int(row["book_id"])])
+        gaps = gap_weibull.word_gaps(sequence.gaps)
+        counts = np.bincount(np.minimum(gaps, max_k + 1), minlength=max_k + 2)[1 : max_k + 1]
+        p, beta = float(row["p"]), float(row["beta"])
+        frames.append(pd.DataFrame({
+            "book_id": int(row["book_id"]), "title": row["title"], "author": row["author"], "which": which,
+            "p": p, "beta": beta, "k": k, "observed": counts / gaps.size,
+            "fitted": gap_weibull.survival(k - 1, p, beta) - gap_weibull.survival(k, p, beta),
+            "observed_survival": 1.0 - np.cumsum(counts) / gaps.size,
+            "fitted_survival": gap_weibull.survival(k, p, beta), "hazard": gap_weibull.hazard(k, p, beta),
+        }))  # fmt: skip
+    return pd.concat(frames, ignore_index=True)
+
+
+def weibull_by_era(fits: pd.DataFrame, years: int = 50) -> pd.DataFrame:
+    """The word-gap and sentence-length ``(p, β)`` by the author's birth in bins of ``years``
+    (mean, sd, books), and a last row ``all`` with Spearman's correlation of each parameter with
+    the birth year (columns ``*_rho``)."""
+    from scipy.stats import spearmanr
+
+    known = fits.dropna(subset=["birth", "p", "beta"]).copy()
+    known["era"] = (known["birth"].astype(int) // years) * years
+    columns = ["p", "beta", "sentence_p", "sentence_beta"]
+    table = known.groupby("era")[columns].agg(["mean", "std"])
+    table.columns = [f"{a}_{b}" for a, b in table.columns]
+    table["n_books"] = known.groupby("era").size()
+    table["n_authors"] = known.groupby("era")["author"].nunique()
+    table = table.reset_index()
+    table["era"] = table["era"].astype(str)
+    correlations = {"era": "all", "n_books": len(known), "n_authors": known["author"].nunique()}
+    for column in columns:
+        valid = known[column].notna()
+        correlations[f"{column}_rho"] = float(spearmanr(known.loc[valid, "birth"], known.loc[valid, column]).statistic) if valid.sum() > 2 else np.nan
+    return pd.concat([table, pd.DataFrame([correlations])], ignore_index=True)
