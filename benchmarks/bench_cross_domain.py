@@ -60,6 +60,12 @@ def main() -> None:
         cross_report.gap_examples(fits, sequences).to_csv(args.out / "gap_weibull_examples.csv", index=False)
         cross_report.weibull_by_era(fits).to_csv(args.out / "gap_weibull_era.csv", index=False)
         fits.to_csv(args.out / "gap_weibull.csv", index=False)
+        consistency = cross_report.weibull_consistency(fits)
+        consistency.to_csv(args.out / "gap_weibull_consistency.csv", index=False)
+        recognition = cross_report.weibull_recognition(fits, corpus, seeds)
+        recognition.to_csv(args.out / "gap_weibull_recognition.csv", index=False)
+        print(consistency.to_string())
+        print(recognition.groupby("input")["accuracy"].agg(["mean", "std", "size"]).to_string())
         print(fits.describe().to_string())
         print(f"weibull: {time.process_time() - t0:.1f} CPU s")
     if "translators" in args.parts:

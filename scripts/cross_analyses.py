@@ -38,6 +38,8 @@ fits = cross_report.run_gap_weibull(Path(inputs.table), sequences)
 write("gap_weibull", fits)
 write("gap_weibull_examples", cross_report.gap_examples(fits, sequences))
 write("gap_weibull_era", cross_report.weibull_by_era(fits))
+write("gap_weibull_consistency", cross_report.weibull_consistency(fits))
+write("gap_weibull_recognition", cross_report.weibull_recognition(fits, corpus_dir, params.cross["seeds"]))
 log.info("discrete Weibull fits: %d books, %d with a decreasing hazard", len(fits), int((fits["beta"] < 1).sum()))
 
 tables = cross_report.run_translators(

@@ -50,6 +50,11 @@ parts = [
         caption="Main analyses with the translated books kept or dropped (KL f3, every author)",
     ),
     html_table(tables["gap_weibull_era"], caption="Word gaps and sentence lengths: (p, β) by era"),
+    html_table(tables["gap_weibull_consistency"], caption="f8 consistency: share of each parameter's spread the author explains"),
+    html_table(
+        tables["gap_weibull_recognition"].groupby("input")["accuracy"].agg(["mean", "std", "size"]).reset_index(),
+        caption="Author recognition on f8 (the Weibull parameters) and on f5 (mean, sd over seeds)",
+    ),
     html_table(decreasing, caption="Books whose word-gap hazard decreases (β < 1)")
     if len(decreasing)
     else html_paragraph("No book has a decreasing word-gap hazard (every β >= 1)."),

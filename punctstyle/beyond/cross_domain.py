@@ -263,7 +263,11 @@ def cross_domain_records(
 def cross_domain_summary(records: pd.DataFrame) -> pd.DataFrame:
     """Per method: mean ± sd over (directed pair, seed) of the within and cross accuracies and
     of the drop ``within - cross`` (paired on the same test books), the relative drop
-    ``drop / within`` of the means, and the number of runs."""
+    ``drop / within`` of the means, and the number of runs (no rows: no records)."""
+    columns = ["method", "within_mean", "within_sd", "cross_mean", "cross_sd", "drop_mean", "drop_sd", "n_runs",
+               "relative_drop"]  # fmt: skip
+    if records.empty:
+        return pd.DataFrame(columns=columns)
     wide = records.pivot_table(
         index=["grouping", "train_group", "test_group", "seed", "method"], columns="condition", values="accuracy"
     ).reset_index()
@@ -274,7 +278,7 @@ def cross_domain_summary(records: pd.DataFrame) -> pd.DataFrame:
         drop_mean=("drop", "mean"), drop_sd=("drop", "std"), n_runs=("drop", "size"),
     )  # fmt: skip
     summary["relative_drop"] = summary["drop_mean"] / summary["within_mean"]
-    return summary.reset_index()
+    return summary.reset_index()[columns]
 
 
 def cross_domain_pair_table(records: pd.DataFrame) -> pd.DataFrame:

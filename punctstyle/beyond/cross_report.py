@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.beyond import cross_domain, gap_weibull, translators
+from punctstyle.classifiers import build_classifier
 from punctstyle.book.sequence_file import read_sequence
 from punctstyle.corpus.words import read_word_matrix, select_vocabulary
 from punctstyle.io import InputError
@@ -133,6 +134,15 @@ def run_translators(
     matrix = read_word_matrix(corpus_dir / "words.npz")
     freqs = matrix.relative_frequencies(table["book_id"].to_numpy())
     idx = np.flatnonzero(translated)
+    handling = translated_handling(X, merged["author"].to_numpy(dtype=object), translated, seeds, min_docs_per_author)
+    if idx.size < 2:
+        return {
+            "books": merged[translated].reset_index(drop=True),
+            "consistency": pd.DataFrame(columns=["pairs", "n_pairs", "kl_mean", "kl_sd", "kl_median", "measure"]),
+            "follows": pd.DataFrame(columns=["book_id", "author", "translator", "to_translator", "to_author", "follows", "measure"]),
+            "recognition": pd.DataFrame(columns=["label", "method", "seed", "accuracy", "baseline", "n_classes", "n_books"]),
+            "handling": handling,
+        }
     columns = select_vocabulary(freqs[idx], 100, matrix.cutoff[matrix.rows_of(table["book_id"].to_numpy()[idx])]).columns
     W = freqs[idx][:, columns].toarray()
     authors = merged["author"].to_numpy(dtype=object)[idx]
@@ -156,7 +166,7 @@ def run_translators(
         "consistency": consistency,
         "follows": follows,
         "recognition": recognition,
-        "handling": translated_handling(X, merged["author"].to_numpy(dtype=object), translated, seeds, min_docs_per_author),
+        "handling": handling,
     }
 
 
@@ -187,10 +197,11 @@ def translated_handling(
         keep = keep & np.isin(authors.astype(str), names[counts >= min_docs_per_author])
         y = authors[keep]
         n_classes = int(np.unique(y).size)
+        if n_classes < 2:  # nothing to recognise: counted, no accuracy
+            rows.append((choice, -1, int(keep.sum()), n_classes, int(translated[keep].sum()), np.nan))
+            continue
         for seed in seeds:
             split = row_split(y, n_classes, int(seed), "author", 0.2)
-            from punctstyle.classifiers import build_classifier
-
             scored = run_split(
                 lambda: build_classifier("kl", seed=int(seed), feature_set=("f3",)),
                 X[keep][split.train_index], y[split.train_index], X[keep][split.test_index], y[split.test_index],
@@ -246,3 +257,53 @@ def weibull_by_era(fits: pd.DataFrame, years: int = 50) -> pd.DataFrame:
         valid = known[column].notna()
         correlations[f"{column}_rho"] = float(spearmanr(known.loc[valid, "birth"], known.loc[valid, column]).statistic) if valid.sum() > 2 else np.nan
     return pd.concat([table, pd.DataFrame([correlations])], ignore_index=True)
+
+
+F8_COLUMNS: tuple[str, ...] = ("p", "beta", "sentence_p", "sentence_beta")
+"""The f8 vector of a book: the discrete Weibull (p, β) of its word gaps and of its sentence lengths."""
+
+
+def weibull_consistency(fits: pd.DataFrame) -> pd.DataFrame:
+    """Per f8 parameter: how much of its spread over books the author explains,
+    ``eta^2 = 1 - sum_a sum_{d in a} (x_d - mean_a)^2 / sum_d (x_d - mean)^2`` (0: the author
+    tells nothing; 1: every book of an author has its author's value), with the books and authors."""
+    rows = []
+    for column in F8_COLUMNS:
+        known = fits.dropna(subset=[column])
+        x = known[column].to_numpy(dtype=np.float64)
+        within = known.groupby("author")[column].transform("mean").to_numpy()
+        total = float(np.sum((x - x.mean()) ** 2))
+        rows.append((column, len(known), known["author"].nunique(),
+                     1.0 - float(np.sum((x - within) ** 2)) / total if total > 0 else np.nan))  # fmt: skip
+    return pd.DataFrame(rows, columns=["parameter", "n_books", "n_authors", "eta_squared"])
+
+
+def weibull_recognition(fits: pd.DataFrame, corpus_dir: Path, seeds: Sequence[int]) -> pd.DataFrame:
+    """Author recognition (every author, the grid's 80/20 split per seed) by Burrows' Delta on
+    f8 (the four Weibull parameters), on f5 (the gap distribution f8 summarises) and on f8 with
+    f5, and by the KL nearest class on f5: one row per (input, seed). Books without a fit are
+    left out of every input (the same books throughout)."""
+    from punctstyle.corpus.tables import feature_matrix
+
+    f5 = pd.read_parquet(corpus_dir / "f5.parquet")
+    merged = f5.merge(fits[["book_id", *F8_COLUMNS]], on="book_id", how="inner").dropna(subset=list(F8_COLUMNS))
+    y = merged["author"].to_numpy(dtype=object)
+    f8 = merged[list(F8_COLUMNS)].to_numpy(dtype=np.float64)
+    gap_distribution = feature_matrix(merged, "f5")
+    inputs = {
+        "delta:f8": ("delta", f8), "delta:f5": ("delta", gap_distribution),
+        "delta:f5+f8": ("delta", np.hstack([gap_distribution, f8])), "kl:f5": ("kl", gap_distribution),
+    }  # fmt: skip
+    n_classes = int(np.unique(y).size)
+    rows = []
+    if n_classes < 2:
+        return pd.DataFrame(columns=["input", "seed", "n_books", "n_authors", "accuracy", "baseline"])
+    for seed in seeds:
+        split = row_split(y, n_classes, int(seed), "author", 0.2)
+        for name, (classifier, X) in inputs.items():
+            scored = run_split(
+                lambda: build_classifier(classifier, seed=int(seed), feature_set=(name,)),
+                X[split.train_index], y[split.train_index], X[split.test_index], y[split.test_index],
+            )  # fmt: skip
+            rows.append((name, int(seed), len(y), n_classes, scored.accuracy, scored.baseline))
+    return pd.DataFrame(rows, columns=["input", "seed", "n_books", "n_authors", "accuracy", "baseline"])

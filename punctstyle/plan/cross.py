@@ -12,7 +12,7 @@ CROSS_FIGURES: tuple[str, ...] = ("beyond/cross_domain", "beyond/gap_weibull_fit
 
 CROSS_TABLES: tuple[str, ...] = (
     "cross_domain_records", "cross_domain_pairs", "cross_domain_summary", "group_sizes",
-    "gap_weibull", "gap_weibull_examples", "gap_weibull_era",
+    "gap_weibull", "gap_weibull_examples", "gap_weibull_era", "gap_weibull_consistency", "gap_weibull_recognition",
     "translator_books", "translator_consistency", "translator_follows", "translator_recognition", "translator_handling",
 )  # fmt: skip
 """The CSV tables of rule cross_analyses (``analysis/cross/<name>.csv``)."""
