@@ -168,3 +168,43 @@ def test_translator_labels_of_the_shared_catalog():
     assert labels["translator"].str.contains("Garnett, Constance").all()
     assert {"Tolstoy, Leo, graf", "Turgenev, Ivan Sergeevich"} <= set(labels["original_author"])
     assert not (labels["original_author"] == "Garnett, Constance").any()
+
+
+# ------------------------------------------------------------------ figures
+
+
+def test_the_figures_draw_and_keep_their_text_inside(monkeypatch):
+    from matplotlib.text import Text
+
+    from punctstyle.report.plots import cross as plots
+    from punctstyle.report.plots.base import close_figure
+
+    long = "a title that is far too long to fit on one line of any figure " * 3
+    summary = pd.DataFrame({"method": ["kl:f3", "delta:words100"], "within_mean": [0.6, 0.9], "within_sd": [0.1, 0.05],
+                            "cross_mean": [0.5, 0.6], "cross_sd": [0.1, 0.1]})  # fmt: skip
+    k = np.arange(1, 11)
+    examples = pd.DataFrame({"which": "median beta", "title": "t", "p": 0.1, "beta": 1.2, "k": k,
+                             "observed_survival": gap_weibull.survival(k, 0.1, 1.2),
+                             "fitted_survival": gap_weibull.survival(k, 0.1, 1.2), "hazard": gap_weibull.hazard(k, 0.1, 1.2)})  # fmt: skip
+    fits = pd.DataFrame({"p": [0.1, 0.2, 0.15], "beta": [1.1, 0.9, 1.3], "author": ["a", "b", "a"], "birth": [1800, 1850, 1800]})
+    recognition = pd.DataFrame({"label": ["original author", "translator"] * 2, "method": ["kl", "kl", "delta", "delta"],
+                                "accuracy": [0.6, 0.7, 0.8, 0.7], "baseline": [0.1, 0.2, 0.1, 0.2]})  # fmt: skip
+    for fig in (plots.plot_cross_domain(summary, long), plots.plot_gap_fit(examples, long),
+                plots.plot_weibull_plane(fits, long), plots.plot_translators(recognition, long)):  # fmt: skip
+        drawn, original = [], Text.draw
+
+        def recording(self, renderer, drawn=drawn, original=original):
+            if self.get_visible() and self.get_text().strip():
+                drawn.append(self)
+            return original(self, renderer)
+
+        monkeypatch.setattr(Text, "draw", recording)
+        fig.canvas.draw()
+        monkeypatch.setattr(Text, "draw", original)
+        renderer = fig.canvas.get_renderer()
+        assert drawn
+        for text in drawn:
+            extent = text.get_window_extent(renderer)
+            assert extent.x0 >= -1 and extent.x1 <= fig.bbox.width + 1, text.get_text()
+            assert extent.y0 >= -1 and extent.y1 <= fig.bbox.height + 1, text.get_text()
+        close_figure(fig)
