@@ -39,15 +39,17 @@ TRANSLATOR_ROLE = "Translator"
 
 
 def translator_labels(catalog: pd.DataFrame) -> pd.DataFrame:
-    """``book_id``, ``original_author`` (the first untagged person's name, None if none) and
-    ``translator`` (the ``[Translator]`` persons' names in catalog order joined by ``"; "``,
-    None when the book has none) of each catalog row (columns ``Text#`` and ``Authors``)."""
+    """``book_id``, ``original_author`` (the first untagged person's name, None if none),
+    ``translator`` (the first ``[Translator]`` person's name, the book's label: "Maude, Louise;
+    Maude, Aylmer" is Louise Maude's, as her books alone are) and ``translators`` (every
+    ``[Translator]`` name in catalog order joined by ``"; "``), None when the book has none, of each
+    catalog row (columns ``Text#`` and ``Authors``)."""
     rows = []
     for book_id, cell in zip(catalog["Text#"], catalog["Authors"]):
         author = first_author(cell)
-        translators = [p.name for p in parse_persons(cell) if p.role == TRANSLATOR_ROLE]
-        rows.append((int(book_id), author.name if author else None, "; ".join(translators) or None))
-    return pd.DataFrame(rows, columns=["book_id", "original_author", "translator"])
+        names = [p.name for p in parse_persons(cell) if p.role == TRANSLATOR_ROLE]
+        rows.append((int(book_id), author.name if author else None, names[0] if names else None, "; ".join(names) or None))
+    return pd.DataFrame(rows, columns=["book_id", "original_author", "translator", "translators"])
 
 
 def pair_consistency(X: np.ndarray, authors: Sequence[Any], translators: Sequence[Any]) -> pd.DataFrame:

@@ -145,7 +145,8 @@ def test_translator_labels_from_catalog_rows():
     labels = translators.translator_labels(catalog)
     assert labels["original_author"].tolist() == ["Tolstoy, Leo, graf", "Gogol, Nikolai Vasilevich", "Chekhov, Anton Pavlovich"]
     assert labels["translator"].isna().tolist() == [False, True, False]
-    assert labels["translator"].dropna().tolist() == ["Maude, Louise; Maude, Aylmer", "Garnett, Constance"]
+    assert labels["translator"].dropna().tolist() == ["Maude, Louise", "Garnett, Constance"]
+    assert labels["translators"].dropna().tolist() == ["Maude, Louise; Maude, Aylmer", "Garnett, Constance"]
 
 
 def test_nearest_label_follows_the_nearer_mean():
