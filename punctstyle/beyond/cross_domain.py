@@ -14,7 +14,7 @@ Groups. Each corpus book gets a group from the catalog, under one of two groupin
 
 A pair of groups (A, B) is compared when at least ``min_authors`` authors have ``min_docs``
 books in both; each pair runs in both directions. For one direction and seed,
-:func:`punctstyle.experiments.splits.group_pair_split` holds out part of each author's B books,
+:func:`punctstyle.experiments.row.group_pair_row` holds out part of each author's B books,
 and trains each method twice on the same number of books per author: on B books (``within``)
 and on A books (``cross``). The drop ``within - cross`` is what the change of group costs.
 
@@ -41,9 +41,9 @@ import scipy.sparse as sp
 
 from punctstyle.classifiers import build_classifier
 from punctstyle.corpus.words import select_vocabulary
-from punctstyle.experiments.row import documents_split
+from punctstyle.experiments.row import documents_split, group_pair_row
 from punctstyle.experiments.runner import run_split
-from punctstyle.experiments.splits import group_pair_split, row_rng
+from punctstyle.experiments.splits import row_rng
 from punctstyle.featuresets import resolve_feature_set, stack_features, word_set_parts
 
 GROUPINGS: tuple[str, ...] = ("form", "audience")
@@ -231,7 +231,7 @@ def cross_domain_records(
     for grouping, groups in groupings.items():
         for train_group, test_group in group_pairs(y, groups, min_docs, min_authors):
             for seed in seeds:
-                split = group_pair_split(
+                split = group_pair_row(
                     y, groups, train_group, test_group, int(seed), min_docs=min_docs, test_fraction=test_fraction
                 )
                 for classifier, input_names in methods.items():

@@ -18,7 +18,7 @@ from punctstyle.book.sequence_file import read_sequence
 from punctstyle.corpus.words import read_word_matrix, select_vocabulary
 from punctstyle.io import InputError
 from punctstyle.experiments.runner import run_split
-from punctstyle.experiments.splits import row_split
+from punctstyle.experiments.row import Row
 from punctstyle.featuresets import resolve_feature_set, word_set_parts
 
 
@@ -201,7 +201,7 @@ def translated_handling(
             rows.append((choice, -1, int(keep.sum()), n_classes, int(translated[keep].sum()), np.nan))
             continue
         for seed in seeds:
-            split = row_split(y, n_classes, int(seed), "author", 0.2)
+            split = Row("author", n_classes, int(seed), y).split(0.2)
             scored = run_split(
                 lambda: build_classifier("kl", seed=int(seed), feature_set=("f3",)),
                 X[keep][split.train_index], y[split.train_index], X[keep][split.test_index], y[split.test_index],
@@ -299,7 +299,7 @@ def weibull_recognition(fits: pd.DataFrame, corpus_dir: Path, seeds: Sequence[in
     if n_classes < 2:
         return pd.DataFrame(columns=["input", "seed", "n_books", "n_authors", "accuracy", "baseline"])
     for seed in seeds:
-        split = row_split(y, n_classes, int(seed), "author", 0.2)
+        split = Row("author", n_classes, int(seed), y).split(0.2)
         for name, (classifier, X) in inputs.items():
             scored = run_split(
                 lambda: build_classifier(classifier, seed=int(seed), feature_set=(name,)),
