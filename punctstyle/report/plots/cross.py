@@ -48,6 +48,9 @@ def plot_gap_fit(examples: pd.DataFrame, title: str) -> Figure:
         left.scatter(group["k"], observed, s=8, color=line.get_color())
         right.plot(group["k"], group["hazard"], color=line.get_color(), label=label)
     left.set_yscale("log")
+    observed = examples["observed_survival"][examples["observed_survival"] > 0]
+    if len(observed):  # the fitted tails may fall far below anything observed
+        left.set_ylim(bottom=float(observed.min()) / 10.0)
     set_xlabel(left, "words between consecutive marks k")
     set_ylabel(left, "S(k) = P(gap > k)")
     set_xlabel(right, "k")
