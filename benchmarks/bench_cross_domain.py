@@ -16,7 +16,6 @@ import json
 import time
 from pathlib import Path
 
-import pandas as pd
 
 from punctstyle.settings import schema_defaults, without_execution_keys
 
