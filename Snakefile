@@ -32,6 +32,7 @@ include: "workflow/rules/beyond.smk"
 include: "workflow/rules/sequence.smk"
 include: "workflow/rules/length.smk"
 include: "workflow/rules/verification.smk"
+include: "workflow/rules/cross.smk"
 
 
 # trivial aggregation jobs (tables and summaries of small files): run in the main process's
@@ -60,6 +61,7 @@ rule all:
         PLAN.beyond_outputs(),
         PLAN.length_outputs(),
         plan_verification.verification_outputs(config),
+        plan_cross.cross_outputs(config),
 
 
 onsuccess:

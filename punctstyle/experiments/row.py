@@ -16,7 +16,14 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.corpus.tables import text_groups
-from punctstyle.experiments.splits import RowSplit, grouped_split, row_split, stratified_split
+from punctstyle.experiments.splits import (
+    GroupPairSplit,
+    RowSplit,
+    group_pair_split,
+    grouped_split,
+    row_split,
+    stratified_split,
+)
 
 
 @dataclass(frozen=True)
@@ -76,3 +83,20 @@ def documents_split(
     if groups is None:
         return stratified_split(y, test_fraction, rng)
     return grouped_split(y, groups, test_fraction, rng)
+
+
+def group_pair_row(
+    labels: Sequence[Any],
+    groups: Sequence[Any],
+    train_group: Any,
+    test_group: Any,
+    seed: int,
+    *,
+    min_docs: int = 2,
+    test_fraction: float = 0.5,
+) -> GroupPairSplit:
+    """The group-split row kind (issue 25): train on ``train_group``, test on ``test_group``,
+    against the same authors within ``test_group``
+    (:func:`punctstyle.experiments.splits.group_pair_split`: no book of the test group in the
+    cross training set, no test book in either training set)."""
+    return group_pair_split(labels, groups, train_group, test_group, seed, min_docs=min_docs, test_fraction=test_fraction)

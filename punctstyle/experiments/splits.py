@@ -139,3 +139,84 @@ def row_split(
     else:
         train, test = grouped_split(y[members], np.asarray(groups, dtype=object)[members], test_fraction, rng)
     return RowSplit(classes, members[train], members[test])
+
+
+# ------------------------------------------------ group splits (issue 25: across genres and forms)
+
+
+@dataclass(frozen=True)
+class GroupPairSplit:
+    """One (train group -> test group) comparison of the same authors (indices into the corpus).
+
+    ``classes``: the authors with at least ``min_docs`` books in each of the two groups;
+    ``test_index``: their test-group books held out; ``within_train_index``: their other
+    test-group books (the within-group training set); ``cross_train_index``: as many of their
+    train-group books per author (the cross-group training set). Both training sets hold the
+    same number of books of each author, so the two accuracies differ by the group only."""
+
+    classes: np.ndarray
+    cross_train_index: np.ndarray
+    within_train_index: np.ndarray
+    test_index: np.ndarray
+
+
+def _take_per_class(labels: np.ndarray, n_take: np.ndarray, classes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Positions of ``n_take[j]`` documents of each class ``classes[j]`` drawn at random (sorted)."""
+    inverse = np.searchsorted(classes, labels)
+    keys = rng.random(labels.size)
+    order = np.lexsort((keys, inverse))
+    counts = np.bincount(inverse, minlength=classes.size)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    rank = np.empty(labels.size, dtype=np.int64)
+    rank[order] = np.arange(labels.size) - np.repeat(starts, counts)
+    return np.flatnonzero(rank < n_take[inverse])
+
+
+def group_pair_split(
+    labels: Sequence[Any],
+    groups: Sequence[Any],
+    train_group: Any,
+    test_group: Any,
+    seed: int,
+    *,
+    min_docs: int = 2,
+    test_fraction: float = 0.5,
+    task: str = "cross_group",
+) -> GroupPairSplit:
+    """Train on ``train_group``, test on ``test_group``, against the same authors within
+    ``test_group`` (:class:`GroupPairSplit`); no book of ``test_group`` is ever in the cross
+    training set, and none of the test books in either training set.
+
+    The authors are those with at least ``min_docs`` (>= 2) books in both groups. Their
+    test-group books are split by :func:`stratified_split` (``test_fraction``, at least one
+    book of each author on each side); then each author contributes
+    ``n_a = min(|train-group books of a|, |within-group training books of a|)`` books, drawn at
+    random, to both training sets. The generator is :func:`row_rng` of
+    ``(seed, 0, "<task>:<train_group>-><test_group>")``."""
+    if min_docs < 2:
+        raise ValueError(f"min_docs must be at least 2 (one book to train, one to test), got {min_docs}")
+    if train_group == test_group:
+        raise ValueError(f"the train and test groups must differ, got {train_group!r} twice")
+    y = np.asarray(labels, dtype=object)
+    g = np.asarray(groups, dtype=object)
+    if y.shape != g.shape:
+        raise ValueError(f"labels and groups differ in length: {y.size} != {g.size}")
+    rng = row_rng(seed, 0, f"{task}:{train_group}->{test_group}")
+    in_train, in_test = g == train_group, g == test_group
+    classes_a, counts_a = np.unique(y[in_train], return_counts=True)
+    classes_b, counts_b = np.unique(y[in_test], return_counts=True)
+    enough_a = set(classes_a[counts_a >= min_docs].tolist())
+    classes = np.array(sorted(c for c in classes_b[counts_b >= min_docs].tolist() if c in enough_a), dtype=object)
+    empty = np.zeros(0, dtype=np.int64)
+    if classes.size == 0:
+        return GroupPairSplit(classes, empty, empty, empty)
+    test_members = np.flatnonzero(in_test & np.isin(y, classes))
+    pool, test = stratified_split(y[test_members], test_fraction, rng)
+    pool, test = test_members[pool], test_members[test]
+    train_members = np.flatnonzero(in_train & np.isin(y, classes))
+    n_pool = np.bincount(np.searchsorted(classes, y[pool]), minlength=classes.size)
+    n_other = np.bincount(np.searchsorted(classes, y[train_members]), minlength=classes.size)
+    n_take = np.minimum(n_pool, n_other)
+    within = pool[_take_per_class(y[pool], n_take, classes, rng)]
+    cross = train_members[_take_per_class(y[train_members], n_take, classes, rng)]
+    return GroupPairSplit(classes, np.sort(cross), np.sort(within), np.sort(test))

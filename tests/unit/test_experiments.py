@@ -19,7 +19,7 @@ from punctstyle.experiments.metrics import accuracy, baseline_accuracy
 from tests.unit.recognition_data import dirichlet_classes, mlp_params
 
 PACKAGE = Path(__file__).resolve().parents[2] / "punctstyle"
-SPLIT_FUNCTIONS = {"row_split", "stratified_split", "grouped_split"}
+SPLIT_FUNCTIONS = {"row_split", "stratified_split", "grouped_split", "group_pair_split"}
 CORE = {PACKAGE / "splits.py"} | set((PACKAGE / "experiments").glob("*.py"))
 
 

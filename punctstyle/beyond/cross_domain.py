@@ -1,0 +1,324 @@
+"""Across genres and forms (issue 25): does punctuation lose less than words when the kind of
+text changes between training and test?
+
+Groups. Each corpus book gets a group from the catalog, under one of two groupings:
+
+* ``form`` (:func:`book_form`, from the catalog's Subjects): ``short stories`` (a subject
+  naming short stories), ``poetry`` (poetry, poems, verse), ``drama`` (drama, plays, comedies,
+  tragedies), ``fiction`` (any other subject with "fiction": novels), else ``nonfiction``
+  (essays, travel, history, biography, ...). Subjects, not bookshelves: every catalog book has
+  subjects, while half of the shared mirror's books have no bookshelf; and the LoCC classes
+  (PR, PS, ...) mostly tell the literature's country, not the form.
+* ``audience`` (:func:`book_audience`, from the Bookshelves): ``children`` (a shelf with
+  "Children"), else ``adult``.
+
+A pair of groups (A, B) is compared when at least ``min_authors`` authors have ``min_docs``
+books in both; each pair runs in both directions. For one direction and seed,
+:func:`punctstyle.experiments.row.group_pair_row` holds out part of each author's B books,
+and trains each method twice on the same number of books per author: on B books (``within``)
+and on A books (``cross``). The drop ``within - cross`` is what the change of group costs.
+
+Methods (``<classifier>: [<input>, ...]``): punctuation feature sets (``f3``, ``all``, ... as in
+the recognition grid), ``words<k>`` (relative frequencies of the k most frequent words of the
+training books, :func:`punctstyle.corpus.words.select_vocabulary`) and ``distorted`` (the
+text-distortion baseline of Stamatatos 2017, in its unigram form, :func:`distorted_vectors`:
+every word outside the k most frequent training words masked as one token ``*``, the marks
+kept; the token frequencies of the distorted text are the vector; k chosen from a grid on an
+inner half-split of the training books only).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from punctstyle.classifiers import build_classifier
+from punctstyle.corpus.words import select_vocabulary
+from punctstyle.experiments.row import documents_split, group_pair_row
+from punctstyle.experiments.runner import run_split
+from punctstyle.experiments.splits import row_rng
+from punctstyle.featuresets import resolve_feature_set, stack_features, word_set_parts
+
+GROUPINGS: tuple[str, ...] = ("form", "audience")
+"""The groupings of :func:`book_groups`."""
+
+DISTORTED = "distorted"
+"""The input name of the text-distortion baseline."""
+
+RECORD_COLUMNS: tuple[str, ...] = (
+    "grouping", "train_group", "test_group", "seed", "method", "classifier", "input", "condition",
+    "n_authors", "n_train", "n_test", "accuracy", "baseline", "chosen_k",
+)  # fmt: skip
+"""The columns of the per-run records (:func:`cross_domain_records`)."""
+
+_POETRY = re.compile(r"\b(poetry|poems|verse)\b")
+_DRAMA = re.compile(r"\b(drama|plays|comedies|tragedies)\b")
+
+
+def book_form(subjects: Sequence[str] | None) -> str:
+    """The form of a book from its catalog subjects (module docstring; first match wins:
+    short stories, poetry, drama, fiction, nonfiction)."""
+    text = " | ".join(subjects if subjects is not None else []).lower()
+    if "short stories" in text:
+        return "short stories"
+    if _POETRY.search(text):
+        return "poetry"
+    if _DRAMA.search(text):
+        return "drama"
+    if "fiction" in text:
+        return "fiction"
+    return "nonfiction"
+
+
+def book_audience(bookshelves: Sequence[str] | None) -> str:
+    """``children`` when a bookshelf names children, else ``adult``."""
+    return "children" if any("children" in s.lower() for s in (bookshelves if bookshelves is not None else [])) else "adult"
+
+
+def book_groups(table: pd.DataFrame, grouping: str) -> np.ndarray:
+    """The group of every row of ``table`` under ``grouping`` (``form``: its ``subjects``
+    column; ``audience``: its ``bookshelves`` column)."""
+    if grouping == "form":
+        return np.array([book_form(list(s) if s is not None else []) for s in table["subjects"]], dtype=object)
+    if grouping == "audience":
+        return np.array([book_audience(list(s) if s is not None else []) for s in table["bookshelves"]], dtype=object)
+    raise ValueError(f"unknown grouping {grouping!r}: expected one of {list(GROUPINGS)}")
+
+
+def group_sizes(labels: Sequence[Any], groups: Sequence[Any], min_docs: int) -> pd.DataFrame:
+    """Per pair of groups (A < B): the authors with ``min_docs`` books in both and their books
+    in A and in B (columns ``group_a, group_b, n_authors, n_books_a, n_books_b``)."""
+    frame = pd.DataFrame({"author": np.asarray(labels, dtype=object), "group": np.asarray(groups, dtype=object)})
+    counts = frame.groupby(["author", "group"]).size().unstack(fill_value=0)
+    rows = []
+    for a, b in combinations(sorted(counts.columns), 2):
+        both = (counts[a] >= min_docs) & (counts[b] >= min_docs)
+        rows.append((a, b, int(both.sum()), int(counts.loc[both, a].sum()), int(counts.loc[both, b].sum())))
+    return pd.DataFrame(rows, columns=["group_a", "group_b", "n_authors", "n_books_a", "n_books_b"])
+
+
+def group_pairs(labels: Sequence[Any], groups: Sequence[Any], min_docs: int, min_authors: int) -> list[tuple[Any, Any]]:
+    """The directed pairs (train group, test group) of :func:`group_sizes` with at least
+    ``min_authors`` authors, both directions."""
+    sizes = group_sizes(labels, groups, min_docs)
+    kept = sizes[sizes["n_authors"] >= min_authors]
+    return [pair for a, b in zip(kept["group_a"], kept["group_b"]) for pair in ((a, b), (b, a))]
+
+
+@dataclass(frozen=True)
+class CorpusInputs:
+    """What the methods read, one row per corpus book (same order): punctuation ``features``
+    (name -> (n, size)), word relative frequencies ``word_freqs`` (n, pool) over ``n_words``
+    words, the pool ``cutoff`` (:class:`punctstyle.corpus.words.WordMatrix`), and ``n_marks``."""
+
+    features: Mapping[str, np.ndarray]
+    word_freqs: sp.csr_matrix
+    n_words: np.ndarray
+    cutoff: np.ndarray
+    n_marks: np.ndarray
+
+
+def distorted_vectors(inputs: CorpusInputs, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """Token frequencies of the distorted texts (Stamatatos 2017, unigrams): with ``n_w`` words,
+    ``n_m`` marks, ``c_w`` the count of kept word ``w`` (``columns``) and ``c_m`` of mark ``m``
+    (``f1 * n_m``), over ``T = n_w + n_m`` tokens: ``[c_w / T ..., (n_w - sum_w c_w) / T,
+    c_m / T ...]`` (kept words, the mask ``*``, the ten marks)."""
+    n_words = inputs.n_words[rows].astype(np.float64)
+    n_marks = inputs.n_marks[rows].astype(np.float64)
+    tokens = n_words + n_marks
+    kept = inputs.word_freqs[rows][:, columns].toarray() * n_words[:, None]
+    masked = n_words - kept.sum(axis=1)
+    marks = inputs.features["f1"][rows] * n_marks[:, None]
+    return np.column_stack([kept, masked, marks]) / tokens[:, None]
+
+
+def _vocabulary(inputs: CorpusInputs, train: np.ndarray, k: int) -> np.ndarray:
+    return select_vocabulary(inputs.word_freqs[train], k, inputs.cutoff[train]).columns
+
+
+def method_matrices(
+    inputs: CorpusInputs,
+    input_name: str,
+    train: np.ndarray,
+    test: np.ndarray,
+    labels: np.ndarray,
+    *,
+    distortion_k: Sequence[int],
+    seed: int,
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """(X_train, X_test, chosen k or 0) of one input; every word choice from ``train`` only.
+
+    ``distorted``: each k of ``distortion_k`` is scored by Burrows' Delta on an inner half-split
+    of the training books (:func:`punctstyle.experiments.row.documents_split`); the best k (the
+    smallest on a tie) is then chosen on all training books."""
+    word_set = word_set_parts(input_name)
+    if word_set is not None:
+        base, k = word_set
+        columns = _vocabulary(inputs, train, k)
+        words_train = inputs.word_freqs[train][:, columns].toarray()
+        words_test = inputs.word_freqs[test][:, columns].toarray()
+        if base is None:
+            return words_train, words_test, k
+        names = resolve_feature_set(base)
+        return (
+            np.hstack([stack_features({f: inputs.features[f][train] for f in names}, names), words_train]),
+            np.hstack([stack_features({f: inputs.features[f][test] for f in names}, names), words_test]),
+            k,
+        )
+    if input_name == DISTORTED:
+        k = choose_distortion_k(inputs, train, labels[train], distortion_k, seed)
+        columns = _vocabulary(inputs, train, k)
+        return distorted_vectors(inputs, train, columns), distorted_vectors(inputs, test, columns), k
+    names = resolve_feature_set(input_name)
+    return (
+        stack_features({f: inputs.features[f][train] for f in names}, names),
+        stack_features({f: inputs.features[f][test] for f in names}, names),
+        0,
+    )
+
+
+def choose_distortion_k(
+    inputs: CorpusInputs, train: np.ndarray, y_train: np.ndarray, grid: Sequence[int], seed: int
+) -> int:
+    """The k of ``grid`` whose distorted vectors give Burrows' Delta the best accuracy on an
+    inner half-split of the training books ``train`` (ties: the smallest k)."""
+    rng = row_rng(seed, len(train), "cross_domain:distortion_k")
+    inner_train, inner_test = documents_split(y_train, None, 0.5, rng)
+    if inner_test.size == 0:
+        return int(min(grid))
+    best_k, best = int(min(grid)), -1.0
+    for k in sorted(int(k) for k in grid):
+        columns = _vocabulary(inputs, train[inner_train], k)
+        scored = run_split(
+            lambda: build_classifier("delta", seed=seed, feature_set=(DISTORTED,)),
+            distorted_vectors(inputs, train[inner_train], columns),
+            y_train[inner_train],
+            distorted_vectors(inputs, train[inner_test], columns),
+            y_train[inner_test],
+        )
+        if scored.accuracy > best:
+            best_k, best = k, scored.accuracy
+    return best_k
+
+
+def cross_domain_records(
+    inputs: CorpusInputs,
+    labels: Sequence[Any],
+    groupings: Mapping[str, np.ndarray],
+    methods: Mapping[str, Sequence[str]],
+    seeds: Sequence[int],
+    *,
+    min_docs: int,
+    min_authors: int,
+    test_fraction: float,
+    distortion_k: Sequence[int],
+    classifier_options: Mapping[str, Mapping[str, Any]] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> pd.DataFrame:
+    """One record (:data:`RECORD_COLUMNS`) per grouping, directed pair, seed, method and
+    condition (``within``, ``cross``): both conditions share the test books
+    (:func:`punctstyle.experiments.splits.group_pair_split`)."""
+    y = np.asarray(labels, dtype=object)
+    options = classifier_options or {}
+    records = []
+    for grouping, groups in groupings.items():
+        for train_group, test_group in group_pairs(y, groups, min_docs, min_authors):
+            for seed in seeds:
+                split = group_pair_row(
+                    y, groups, train_group, test_group, int(seed), min_docs=min_docs, test_fraction=test_fraction
+                )
+                for classifier, input_names in methods.items():
+                    for input_name in input_names:
+                        for condition, train in (("within", split.within_train_index), ("cross", split.cross_train_index)):
+                            X_train, X_test, k = method_matrices(
+                                inputs, input_name, train, split.test_index, y, distortion_k=distortion_k, seed=int(seed)
+                            )
+                            features = tuple(input_name.split("+"))
+                            scored = run_split(
+                                lambda: build_classifier(
+                                    classifier, seed=int(seed), feature_set=features, **options.get(classifier, {})
+                                ),
+                                X_train,
+                                y[train],
+                                X_test,
+                                y[split.test_index],
+                            )
+                            records.append(
+                                (grouping, train_group, test_group, int(seed), f"{classifier}:{input_name}",
+                                 classifier, input_name, condition, int(split.classes.size), int(train.size),
+                                 int(split.test_index.size), scored.accuracy, scored.baseline, k)
+                            )  # fmt: skip
+                if progress is not None:
+                    progress(f"{grouping} {train_group} -> {test_group} seed {seed}: done")
+    return pd.DataFrame.from_records(records, columns=list(RECORD_COLUMNS))
+
+
+def cross_domain_summary(records: pd.DataFrame) -> pd.DataFrame:
+    """Per method: mean ± sd over (directed pair, seed) of the within and cross accuracies and
+    of the drop ``within - cross`` (paired on the same test books), the relative drop
+    ``drop / within`` of the means, and the number of runs (no rows: no records)."""
+    columns = ["method", "within_mean", "within_sd", "cross_mean", "cross_sd", "drop_mean", "drop_sd", "n_runs",
+               "relative_drop"]  # fmt: skip
+    if records.empty:
+        return pd.DataFrame(columns=columns)
+    wide = records.pivot_table(
+        index=["grouping", "train_group", "test_group", "seed", "method"], columns="condition", values="accuracy"
+    ).reset_index()
+    wide["drop"] = wide["within"] - wide["cross"]
+    summary = wide.groupby("method").agg(
+        within_mean=("within", "mean"), within_sd=("within", "std"),
+        cross_mean=("cross", "mean"), cross_sd=("cross", "std"),
+        drop_mean=("drop", "mean"), drop_sd=("drop", "std"), n_runs=("drop", "size"),
+    )  # fmt: skip
+    summary["relative_drop"] = summary["drop_mean"] / summary["within_mean"]
+    return summary.reset_index()[columns]
+
+
+def cross_domain_pair_table(records: pd.DataFrame) -> pd.DataFrame:
+    """Per directed pair, method and condition: mean and sd of the accuracy over seeds, with
+    the pair's authors and book counts (the same for every seed)."""
+    return (
+        records.groupby(["grouping", "train_group", "test_group", "method", "condition"])
+        .agg(
+            accuracy_mean=("accuracy", "mean"), accuracy_sd=("accuracy", "std"),
+            baseline=("baseline", "mean"), n_authors=("n_authors", "first"),
+            n_train=("n_train", "mean"), n_test=("n_test", "mean"), n_seeds=("seed", "nunique"),
+        )  # fmt: skip
+        .reset_index()
+    )
+
+
+def corpus_inputs(tables: Mapping[str, pd.DataFrame], word_matrix: Any) -> CorpusInputs:
+    """:class:`CorpusInputs` of the corpus tables' books (the first table's order) from the
+    tables (feature name -> corpus table) and the corpus word matrix
+    (:class:`punctstyle.corpus.words.WordMatrix`)."""
+    from punctstyle.corpus.tables import feature_matrix
+
+    first = next(iter(tables.values()))
+    book_ids = first["book_id"].to_numpy()
+    for name, table in tables.items():
+        if not np.array_equal(table["book_id"].to_numpy(), book_ids):
+            raise ValueError(f"table {name} does not list the same books in the same order")
+    rows = word_matrix.rows_of(book_ids)
+    return CorpusInputs(
+        features={name: feature_matrix(table, name) for name, table in tables.items()},
+        word_freqs=word_matrix.relative_frequencies(book_ids),
+        n_words=word_matrix.n_words[rows],
+        cutoff=word_matrix.cutoff[rows],
+        n_marks=first["n_marks"].to_numpy(dtype=np.int64),
+    )
+
+
+def with_subjects(table: pd.DataFrame, selection: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with the ``subjects`` column of the selection (``[]`` for a book it lacks)."""
+    subjects = selection.set_index("book_id")["subjects"] if "subjects" in selection else pd.Series(dtype=object)
+    out = table.copy()
+    out["subjects"] = [list(subjects.get(b, [])) if b in subjects.index else [] for b in out["book_id"]]
+    return out
