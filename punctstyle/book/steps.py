@@ -16,7 +16,10 @@ File formats:
 * ``words/{id}.parquet``: the book's word counts (:func:`write_words`): columns ``word``
   (string: a token of class WORD, lower-cased, :func:`punctstyle.text.extract.word_key`) and
   ``count`` (uint32), most frequent first (ties by word); schema metadata ``book_id``,
-  ``status``, ``n_words`` (the sum of the counts, the sequence's ``n_words``).
+  ``status``, ``n_words`` (the sum of the counts, the sequence's ``n_words``); column
+  ``positions``: each word's positions in the book's word stream (list of uint32), from which
+  :func:`punctstyle.book.sequence_file.read_word_stream` gives the words in extraction order
+  (the length curve's word methods) without re-tokenizing the text.
 * ``features/{id}.parquet``: one row: ``book_id``, ``status`` (``included`` or
   ``excluded``), ``stage``, ``reason``, ``n_marks``, ``n_words``, then one column per feature
   (``f1`` ... ``f7``), each a fixed-size list of float64 in the order of
@@ -31,7 +34,6 @@ File formats:
 from __future__ import annotations
 
 import os
-from collections import Counter
 
 import numpy as np
 
@@ -43,26 +45,29 @@ from punctstyle.book.feature_rows import (
     write_feature_rows,
 )
 from punctstyle.book.inclusion import STATUS_INCLUDED, STATUS_OK, InclusionRule, count_double_quotes
-from punctstyle.book.sequence_file import _read_json, read_sequence, write_sequence, write_words
+from punctstyle.book.sequence_file import _read_json, ranked_word_ids, read_sequence, write_sequence, write_words
 from punctstyle.io import InputError, read_gzip_text
 from punctstyle.text.chunk_cache import ChunkCachedExtractor, concatenate_sequences
 from punctstyle.text.extract import PunctuationSequence
 from punctstyle.text.clean import clean_pieces
 
 
-def clean_and_extract_with_words(
-    text: str, extractor: ChunkCachedExtractor
-) -> tuple[PunctuationSequence, int, Counter[str]]:
-    """:func:`clean_and_extract` plus the word counts of the cleaned text
-    (:meth:`punctstyle.text.chunk_cache.ChunkCachedExtractor.extract_with_words`)."""
+def clean_and_extract_with_word_ids(
+    text: str, extractor: ChunkCachedExtractor, vocabulary: dict[str, int]
+) -> tuple[PunctuationSequence, int, np.ndarray]:
+    """:func:`clean_and_extract` plus the words of the cleaned text in extraction order, as ids
+    of ``vocabulary`` (word -> id, extended with each new word:
+    :meth:`punctstyle.text.chunk_cache.ChunkCachedExtractor.extract_with_word_ids`); word ``j``
+    of the gap stream is ``ids[j]``, and ``np.bincount(ids)`` are the word counts."""
 
-    parts, n_double_quotes, counts = [], 0, Counter()
+    parts, n_double_quotes, streams = [], 0, []
     for piece in clean_pieces(text, extractor.piece_chars):
-        sequence, piece_counts = extractor.extract_with_words(piece)
+        sequence, ids = extractor.extract_with_word_ids(piece, vocabulary)
         parts.append(sequence)
-        counts.update(piece_counts)
+        streams.append(ids)
         n_double_quotes += count_double_quotes(piece)
-    return concatenate_sequences(parts), n_double_quotes, counts
+    stream = np.concatenate(streams) if streams else np.zeros(0, np.int64)
+    return concatenate_sequences(parts), n_double_quotes, stream
 
 
 def clean_and_extract(text: str, extractor: ChunkCachedExtractor) -> tuple[PunctuationSequence, int]:
@@ -91,21 +96,26 @@ def extract_book(
 
     ``extractor``: e.g. one built on the workflow's tokenizer rules file (no spaCy import);
     by default one on rules exported from spaCy in this process. ``words_path``: where to
-    write the book's word counts (:func:`write_words`; empty for a book not downloaded)."""
+    write the book's word counts and word stream (:func:`write_words`, the stream as
+    :func:`ranked_word_ids`; empty for a book not downloaded)."""
     provenance = _read_json(provenance_path)
     empty = PunctuationSequence(np.zeros(0, np.uint8), np.zeros(0, np.uint32))
     if provenance["status"] != STATUS_OK:
         reason = f"download {provenance['status']}: {provenance.get('reason') or 'no reason given'}"
         write_sequence(sequence_path, book_id, empty, status=str(provenance["status"]), reason=reason)
         if words_path is not None:
-            write_words(words_path, book_id, {}, status=str(provenance["status"]))
+            write_words(words_path, book_id, {}, status=str(provenance["status"]), stream=np.zeros(0, np.int64))
         return empty
     text = read_gzip_text(text_path)
     if words_path is None:
         sequence, n_double_quotes = clean_and_extract(text, extractor or ChunkCachedExtractor())
     else:
-        sequence, n_double_quotes, counts = clean_and_extract_with_words(text, extractor or ChunkCachedExtractor())
-        write_words(words_path, book_id, counts)
+        vocabulary: dict[str, int] = {}
+        sequence, n_double_quotes, stream = clean_and_extract_with_word_ids(
+            text, extractor or ChunkCachedExtractor(), vocabulary
+        )
+        words, counts, ranked = ranked_word_ids(vocabulary, stream)
+        write_words(words_path, book_id, dict(zip(words, counts.tolist())), stream=ranked)
     write_sequence(
         sequence_path,
         book_id,
