@@ -13,6 +13,7 @@ from punctstyle.plan import rows as plan_rows
 from punctstyle.plan import sources as plan_sources
 from punctstyle.plan import targets as plan_targets
 from punctstyle.plan.scheduler_timers import install_for_workflow
+from punctstyle.plan.console import install_short_job_listing
 from punctstyle.settings import (
     coerce_config_types,
     config_error,
@@ -41,6 +42,8 @@ OUT = config["outdir"]
 # run); guarded (a mismatch warns once and keeps Snakemake's own); scheduler_timers: false or
 # PUNCTSTYLE_SCHEDULER_TIMERS=off switches it off.
 install_for_workflow(config["scheduler_timers"])
+# each job's listing on the console: a few paths of each list (punctstyle.plan.console)
+install_short_job_listing()
 
 
 wildcard_constraints:
