@@ -1,4 +1,5 @@
-"""Rule extract_book: clean one book and extract its marks, word gaps and word counts.
+"""Rule extract_book: clean one book and extract its marks, word gaps, word counts and word
+stream (the words file keeps both: punctstyle.book.sequence_file.write_words).
 
 The tokenizer's rules come from the run's rules file (rule tokenizer_rules): this job does
 not import spaCy (nor torch, nor pandas). Its numerical libraries get the rule's threads
