@@ -82,7 +82,9 @@ def main() -> int:
             seconds, expected = cpu(lambda: BookWordStreams(rules).read(text_path, sequence.marks, sequence.gaps), 1)
             retok += seconds
             vocabulary: dict[str, int] = {}
-            again, _, stream = clean_and_extract_with_word_ids(read_gzip_text(text_path), ChunkCachedExtractor(rules=rules), vocabulary)
+            again, _, stream = clean_and_extract_with_word_ids(
+                read_gzip_text(text_path), ChunkCachedExtractor(rules=rules), vocabulary
+            )
             words, counts, ranked = ranked_word_ids(vocabulary, stream)
             n_words += ranked.size
             word_array = np.asarray(words, dtype=object)

@@ -6,7 +6,7 @@ from punctstyle.job_threads import limit_numeric_threads
 limit_numeric_threads(snakemake.threads)  # before numpy is imported (punctstyle.job_threads)
 
 from punctstyle.book.inclusion import InclusionRule  # noqa: E402
-from punctstyle.book.steps import book_features  # noqa: E402
+from punctstyle.book.feature_rows import book_features  # noqa: E402
 from punctstyle.io import discarding_unreadable  # noqa: E402
 from punctstyle.logs import configure_logging  # noqa: E402
 

@@ -37,16 +37,10 @@ import os
 
 import numpy as np
 
-from punctstyle.book.feature_rows import (
-    _double_quotes,
-    excerpt_feature_rows,
-    feature_row,
-    write_feature_row,
-    write_feature_rows,
-)
-from punctstyle.book.inclusion import STATUS_INCLUDED, STATUS_OK, InclusionRule, count_double_quotes
-from punctstyle.book.sequence_file import _read_json, ranked_word_ids, read_sequence, write_sequence, write_words
-from punctstyle.io import InputError, read_gzip_text
+from punctstyle.book.feature_rows import book_features  # noqa: F401 (the features step, kept importable here)
+from punctstyle.book.inclusion import STATUS_OK, count_double_quotes
+from punctstyle.book.sequence_file import _read_json, ranked_word_ids, write_sequence, write_words
+from punctstyle.io import read_gzip_text
 from punctstyle.text.chunk_cache import ChunkCachedExtractor, concatenate_sequences
 from punctstyle.text.extract import PunctuationSequence
 from punctstyle.text.clean import clean_pieces
@@ -125,40 +119,3 @@ def extract_book(
         n_double_quotes=n_double_quotes,
     )
     return sequence
-
-
-def book_features(
-    sequence_path: str | os.PathLike[str],
-    features_path: str | os.PathLike[str],
-    book_id: int,
-    rule: InclusionRule,
-    excerpt_marks: int | None = None,
-) -> dict[str, object]:
-    """Read a sequence file, compute its feature row, write it; return the row.
-
-    With ``excerpt_marks`` (:func:`excerpt_feature_rows`), write the text's rows and return a
-    record of the text: ``book_id``, ``status``, ``stage``, ``reason``, ``n_marks`` (the text's)
-    and ``n_excerpts``."""
-    sequence, metadata = read_sequence(sequence_path)
-    if rule.require_quotation_marks == "double" and metadata.get("status") == STATUS_OK:
-        if _double_quotes(metadata) is None:
-            raise InputError(
-                f"{sequence_path}: no n_double_quotes metadata (written by an older punctstyle): "
-                "delete it to re-extract the book"
-            )
-    if excerpt_marks is None:
-        row = feature_row(book_id, sequence, metadata, rule)
-        write_feature_row(features_path, row)
-        return row
-    rows = excerpt_feature_rows(book_id, sequence, metadata, rule, int(excerpt_marks))
-    write_feature_rows(features_path, rows)
-    first = rows[0]
-    included = first["status"] == STATUS_INCLUDED
-    return {
-        "book_id": int(book_id),
-        "status": first["status"],
-        "stage": first["stage"],
-        "reason": first["reason"],
-        "n_marks": len(sequence),
-        "n_excerpts": len(rows) if included else 0,
-    }
