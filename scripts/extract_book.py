@@ -14,6 +14,7 @@ from punctstyle.book.steps import extract_book  # noqa: E402
 from punctstyle.text.chunk_cache import ChunkCachedExtractor  # noqa: E402
 from punctstyle.io import discarding_unreadable  # noqa: E402
 from punctstyle.logs import configure_logging  # noqa: E402
+from punctstyle.book.job_exit import finish_job  # noqa: E402
 from punctstyle.text.tokenizer import TokenizerRules  # noqa: E402
 
 log = configure_logging(snakemake.log[0])
@@ -30,3 +31,4 @@ with discarding_unreadable([snakemake.input.text, snakemake.input.provenance]):
         words_path=snakemake.output.words,
     )
 log.info("book %d: %d marks, %d words", book_id, len(sequence), sequence.n_words)
+finish_job()  # outputs written: no interpreter teardown (punctstyle.book.job_exit)

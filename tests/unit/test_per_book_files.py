@@ -94,3 +94,25 @@ def test_an_extraction_job_imports_no_pandas(tmp_path):
     )
     assert result.stdout.split() == ["False"]
     assert (tmp_path / "w.parquet").exists()
+
+
+FINISH_A_JOB = """
+import logging, sys
+from punctstyle.book.job_exit import finish_job
+from punctstyle.logs import configure_logging
+log = configure_logging(sys.argv[1])
+log.info("book 7: included")
+print("written", end="")
+finish_job()
+print("never")
+"""
+
+
+def test_a_job_ends_with_its_log_and_output_flushed_and_status_0(tmp_path):
+    import subprocess
+    import sys
+
+    log = tmp_path / "7.log"
+    result = subprocess.run([sys.executable, "-c", FINISH_A_JOB, str(log)], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout == "written"
+    assert log.read_text().rstrip().endswith("book 7: included")
