@@ -8,8 +8,9 @@ console of one default run reached 4.5 MB and buried the progress lines.
 
 :func:`install_short_job_listing` (called by ``common.smk`` at parse time) gives Snakemake's
 console handler a formatter that keeps the first :data:`KEEP_PATHS` paths of each list and says
-how many there are in all, and cuts a long reason at :data:`REASON_CHARS` characters; the line
-``Shell command: None`` of every ``script:`` job is left out (:class:`NoEmptyShellCommand`). Only the
+how many there are in all, and cuts a long reason at :data:`REASON_CHARS` characters; the lines
+``Shell command: None``, ``Select jobs to execute...`` and ``Execute N jobs...`` printed for every
+job are left out (:class:`ConsoleNoise`). Only the
 console changes: Snakemake's log file (``.snakemake/log/*.snakemake.log``, named at the end of
 the run) keeps every path and the whole reason, and each job's own log is untouched. Guarded
 like :mod:`punctstyle.plan.scheduler_timers`: a Snakemake whose console handler or formatter is
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -78,13 +80,23 @@ def short_listing_formatter(formatter: logging.Formatter) -> logging.Formatter:
     return short
 
 
-class NoEmptyShellCommand(logging.Filter):
-    """Drops the ``Shell command: None`` line Snakemake prints (with ``printshellcmds``) for
-    every job of a ``script:`` rule; a real shell command passes."""
+SCHEDULER_NOISE = re.compile(r"Select jobs to execute\.\.\.|\n?Execute \d+ jobs\.\.\.\n?")
+"""The scheduler's messages of every round, left off the console (:class:`ConsoleNoise`)."""
+
+
+class ConsoleNoise(logging.Filter):
+    """Drops, on the console, the lines that say nothing about a job: ``Shell command: None``
+    (printed with ``printshellcmds`` for every job of a ``script:`` rule; a real shell command
+    passes) and the scheduler's ``Select jobs to execute...`` and ``Execute N jobs...`` of every
+    round (:data:`SCHEDULER_NOISE`)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        is_shell = getattr(getattr(record, "event", None), "name", None) == "SHELLCMD"
-        return not (is_shell and getattr(record, "shellcmd", "") is None)
+        event = getattr(record, "event", None)
+        if getattr(event, "name", None) == "SHELLCMD":
+            return getattr(record, "shellcmd", "") is not None
+        if getattr(event, "name", None) in (None, "JOB_STARTED") and isinstance(record.msg, str):
+            return not SCHEDULER_NOISE.fullmatch(record.msg)
+        return True
 
 
 def install_short_job_listing(logger_name: str = "snakemake.logging") -> bool:
@@ -107,6 +119,6 @@ def install_short_job_listing(logger_name: str = "snakemake.logging") -> bool:
             continue
         if type(formatter).__name__ != "ShortJobListing":
             handler.setFormatter(short_listing_formatter(formatter))
-            handler.addFilter(NoEmptyShellCommand())
+            handler.addFilter(ConsoleNoise())
         installed = True
     return installed

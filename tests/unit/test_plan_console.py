@@ -41,6 +41,9 @@ def _job_record(logger: logging.Logger) -> None:
     )
     logger.info("Shell command: None", extra=dict(event=LogEvent.SHELLCMD, shellcmd=None, indent=False))
     logger.info("echo hi", extra=dict(event=LogEvent.SHELLCMD, shellcmd="echo hi", indent=False))
+    logger.info("Select jobs to execute...")
+    logger.info("Execute 2 jobs...", extra=dict(event=LogEvent.JOB_STARTED, jobs=[1, 2]))
+    logger.info("Execute 2 jobs to the end of the world")
 
 
 def _handler(name: str, stream: io.StringIO) -> logging.Handler:
@@ -69,7 +72,9 @@ def test_the_console_lists_a_few_paths_and_the_log_file_all(monkeypatch):
     )
     assert "characters; the whole reason in the log file)" in shown
     assert "Shell command: None" not in shown and "echo hi" in shown
+    assert "Select jobs" not in shown and "Execute 2 jobs..." not in shown and "to the end of the world" in shown
     assert all(path in kept for path in PATHS) and "Shell command: None" in kept
+    assert "Select jobs to execute..." in kept and "Execute 2 jobs..." in kept
     assert len(shown) < 2_000 < 60_000 < len(kept)
 
 
