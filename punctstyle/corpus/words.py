@@ -285,7 +285,7 @@ def training_vocabulary(books: Iterable[tuple[Sequence[str], np.ndarray]], k: in
 
 def book_word_stream(text: str, extractor: ChunkCachedExtractor) -> tuple[PunctuationSequence, list[str]]:
     """The punctuation sequence and the word stream of a raw book text, cleaned and extracted
-    as the extraction rule does (:func:`punctstyle.book.steps.clean_and_extract_with_words`: cleaned
+    as the extraction rule does (:func:`punctstyle.book.steps.clean_and_extract_with_word_ids`: cleaned
     piece by piece, :func:`punctstyle.text.clean.clean_pieces`), with
     :meth:`punctstyle.text.chunk_cache.ChunkCachedExtractor.extract_with_word_stream`: word ``j`` of the
     stream is word ``j`` of the gap stream (``n_words`` words, those after the last mark
