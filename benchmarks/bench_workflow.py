@@ -16,6 +16,14 @@ process's own share is sampled from ``/proc`` (its last sample before it exits).
 same books are extracted in ONE process (read, clean, extract, features; imports included)
 and the ratio workflow / one process per book is the figure of merit.
 
+``--whole-call``: what a user measures instead: ONE snakemake call from nothing (catalog,
+selection, tokenizer rules, every book's jobs, corpus tables) to the corpus tables, its CPU
+(the whole process tree) divided by the selected books; the main process's share and the
+fixed part (Snakemake's start, the catalog, selection and corpus tables: a second call after
+deleting the catalog and corpus folders, the tokenizer rules and per-book files kept) are
+printed beside it. The phase figures above leave the fixed part out, so they are lower than
+the whole call's figure (docs/performance.md).
+
 ``--baseline PATH``: another checkout (e.g. ``git worktree add /tmp/old HEAD``) run the same
 way in the same run (its Snakefile, its ``punctstyle`` first on ``PYTHONPATH``); the corpus
 tables of the two runs are compared value for value (use ``--quotation any`` when the
@@ -180,6 +188,24 @@ def run_workflow(
     return phases
 
 
+def run_whole_call(tree: Path, config: dict, folder: Path, extra: list[str]) -> tuple[Phase, Phase, int]:
+    """One snakemake call to the corpus tables from nothing, then the fixed part alone (the
+    catalog, selection and corpus tables remade, the tokenizer rules and per-book files kept);
+    returns both phases and the number of selected books."""
+    outdir = Path(config["outdir"])
+    config_path = folder / "config.yaml"
+    config_path.write_text(yaml.safe_dump(config))
+    command = [sys.executable, "-m", "snakemake", *[str(outdir / t) for t in CORPUS_TARGETS]]
+    command += [*extra, "--cores", "2", "--configfile", str(config_path)]
+    log = folder / "snakemake.log"
+    whole = run_phase("selection to corpus tables, one call", command, tree, log, True)
+    n_books = len(pd.read_parquet(outdir / "corpus/selection.parquet", columns=["book_id"]))
+    for name in ("catalog", "corpus"):  # not extraction/: a new rules file would redo every book
+        shutil.rmtree(outdir / name, ignore_errors=True)
+    fixed = run_phase("the same call, per-book files kept", command, tree, log, False)
+    return whole, fixed, n_books
+
+
 def one_process_cpu(tree: Path, outdir: Path, ids: list[int]) -> float:
     """CPU seconds of extracting and featurising the downloaded books in one process."""
     paths = [str(outdir / f"books/{i}.txt.gz") for i in ids if (outdir / f"books/{i}.txt.gz").exists()]
@@ -233,6 +259,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path, help="another checkout, run alike in the same run")
     parser.add_argument("--quotation", choices=["double", "any", "none"], help="extraction.require_quotation_marks")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument(
+        "--whole-call", action="store_true", help="one snakemake call from nothing to the corpus tables (what a user measures)"
+    )
     parser.add_argument("--no-tree", action="store_true", help="run the baseline only")
     parser.add_argument(
         "--snakemake-args", default="", help="extra snakemake options for this tree, e.g. '--scheduler ilp'"
@@ -262,6 +291,20 @@ def main(argv: list[str] | None = None) -> int:
                 config["extraction"] = {"require_quotation_marks": args.quotation}
             ids = sample["Text#"].astype(int).tolist()
             extra = args.snakemake_args.split() if label == "this tree" else []
+            if args.whole_call:
+                whole, fixed, n_books = run_whole_call(tree, config, folder, extra)
+                print(f"\n{label}: {n_books} books, one snakemake call from nothing to the corpus tables")
+                print(
+                    f"  {whole.cpu_s:.1f} CPU s ({whole.cpu_s / n_books:.3f} a book), wall {whole.wall_s:.1f} s, "
+                    f"snakemake main process {whole.main_cpu_s:.1f} CPU s"
+                )
+                print(
+                    f"  fixed part (start, catalog, selection, corpus tables; rules and per-book files kept): "
+                    f"{fixed.cpu_s:.1f} CPU s ({fixed.cpu_s / n_books:.3f} a book); the books' jobs "
+                    f"{(whole.cpu_s - fixed.cpu_s) / n_books:.3f} CPU s a book"
+                )
+                outdirs.append(folder / "results")
+                continue
             phases = run_workflow(tree, config, folder, ids, has_rules, extra)
             cpu = report(label, phases, len(ids), one_process_cpu(tree, folder / "results", ids))
             if label == "this tree" and len(ids) >= 200:

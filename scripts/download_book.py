@@ -3,6 +3,7 @@
 from punctstyle.sources.download import DEFAULT_USER_AGENT, fetch_book
 from punctstyle.sources.provenance import write_book
 from punctstyle.logs import configure_logging
+from punctstyle.book.job_exit import finish_job
 
 log = configure_logging(snakemake.log[0])
 params = snakemake.params
@@ -24,3 +25,4 @@ for url, outcome in result.attempts:
     log.info("%s -> %s", url, outcome)
 log.info("book %d: %s %s", book_id, result.status, result.reason or "")
 write_book(result, snakemake.output.text, snakemake.output.provenance)
+finish_job()  # outputs written: no interpreter teardown (punctstyle.book.job_exit)

@@ -16,7 +16,10 @@ File formats:
 * ``words/{id}.parquet``: the book's word counts (:func:`write_words`): columns ``word``
   (string: a token of class WORD, lower-cased, :func:`punctstyle.text.extract.word_key`) and
   ``count`` (uint32), most frequent first (ties by word); schema metadata ``book_id``,
-  ``status``, ``n_words`` (the sum of the counts, the sequence's ``n_words``).
+  ``status``, ``n_words`` (the sum of the counts, the sequence's ``n_words``); column
+  ``positions``: each word's positions in the book's word stream (list of uint32), from which
+  :func:`punctstyle.book.sequence_file.read_word_stream` gives the words in extraction order
+  (the length curve's word methods) without re-tokenizing the text.
 * ``features/{id}.parquet``: one row: ``book_id``, ``status`` (``included`` or
   ``excluded``), ``stage``, ``reason``, ``n_marks``, ``n_words``, then one column per feature
   (``f1`` ... ``f7``), each a fixed-size list of float64 in the order of
@@ -31,38 +34,34 @@ File formats:
 from __future__ import annotations
 
 import os
-from collections import Counter
 
 import numpy as np
 
-from punctstyle.book.feature_rows import (
-    _double_quotes,
-    excerpt_feature_rows,
-    feature_row,
-    write_feature_row,
-    write_feature_rows,
-)
-from punctstyle.book.inclusion import STATUS_INCLUDED, STATUS_OK, InclusionRule, count_double_quotes
-from punctstyle.book.sequence_file import _read_json, read_sequence, write_sequence, write_words
-from punctstyle.io import InputError, read_gzip_text
+from punctstyle.book.feature_rows import book_features  # noqa: F401 (the features step, kept importable here)
+from punctstyle.book.inclusion import STATUS_OK, count_double_quotes
+from punctstyle.book.sequence_file import _read_json, ranked_word_ids, write_sequence, write_words
+from punctstyle.io import read_gzip_text
 from punctstyle.text.chunk_cache import ChunkCachedExtractor, concatenate_sequences
 from punctstyle.text.extract import PunctuationSequence
 from punctstyle.text.clean import clean_pieces
 
 
-def clean_and_extract_with_words(
-    text: str, extractor: ChunkCachedExtractor
-) -> tuple[PunctuationSequence, int, Counter[str]]:
-    """:func:`clean_and_extract` plus the word counts of the cleaned text
-    (:meth:`punctstyle.text.chunk_cache.ChunkCachedExtractor.extract_with_words`)."""
+def clean_and_extract_with_word_ids(
+    text: str, extractor: ChunkCachedExtractor, vocabulary: dict[str, int]
+) -> tuple[PunctuationSequence, int, np.ndarray]:
+    """:func:`clean_and_extract` plus the words of the cleaned text in extraction order, as ids
+    of ``vocabulary`` (word -> id, extended with each new word:
+    :meth:`punctstyle.text.chunk_cache.ChunkCachedExtractor.extract_with_word_ids`); word ``j``
+    of the gap stream is ``ids[j]``, and ``np.bincount(ids)`` are the word counts."""
 
-    parts, n_double_quotes, counts = [], 0, Counter()
+    parts, n_double_quotes, streams = [], 0, []
     for piece in clean_pieces(text, extractor.piece_chars):
-        sequence, piece_counts = extractor.extract_with_words(piece)
+        sequence, ids = extractor.extract_with_word_ids(piece, vocabulary)
         parts.append(sequence)
-        counts.update(piece_counts)
+        streams.append(ids)
         n_double_quotes += count_double_quotes(piece)
-    return concatenate_sequences(parts), n_double_quotes, counts
+    stream = np.concatenate(streams) if streams else np.zeros(0, np.int64)
+    return concatenate_sequences(parts), n_double_quotes, stream
 
 
 def clean_and_extract(text: str, extractor: ChunkCachedExtractor) -> tuple[PunctuationSequence, int]:
@@ -91,21 +90,26 @@ def extract_book(
 
     ``extractor``: e.g. one built on the workflow's tokenizer rules file (no spaCy import);
     by default one on rules exported from spaCy in this process. ``words_path``: where to
-    write the book's word counts (:func:`write_words`; empty for a book not downloaded)."""
+    write the book's word counts and word stream (:func:`write_words`, the stream as
+    :func:`ranked_word_ids`; empty for a book not downloaded)."""
     provenance = _read_json(provenance_path)
     empty = PunctuationSequence(np.zeros(0, np.uint8), np.zeros(0, np.uint32))
     if provenance["status"] != STATUS_OK:
         reason = f"download {provenance['status']}: {provenance.get('reason') or 'no reason given'}"
         write_sequence(sequence_path, book_id, empty, status=str(provenance["status"]), reason=reason)
         if words_path is not None:
-            write_words(words_path, book_id, {}, status=str(provenance["status"]))
+            write_words(words_path, book_id, {}, status=str(provenance["status"]), stream=np.zeros(0, np.int64))
         return empty
     text = read_gzip_text(text_path)
     if words_path is None:
         sequence, n_double_quotes = clean_and_extract(text, extractor or ChunkCachedExtractor())
     else:
-        sequence, n_double_quotes, counts = clean_and_extract_with_words(text, extractor or ChunkCachedExtractor())
-        write_words(words_path, book_id, counts)
+        vocabulary: dict[str, int] = {}
+        sequence, n_double_quotes, stream = clean_and_extract_with_word_ids(
+            text, extractor or ChunkCachedExtractor(), vocabulary
+        )
+        words, counts, ranked = ranked_word_ids(vocabulary, stream)
+        write_words(words_path, book_id, dict(zip(words, counts.tolist())), stream=ranked)
     write_sequence(
         sequence_path,
         book_id,
@@ -115,40 +119,3 @@ def extract_book(
         n_double_quotes=n_double_quotes,
     )
     return sequence
-
-
-def book_features(
-    sequence_path: str | os.PathLike[str],
-    features_path: str | os.PathLike[str],
-    book_id: int,
-    rule: InclusionRule,
-    excerpt_marks: int | None = None,
-) -> dict[str, object]:
-    """Read a sequence file, compute its feature row, write it; return the row.
-
-    With ``excerpt_marks`` (:func:`excerpt_feature_rows`), write the text's rows and return a
-    record of the text: ``book_id``, ``status``, ``stage``, ``reason``, ``n_marks`` (the text's)
-    and ``n_excerpts``."""
-    sequence, metadata = read_sequence(sequence_path)
-    if rule.require_quotation_marks == "double" and metadata.get("status") == STATUS_OK:
-        if _double_quotes(metadata) is None:
-            raise InputError(
-                f"{sequence_path}: no n_double_quotes metadata (written by an older punctstyle): "
-                "delete it to re-extract the book"
-            )
-    if excerpt_marks is None:
-        row = feature_row(book_id, sequence, metadata, rule)
-        write_feature_row(features_path, row)
-        return row
-    rows = excerpt_feature_rows(book_id, sequence, metadata, rule, int(excerpt_marks))
-    write_feature_rows(features_path, rows)
-    first = rows[0]
-    included = first["status"] == STATUS_INCLUDED
-    return {
-        "book_id": int(book_id),
-        "status": first["status"],
-        "stage": first["stage"],
-        "reason": first["reason"],
-        "n_marks": len(sequence),
-        "n_excerpts": len(rows) if included else 0,
-    }

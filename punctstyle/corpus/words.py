@@ -28,11 +28,14 @@ of a pool word is exact, a proven choice makes the whole word block of a row (th
 ``c_d(w) / n_d`` of every book, training and test) equal to the full-vocabulary computation.
 
 The length curve's word methods (:mod:`punctstyle.beyond.length_curve`, ``words<k>``) count the words
-of excerpts of marks, so they need each book's words in extraction order: :class:`CorpusWordFiles`
-re-tokenizes the books' texts (:func:`book_word_stream`, cleaned as extraction cleans them; the
-marks and gaps must equal the sequence file's) and reads their whole-book counts from the words
-files, from which :func:`training_vocabulary` chooses a row's words over every word of its
-training books (no pool).
+of excerpts of marks, so they need each book's words in extraction order: the extraction job keeps
+them in the book's words file (column ``positions``, :func:`punctstyle.book.sequence_file.read_word_stream`),
+so that :class:`CorpusWordFiles` reads each book's stream and whole-book counts from one file
+(a book is tokenized once; re-tokenizing cost 86-94 CPU s of a length-curve row, issue 26), and
+:func:`training_vocabulary` chooses a row's words over every word of its training books (no pool).
+A words file without the stream (written by an older punctstyle) is re-tokenized from the book's
+text (:class:`BookWordStreams`, cleaned as extraction cleans them; the marks and gaps must equal
+the sequence file's).
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ from punctstyle.text.clean import clean_pieces
 from punctstyle.text.chunk_cache import concatenate_sequences
 from punctstyle.text.chunk_cache import ChunkCachedExtractor
 from punctstyle.io import read_gzip_text
-from punctstyle.book.sequence_file import read_words
+from punctstyle.book.sequence_file import read_word_stream, read_words, words_file_has_stream
 
 MATRIX_FORMAT = "punctstyle-words/1"
 
@@ -282,7 +285,7 @@ def training_vocabulary(books: Iterable[tuple[Sequence[str], np.ndarray]], k: in
 
 def book_word_stream(text: str, extractor: ChunkCachedExtractor) -> tuple[PunctuationSequence, list[str]]:
     """The punctuation sequence and the word stream of a raw book text, cleaned and extracted
-    as the extraction rule does (:func:`punctstyle.book.steps.clean_and_extract_with_words`: cleaned
+    as the extraction rule does (:func:`punctstyle.book.steps.clean_and_extract_with_word_ids`: cleaned
     piece by piece, :func:`punctstyle.text.clean.clean_pieces`), with
     :meth:`punctstyle.text.chunk_cache.ChunkCachedExtractor.extract_with_word_stream`: word ``j`` of the
     stream is word ``j`` of the gap stream (``n_words`` words, those after the last mark
@@ -322,9 +325,11 @@ class BookWordStreams:
 
 class CorpusWordFiles:
     """The word inputs of the length curve for the corpus books ``book_ids`` (indexed like
-    them): the word stream of book ``i`` re-tokenized from its text (:class:`BookWordStreams`)
-    and its whole-book word counts from its words file (``words/{id}.parquet``,
-    :func:`punctstyle.book.sequence_file.read_words`), read on access."""
+    them): the word stream of book ``i`` and its whole-book word counts, both from its words
+    file (``words/{id}.parquet``, :func:`punctstyle.book.sequence_file.read_word_stream` and
+    :func:`punctstyle.book.sequence_file.read_words`), read on access. A words file without
+    the stream (written by an older punctstyle) is re-tokenized from the book's text in
+    ``texts`` on the tokenizer ``rules`` (:class:`BookWordStreams`)."""
 
     def __init__(
         self,
@@ -333,13 +338,25 @@ class CorpusWordFiles:
         words: Iterable[str | os.PathLike[str]],
         rules: TokenizerRules | None = None,
     ) -> None:
-        self.texts = book_paths(texts, book_ids, "text")
         self.words = book_paths(words, book_ids, "words")
-        self.streams = BookWordStreams(rules)
+        texts = list(texts)
+        self.texts = book_paths(texts, book_ids, "text") if texts else None
+        self.rules = rules
+        self._streams: BookWordStreams | None = None
 
     def stream(self, i: int, marks: np.ndarray, gaps: np.ndarray) -> np.ndarray:
-        """Words of book ``i`` in extraction order, checked against its ``(marks, gaps)``."""
-        return self.streams.read(self.texts[i], marks, gaps)
+        """Words of book ``i`` in extraction order (an object array of ``str``); an
+        :class:`InputError` naming the file when the stream cannot hold ``(marks, gaps)``: it
+        must have at least ``sum(gaps)`` words."""
+        path = self.words[i]
+        if words_file_has_stream(path) or self.texts is None:
+            stream = read_word_stream(path)
+            if int(np.asarray(gaps, dtype=np.int64).sum()) > stream.size:
+                raise InputError(f"{path}: its word stream is shorter than the book's gaps (another extraction?)")
+            return stream
+        if self._streams is None:
+            self._streams = BookWordStreams(self.rules)
+        return self._streams.read(self.texts[i], marks, gaps)
 
     def counts(self, i: int) -> tuple[list[str], np.ndarray]:
         """``(words, counts)`` of book ``i`` (its words file)."""

@@ -117,6 +117,33 @@ class ChunkCachedExtractor:
             stream.extend(chain.from_iterable(map(self._words.__getitem__, ids.tolist())))
         return concatenate_sequences(parts), stream
 
+    def extract_with_word_ids(self, text: str, vocabulary: dict[str, int]) -> tuple[PunctuationSequence, np.ndarray]:
+        """Marks and gaps of ``text`` and its words in text order as ids: word ``j`` of the gap
+        stream (:meth:`extract_with_word_stream`) is ``ids[j]``, the id of its :func:`word_key`
+        in ``vocabulary`` (word -> id), which gets each new word with the next id (so one
+        dictionary serves the consecutive pieces of a book). A piece costs one dictionary
+        lookup per word of each distinct chunk and one gather of the chunks' ids
+        (``np.repeat``, as the token classes are gathered); the counts of the words are
+        ``np.bincount(ids)``."""
+        parts, streams = [], []
+        for piece in text_pieces(text, self.piece_chars):
+            ids = self._piece_ids(piece)  # may renew the cache: read self._words after it
+            parts.append(sequence_from_classes(self._gather(ids)))
+            distinct, inverse = np.unique(ids, return_inverse=True)
+            chunk_words = self._words
+            lengths = np.fromiter((len(chunk_words[c]) for c in distinct.tolist()), np.int64, distinct.size)
+            flat = np.fromiter(
+                (vocabulary.setdefault(w, len(vocabulary)) for c in distinct.tolist() for w in chunk_words[c]),
+                np.int64,
+                int(lengths.sum()),
+            )
+            counts = lengths[inverse]
+            ends = np.cumsum(counts)
+            offsets = np.repeat((np.cumsum(lengths) - lengths)[inverse] - (ends - counts), counts)
+            streams.append(flat[offsets + np.arange(offsets.size)])
+        stream = np.concatenate(streams) if streams else np.zeros(0, np.int64)
+        return concatenate_sequences(parts), stream
+
     def _extract_piece(self, text: str) -> PunctuationSequence:
         return sequence_from_classes(self._gather(self._piece_ids(text)))
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from punctstyle.book.steps import extract_book
-from punctstyle.book.sequence_file import read_sequence, read_words
+from punctstyle.book.sequence_file import read_sequence, read_word_stream, read_words, words_file_has_stream, write_words
 from punctstyle.text.chunk_cache import ChunkCachedExtractor
 from punctstyle.text.extract import WORD, classify_token, english_tokenizer, word_key
 from punctstyle.features import compute_features
@@ -129,10 +129,30 @@ def test_a_re_tokenized_book_matches_its_sequence_and_words_files(tmp_path):
     files = CorpusWordFiles([7], [tmp_path / "7.txt.gz"], [tmp_path / "7.words.parquet"])
     assert files.stream(0, sequence.marks, sequence.gaps).tolist() == plain
     assert files.counts(0)[0] == words
+    # the stream is read from the words file (kept at extraction): the text is not read again
+    (tmp_path / "7.txt.gz").write_bytes(gzip.compress(b"another text entirely, with other words."))
+    assert CorpusWordFiles([7], [], [tmp_path / "7.words.parquet"]).stream(0, sequence.marks, sequence.gaps).tolist() == plain
+    assert files.stream(0, sequence.marks, sequence.gaps).tolist() == plain
+    with pytest.raises(InputError, match=r"7.words.parquet: its word stream is shorter than the book's gaps"):
+        files.stream(0, sequence.marks, sequence.gaps + 1)
+    (tmp_path / "7.txt.gz").write_bytes(gzip.compress(RAW.encode("utf-8")))
     with pytest.raises(InputError, match=r"7.txt.gz: its re-tokenized marks and gaps differ"):
         BookWordStreams().read(tmp_path / "7.txt.gz", sequence.marks[1:], sequence.gaps[1:])
     with pytest.raises(InputError, match="no words file for 1 corpus books, e.g. book 8"):
         CorpusWordFiles([7, 8], [tmp_path / "7.txt.gz", tmp_path / "8.txt.gz"], [tmp_path / "7.words.parquet"])
+
+
+def test_a_words_file_without_its_stream_is_re_tokenized_from_the_text(tmp_path):
+    _book(tmp_path, 9, RAW)
+    sequence, _ = read_sequence(tmp_path / "9.seq.parquet")
+    expected = read_word_stream(tmp_path / "9.words.parquet").tolist()
+    words, counts, _ = read_words(tmp_path / "9.words.parquet")
+    write_words(tmp_path / "9.words.parquet", 9, dict(zip(words, counts.tolist(), strict=True)))  # as before
+    assert not words_file_has_stream(tmp_path / "9.words.parquet")
+    files = CorpusWordFiles([9], [tmp_path / "9.txt.gz"], [tmp_path / "9.words.parquet"])
+    assert files.stream(0, sequence.marks, sequence.gaps).tolist() == expected
+    with pytest.raises(InputError, match=r"9.words.parquet: no word stream .* delete it to re-extract the book"):
+        CorpusWordFiles([9], [], [tmp_path / "9.words.parquet"]).stream(0, sequence.marks, sequence.gaps)
 
 
 # ----------------------------------------------------------------------------- the row's words

@@ -67,3 +67,52 @@ def test_errors_naming_no_listed_file_are_left_alone(tmp_path):
         with discarding_unreadable([str(kept)]):
             raise ValueError(f"{kept}: other")
     assert kept.exists()
+
+
+EXTRACT_IN_A_FRESH_PROCESS = """
+import gzip, json, sys
+from pathlib import Path
+from punctstyle.book.steps import extract_book
+from punctstyle.text.chunk_cache import ChunkCachedExtractor
+folder = Path(sys.argv[1])
+(folder / "1.txt.gz").write_bytes(gzip.compress(b'"Yes," she said; no. ' * 50))
+(folder / "1.json").write_text(json.dumps({"status": "ok", "encoding": "utf-8"}))
+extract_book(folder / "1.txt.gz", folder / "1.json", folder / "s.parquet", 1, extractor=ChunkCachedExtractor(),
+             words_path=folder / "w.parquet")
+print("pandas" in sys.modules)
+"""
+
+
+def test_an_extraction_job_imports_no_pandas(tmp_path):
+    """pyarrow.array and friends import pandas (about 0.2 CPU s, a third of a per-book job):
+    the sequence and words files (with the word stream) are written without it."""
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-c", EXTRACT_IN_A_FRESH_PROCESS, str(tmp_path)], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split() == ["False"]
+    assert (tmp_path / "w.parquet").exists()
+
+
+FINISH_A_JOB = """
+import logging, sys
+from punctstyle.book.job_exit import finish_job
+from punctstyle.logs import configure_logging
+log = configure_logging(sys.argv[1])
+log.info("book 7: included")
+print("written", end="")
+finish_job()
+print("never")
+"""
+
+
+def test_a_job_ends_with_its_log_and_output_flushed_and_status_0(tmp_path):
+    import subprocess
+    import sys
+
+    log = tmp_path / "7.log"
+    result = subprocess.run([sys.executable, "-c", FINISH_A_JOB, str(log)], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout == "written"
+    assert log.read_text().rstrip().endswith("book 7: included")

@@ -9,11 +9,20 @@ from collections import Counter
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 import scipy.sparse as sp
 
 from punctstyle.book.steps import extract_book
-from punctstyle.book.sequence_file import read_sequence, read_words, write_words
+from punctstyle.book.sequence_file import (
+    ranked_word_ids,
+    read_sequence,
+    read_word_stream,
+    read_words,
+    words_file_has_stream,
+    write_words,
+)
 from punctstyle.text.chunk_cache import ChunkCachedExtractor
 from punctstyle.text.extract import word_key, words_with_spacy
 from punctstyle.featuresets import expand_word_sets, feature_set_label, word_set_parts
@@ -77,6 +86,40 @@ def test_extract_book_writes_the_words_file(tmp_path):
     words, counts, metadata = read_words(tmp_path / "w.parquet")
     assert words == ["word", "end", "he", "said", "the"] and counts.tolist() == [120, 1, 1, 1, 1]
     assert metadata["n_words"] == "124" == str(read_sequence(tmp_path / "s.parquet")[0].n_words)
+    assert read_word_stream(tmp_path / "w.parquet").tolist() == ["word"] * 120 + ["the", "end", "he", "said"]
+
+
+@pytest.mark.parametrize("piece_chars", [60, 250_000])
+def test_the_word_ids_are_the_word_stream(piece_chars):
+    text = " ".join(TRICKY * 3)
+    extractor = ChunkCachedExtractor(piece_chars=piece_chars, max_cache=30)  # pieces, a renewed cache
+    vocabulary: dict[str, int] = {}
+    sequence, ids = extractor.extract_with_word_ids(text, vocabulary)
+    plain, stream = ChunkCachedExtractor().extract_with_word_stream(text)
+    by_id = list(vocabulary)
+    assert [by_id[i] for i in ids.tolist()] == stream and ids.size == sequence.n_words
+    assert np.array_equal(sequence.marks, plain.marks) and np.array_equal(sequence.gaps, plain.gaps)
+    words, counts, ranked = ranked_word_ids(vocabulary, ids)
+    assert [words[r] for r in ranked.tolist()] == stream
+    assert dict(zip(words, counts.tolist(), strict=True)) == words_with_spacy(text)
+    assert counts.tolist() == sorted(counts.tolist(), reverse=True)
+
+
+def test_the_words_file_keeps_the_stream(tmp_path):
+    vocabulary = {"b": 0, "a": 1, "c": 2}
+    words, counts, ranked = ranked_word_ids(vocabulary, np.array([0, 2, 1, 2, 0, 2, 1]))
+    assert words == ["c", "a", "b"] and counts.tolist() == [3, 2, 2] and ranked.tolist() == [2, 0, 1, 0, 2, 0, 1]
+    write_words(tmp_path / "w.parquet", 3, dict(zip(words, counts.tolist())), stream=ranked)
+    assert read_word_stream(tmp_path / "w.parquet").tolist() == ["b", "c", "a", "c", "b", "c", "a"]
+    assert read_words(tmp_path / "w.parquet")[0] == ["c", "a", "b"] and words_file_has_stream(tmp_path / "w.parquet")
+    with pytest.raises(ValueError, match="book 3: the word stream does not match the word counts"):
+        write_words(tmp_path / "x.parquet", 3, {"c": 3, "a": 2, "b": 2}, stream=ranked[1:])
+    # a stream whose positions do not cover each word once: one line naming the file
+    positions = pa.ListArray.from_arrays(pa.array([0, 2, 3], pa.int32()), pa.array([0, 0, 1], pa.uint32()))
+    table = pa.table({"word": ["c", "a"], "count": pa.array([2, 1], pa.uint32()), "positions": positions})
+    pq.write_table(table.replace_schema_metadata({"book_id": "3"}), tmp_path / "bad.parquet")
+    with pytest.raises(InputError, match=r"bad.parquet: column positions does not hold each counted word once"):
+        read_word_stream(tmp_path / "bad.parquet")
 
 
 def test_a_book_not_downloaded_gets_an_empty_words_file(tmp_path):
@@ -86,6 +129,7 @@ def test_a_book_not_downloaded_gets_an_empty_words_file(tmp_path):
     )
     words, counts, metadata = read_words(tmp_path / "w.parquet")
     assert words == [] and counts.size == 0 and metadata["status"] == "missing"
+    assert read_word_stream(tmp_path / "w.parquet").size == 0
 
 
 def test_a_broken_words_file_is_one_line(tmp_path):

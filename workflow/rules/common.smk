@@ -9,6 +9,7 @@ from punctstyle.plan.checkpoints import CorpusCounts, SelectedBooks
 from punctstyle.plan.priorities import rule_priority
 from punctstyle.plan.report import Section, caption, task_section, task_title
 from punctstyle.plan.scheduler_timers import install_for_workflow
+from punctstyle.plan.console import install_short_job_listing
 from punctstyle.plan.workflow import WorkflowPlan
 from punctstyle.rule_names import (
     DISTRIBUTION_FEATURES,
@@ -34,6 +35,8 @@ validate(config, schema="../schemas/config.schema.yaml")
 # (punctstyle.plan.scheduler_timers); guarded (a mismatch warns once and keeps Snakemake's own);
 # scheduler_timers: false or PUNCTSTYLE_SCHEDULER_TIMERS=off switches it off.
 install_for_workflow(config["scheduler_timers"])
+# each job's listing on the console: a few paths of each list (punctstyle.plan.console)
+install_short_job_listing()
 
 # a bad folder corpus or publication-year CSV stops the run in one line naming the config key
 try:
