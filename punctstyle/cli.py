@@ -281,6 +281,31 @@ def cmd_attribute(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_rolling(args: argparse.Namespace) -> int:
+    """``punctstyle rolling``: the logic is :mod:`punctstyle.attribution.rolling`."""
+    from punctstyle.attribution.bundle import load_attribution_bundle  # lazy: loads torch
+    from punctstyle.attribution.rolling import default_window, roll_with_bundle, rolling_table
+
+    name = "<stdin>" if args.file == "-" else args.file
+    if args.figure and not args.figure.lower().endswith((".png", ".pdf", ".svg")):
+        raise InputError(f"{args.figure}: figure file must end in .png, .pdf or .svg")
+    sequence = sequence_with_marks(name, read_text(args.file, max_read_bytes(args)), purpose="roll over")
+    bundle = load_attribution_bundle(args.model)
+    window = args.window or default_window(bundle.threshold)
+    if len(sequence) < window:
+        raise InputError(f"{name}: {len(sequence)} marks, shorter than one window of {window} (lower --window)")
+    result = roll_with_bundle(bundle, sequence.marks, sequence.gaps, window, args.step)
+    if args.figure:
+        from punctstyle.report.plots.rolling import rolling_figure, save_figure_as
+
+        save_figure_as(rolling_figure(result, f"{name}: rolling attribution"), args.figure)
+    if args.json:
+        _print_json({"file": name, "model": bundle.directory, **result.as_json()})
+    else:
+        sys.stdout.write(rolling_table(name, result))
+    return EXIT_OK
+
+
 def _positive_number(value: str) -> float:
     try:
         number = float(value)
@@ -368,6 +393,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     attribute.add_argument("--json", action="store_true", help="print JSON instead of a table")
     attribute.set_defaults(run=cmd_attribute)
+
+    rolling = commands.add_parser(
+        "rolling",
+        help="where does the hand change? attribute slices of a text along it",
+        description="Cut the text into slices of --window marks every --step marks, score each "
+        "slice against the bundle's authors with the method that is most accurate at that length "
+        "(the bundle's measured curves: the MLP or KL nearest signature), and mark the change points "
+        "(binary segmentation of the slices' scores). A text shorter than one window is refused.",
+    )
+    add_input_arguments(rolling)
+    rolling.add_argument("--model", metavar="DIR", default=DEFAULT_MODEL_DIR,
+                         help=f"attribution bundle folder (default: {DEFAULT_MODEL_DIR})")
+    rolling.add_argument("--window", metavar="N", type=_positive_int, default=None,
+                         help="marks per slice (default: the bundle's minimum marks for attribution, else 800)")
+    rolling.add_argument("--step", metavar="S", type=_positive_int, default=None,
+                         help="marks between slice starts (default: a quarter of the window)")
+    rolling.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    rolling.add_argument("--figure", metavar="PATH", default=None,
+                         help="draw the scores along the text into PATH (.png, .pdf or .svg)")
+    rolling.set_defaults(run=cmd_rolling)
     return parser
 
 
