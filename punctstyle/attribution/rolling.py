@@ -13,18 +13,17 @@ not scored, as in stylo). Each slice is scored against the reference authors:
 A slice is attributed to ``argmax_a P`` or ``argmin_a d``. Its position along the text is
 its centre ``c_i = s_i + N / 2``.
 
-**Change points** (:func:`binary_segmentation`): the per-slice score vectors ``y_i`` (the
+**Change points** (:func:`optimal_partition`): the per-slice score vectors ``y_i`` (the
 probabilities; distances negated and centred per slice) of the authors that win at least one
-slice are segmented by least squares: a split of the segment ``[a, b)`` at ``t`` gains
-``G(t) = |S_[a,t)|^2 / (t - a) + |S_[t,b)|^2 / (b - t) - |S_[a,b)|^2 / (b - a)`` (``S``: the
-column sums; the drop of the within-segment sum of squares), and binary segmentation splits,
-over and over, the segment whose best split gains most, while that gain exceeds the penalty
-``beta = 2 L log(n_slices) sum_j sigma_j^2``, a BIC-type penalty for a change of a
-``d``-dimensional mean: ``sigma_j`` is the noise of column ``j`` estimated robustly from
-differences of slices that do not overlap, ``sigma_j = median_i |y_{i+L,j} - y_{i,j}| /
-(0.6745 sqrt 2)``, ``L = ceil(N / S)`` the lag at which slices stop sharing marks (which also
-inflates the penalty by ``L``, since overlapping slices are that many times fewer independent
-observations). At most ``max_changes`` changes, each segment at least ``min_slices`` slices.
+slice are cut into segments by penalised least squares: the changes minimise
+``sum_segments sum_{i in seg} |y_i - mean_seg|^2 + beta * (number of changes)``, found exactly
+by optimal partitioning (dynamic programming), every segment at least ``L = ceil(N / S)``
+slices long (the lag at which slices stop sharing marks). The penalty is the
+Laurent-Massart chi-square tail bound at ``x = log(n_slices)`` (a union bound over the
+candidate splits), ``beta = L sigma^2 (d + 2 sqrt(d x) + 2 x)``: ``d`` the columns,
+``sigma^2`` the mean of the columns' noise variances estimated robustly from slices that do
+not overlap, ``sigma_j = median_i |y_{i+L,j} - y_{i,j}| / (0.6745 sqrt 2)``, and the factor
+``L`` because overlapping slices are about ``L`` times fewer independent observations.
 A change between slices ``t - 1`` and ``t`` is placed at ``(c_{t-1} + c_t) / 2`` marks: with
 overlapping slices the least-squares split falls where the slices are half one author, half
 the other, so the centre of the mixed slices is the change. Each segment's author is the one
@@ -53,7 +52,6 @@ PROBABILITY = "probability"
 DISTANCE = "distance"
 SCORE_KINDS = (PROBABILITY, DISTANCE)
 NOISE_MAD_SCALE = 0.6745  # median |N(0, 1)|
-PENALTY_FACTOR = 2.0
 
 
 # --------------------------------------------------------------------------- slices
@@ -236,31 +234,48 @@ def noise_variance(Y: np.ndarray, lag: int) -> np.ndarray:
 
 
 def segmentation_penalty(Y: np.ndarray, lag: int) -> float:
-    """``beta = 2 L log(n) sum_j sigma_j^2`` (module docstring); a tiny positive floor keeps
+    """``beta = L sigma^2 (d + 2 sqrt(d x) + 2 x)`` with ``x = log n`` and ``sigma^2`` the mean
+    of the columns' :func:`noise_variance` (module docstring); a tiny positive floor keeps
     noise-free constant input from being split."""
-    n = max(2, Y.shape[0])
-    return max(PENALTY_FACTOR * max(1, lag) * math.log(n) * float(noise_variance(Y, lag).sum()), 1e-12)
+    n, d = max(2, Y.shape[0]), max(1, Y.shape[1])
+    x = math.log(n)
+    sigma2 = float(noise_variance(Y, lag).mean()) if Y.size else 0.0
+    return max(max(1, lag) * sigma2 * (d + 2.0 * math.sqrt(d * x) + 2.0 * x), 1e-12)
 
 
-def binary_segmentation(Y: np.ndarray, penalty: float, max_changes: int, min_size: int = 1) -> list[int]:
-    """Change indices ``t`` (sorted; a segment starts at row ``t``) of the rows of ``Y`` by
-    binary segmentation on the least-squares cost: split the segment whose best split gains
-    most while that gain exceeds ``penalty``, at most ``max_changes`` times, every segment at
-    least ``min_size`` rows."""
+def optimal_partition(Y: np.ndarray, penalty: float, min_size: int = 1) -> list[int]:
+    """Change indices ``t`` (sorted; a segment starts at row ``t``) minimising the penalised
+    least-squares cost ``sum_segments C(a, b) + penalty * n_changes`` exactly, by optimal
+    partitioning (Jackson et al. 2005): ``F(t) = min_s F(s) + C(s, t) + penalty`` with
+    ``F(0) = -penalty`` and ``C(s, t) = sum_{i in [s, t)} |y_i|^2 - |S_[s,t)|^2 / (t - s)``,
+    over ``s`` with ``t - s >= min_size``; ``O(n^2 d)``, vectorised over ``s``."""
     Y = np.asarray(Y, dtype=np.float64)
     if Y.ndim == 1:
         Y = Y[:, None]
+    n = Y.shape[0]
+    size = max(1, int(min_size))
     cumulative = np.vstack([np.zeros((1, Y.shape[1])), np.cumsum(Y, axis=0)])
-    segments = [(0, Y.shape[0])]
-    changes: list[int] = []
-    while len(changes) < max_changes:
-        candidates = [(_split_gains(cumulative, a, b, max(1, min_size)), (a, b)) for a, b in segments]
-        (t, gain), (a, b) = max(candidates, key=lambda c: c[0][1])
-        if t < 0 or gain <= penalty:
-            break
-        segments.remove((a, b))
-        segments += [(a, t), (t, b)]
-        changes.append(t)
+    squares = np.concatenate([[0.0], np.cumsum((Y**2).sum(axis=1))])
+    best = np.full(n + 1, np.inf)
+    best[0] = -penalty
+    previous = np.zeros(n + 1, dtype=np.int64)
+    for t in range(size, n + 1):
+        s = np.arange(0, t - size + 1)
+        s = s[np.isfinite(best[s])]
+        if s.size == 0:
+            continue
+        sums = cumulative[t] - cumulative[s]
+        cost = squares[t] - squares[s] - (sums**2).sum(axis=1) / (t - s)
+        total = best[s] + cost + penalty
+        k = int(np.argmin(total))
+        best[t], previous[t] = total[k], s[k]
+    if not np.isfinite(best[n]):
+        return []
+    changes, t = [], n
+    while t > 0:
+        t = int(previous[t])
+        if t > 0:
+            changes.append(t)
     return sorted(changes)
 
 
@@ -376,7 +391,6 @@ def rolling_attribution(
     step: int,
     n_marks: int,
     *,
-    max_changes: int = 10,
     min_slices: int | None = None,
 ) -> RollingResult:
     """Change points and segments of scored slices (module docstring). ``min_slices``
@@ -385,7 +399,7 @@ def rolling_attribution(
     lag = max(1, math.ceil(window / step))
     Y = evidence[:, segmentation_columns(evidence)]
     penalty = segmentation_penalty(Y, lag)
-    changes = binary_segmentation(Y, penalty, max_changes, min_slices or lag)
+    changes = optimal_partition(Y, penalty, min_slices or lag)
     changes = refined_changes(Y, merged_changes(evidence, changes), min_slices or lag)
     marks = change_positions(starts, window, changes)
     bounds = [0, *changes, len(starts)]
@@ -480,7 +494,7 @@ __all__ = [
     "RollingResult",
     "SliceScores",
     "best_method_at",
-    "binary_segmentation",
+    "optimal_partition",
     "bundle_slice_scores",
     "change_point_errors",
     "change_positions",

@@ -50,12 +50,15 @@ def test_an_a_b_a_text_has_both_changes_within_one_step():
     assert result.starts[-1] + window <= len(marks) < result.starts[-1] + window + step
 
 
-def test_binary_segmentation_on_noise_free_steps_and_no_change():
-    Y = np.repeat(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]]), [5, 7, 4], axis=0)
-    assert rolling.binary_segmentation(Y, penalty=0.5, max_changes=5) == [5, 12]
-    assert rolling.binary_segmentation(Y, penalty=0.5, max_changes=1) in ([5], [12])
+def test_optimal_partition_on_noise_free_steps_and_no_change():
+    Y = np.repeat(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]]), [5, 3, 4], axis=0)
+    assert rolling.optimal_partition(Y, penalty=0.5) == [5, 8]
+    # a change costs more than the middle segment's squared error: none
+    assert rolling.optimal_partition(Y, penalty=100.0) == []
+    # segments of at least 5 rows: 12 rows hold two segments at most
+    assert len(rolling.optimal_partition(Y, penalty=0.5, min_size=5)) == 1
     flat = np.ones((20, 2))
-    assert rolling.binary_segmentation(flat, rolling.segmentation_penalty(flat, 4), max_changes=5) == []
+    assert rolling.optimal_partition(flat, rolling.segmentation_penalty(flat, 4), 4) == []
 
 
 def test_slices_positions_and_words():
