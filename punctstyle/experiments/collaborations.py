@@ -6,7 +6,8 @@ One :class:`punctstyle.experiments.row.Row` over every author of the corpus (tas
 are the reference set the slices are scored against, the test books are cut into parts. A
 collaboration of kind ``A-B`` (two authors), ``A-B-A`` or ``A-B-C`` (three) is a sequence of
 parts, each ``L`` consecutive marks of a held-out book of its author, ``L`` drawn uniformly
-in ``[part_min, part_max]`` (at most what the book has); the parts of one author come from
+in ``[part_min, part_max]`` (when the book is shorter than its parts, the length above
+``part_min`` of each part is scaled down to fit); the parts of one author come from
 disjoint ranges of one of its books. The true changes are the parts' joins (in marks), and
 the word stream of the collaboration is the parts' words (the words before each mark of a
 part, ``sum(gaps)`` of it), so that word methods see the same text.
@@ -97,8 +98,9 @@ def draw_collaborations(
                 mine = [k for k, q in enumerate(positions) if q == p]
                 available = int(n_marks[books[p]])
                 wanted = [lengths[k] for k in mine]
-                scale = min(1.0, available / sum(wanted))
-                wanted = [max(part_min, int(w * scale)) for w in wanted]
+                extra = sum(w - part_min for w in wanted)
+                scale = min(1.0, (available - len(wanted) * part_min) / extra) if extra > 0 else 0.0
+                wanted = [part_min + int((w - part_min) * scale) for w in wanted]
                 total = sum(wanted)
                 cursor = int(rng.integers(0, available - total + 1))
                 for k, w in zip(mine, wanted, strict=True):
