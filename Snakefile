@@ -32,6 +32,8 @@ include: "workflow/rules/beyond.smk"
 include: "workflow/rules/sequence.smk"
 include: "workflow/rules/length_common.smk"
 include: "workflow/rules/length.smk"
+include: "workflow/rules/maps_common.smk"
+include: "workflow/rules/maps.smk"
 
 
 # trivial aggregation jobs (tables and summaries of small files): run in the main process's
@@ -59,6 +61,7 @@ rule all:
         attribution_outputs(),
         beyond_outputs(),
         length_outputs(),
+        maps_outputs(),
 
 
 onsuccess:

@@ -31,7 +31,8 @@ For documents with feature rows ``X`` (n, d):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -39,7 +40,11 @@ import pandas as pd
 from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.spatial.distance import squareform
 
+from punctstyle.corpus.tables import feature_matrix
+from punctstyle.corpus.words import select_vocabulary
 from punctstyle.divergence import pairwise_kl
+from punctstyle.featuresets import resolve_feature_set
+from punctstyle.marks import DISTRIBUTION_FEATURES
 
 ROOT = "root"
 
@@ -177,7 +182,163 @@ def short_label(author: str, title: str = "", width: int = 18) -> str:
     return f"{surname}: {title[:width]}{'...' if len(title) > width else ''}"
 
 
+# --------------------------------------------------------------------------- the workflow's job
+
+
+@dataclass(frozen=True)
+class MapSettings:
+    """The workflow's ``maps`` block: legend size, leaf limit, consensus rounds and strength,
+    the fraction of columns per round, the seed."""
+
+    top_k_authors: int
+    max_leaves: int
+    consensus_rounds: int
+    consensus_fraction: float
+    consensus_strength: float
+    seed: int
+
+    @classmethod
+    def from_config(cls, block: Mapping[str, Any]) -> MapSettings:
+        return cls(int(block["top_k_authors"]), int(block["max_leaves"]), int(block["consensus_rounds"]),
+                   float(block["consensus_fraction"]), float(block["consensus_strength"]), int(block["seed"]))
+
+
+@dataclass(frozen=True)
+class CorpusMaps:
+    """Everything drawn and written for one family: ``coordinates`` (one row per document:
+    ``book_id``, ``author``, ``pca1``, ``pca2``, ``mds_delta1``, ``mds_delta2``, and
+    ``mds_kl1``, ``mds_kl2`` when KL applies), the Ward ``tree`` of the dendrogram's
+    ``leaf_labels``/``leaf_authors`` (documents, or author means when there are more than
+    ``max_leaves`` documents), the consensus ``edges`` and a ``summary``."""
+
+    coordinates: pd.DataFrame
+    tree: np.ndarray
+    leaf_labels: list[str]
+    leaf_authors: list[str]
+    edges: pd.DataFrame
+    summary: dict[str, Any]
+
+
+def nearest_neighbour_agreement(D: np.ndarray, authors: Sequence[Any]) -> float:
+    """Share of documents whose nearest other document (smallest ``D_ij``, ``j != i``) has the
+    same author."""
+    D = np.array(D, dtype=np.float64)
+    np.fill_diagonal(D, np.inf)
+    authors = np.asarray(authors, dtype=object)
+    return float(np.mean(authors[np.argmin(D, axis=1)] == authors))
+
+
+def cluster_purity(clusters: np.ndarray, authors: Sequence[Any]) -> float:
+    """``(1/n) sum_clusters max_a |cluster & a|``: the share of documents in their cluster's
+    majority author."""
+    frame = pd.DataFrame({"cluster": clusters, "author": np.asarray(authors, dtype=str)})
+    return float(frame.groupby(["cluster", "author"]).size().groupby("cluster").max().sum() / len(frame))
+
+
+def corpus_maps(
+    X: np.ndarray,
+    book_ids: Sequence[int],
+    authors: Sequence[Any],
+    titles: Sequence[Any],
+    settings: MapSettings,
+    kl: bool,
+) -> CorpusMaps:
+    """PCA, MDS on Delta (and KL when ``kl``: ``X`` a distribution feature), the Ward dendrogram
+    on Delta, the bootstrap consensus tree on Delta over random column subsets, and the
+    summary: variance shares, nearest-neighbour agreement with the author (Delta, KL) and the
+    purity of the Ward tree cut into as many clusters as authors."""
+    X = np.asarray(X, dtype=np.float64)
+    authors = np.asarray(authors, dtype=object).astype(str)
+    n_authors = int(np.unique(authors).size)
+    pca, pca_share = pca_coordinates(X, 2)
+    delta = delta_distance_matrix(X)
+    mds_delta, delta_share = classical_mds(delta, 2)
+    frame = pd.DataFrame({"book_id": np.asarray(book_ids, dtype=np.int64), "author": authors})
+    frame[["pca1", "pca2"]] = _two_columns(pca)
+    frame[["mds_delta1", "mds_delta2"]] = _two_columns(mds_delta)
+    tree_all = ward_tree(delta)
+    summary: dict[str, Any] = {
+        "n_documents": int(X.shape[0]), "n_columns": int(X.shape[1]), "n_authors": n_authors,
+        "pca_variance_share": [float(v) for v in pca_share],
+        "mds_delta_eigenvalue_share": [float(v) for v in delta_share],
+        "nearest_neighbour_same_author_delta": nearest_neighbour_agreement(delta, authors),
+        "ward_delta_purity": cluster_purity(tree_clusters(tree_all, n_authors), authors),
+    }
+    if kl:
+        kl_matrix = kl_distance_matrix(X)
+        mds_kl, kl_share = classical_mds(kl_matrix, 2)
+        frame[["mds_kl1", "mds_kl2"]] = _two_columns(mds_kl)
+        summary["mds_kl_eigenvalue_share"] = [float(v) for v in kl_share]
+        summary["nearest_neighbour_same_author_kl"] = nearest_neighbour_agreement(kl_matrix, authors)
+        summary["ward_kl_purity"] = cluster_purity(tree_clusters(ward_tree(kl_matrix), n_authors), authors)
+    if X.shape[0] <= settings.max_leaves:
+        leaves, leaf_authors = [short_label(a, t) for a, t in zip(authors, titles, strict=True)], authors.tolist()
+        tree, level, leaf_X = tree_all, "documents", X
+    else:
+        names, leaf_X = author_means(X, authors)
+        leaves, leaf_authors = [short_label(a) for a in names], names.astype(str).tolist()
+        tree, level = ward_tree(delta_distance_matrix(leaf_X)), "authors"
+    rng = np.random.default_rng(settings.seed)
+    subsets = random_column_subsets(leaf_X.shape[1], settings.consensus_rounds, settings.consensus_fraction, rng)
+    clades = consensus_clades(leaf_X, subsets, delta_distance_matrix, settings.consensus_strength)
+    summary.update(tree_level=level, n_leaves=len(leaves), consensus_rounds=settings.consensus_rounds,
+                   consensus_clades=len(clades))
+    return CorpusMaps(frame, tree, leaves, leaf_authors, consensus_edges(clades, _unique(leaves)), summary)
+
+
+WORDS = "words"
+
+
+def family_features(family: str) -> tuple[str, ...]:
+    """The corpus tables a family reads: ``words`` -> (f1,) (for the documents' rows),
+    a feature set (``f3``, ``all``, ``f1+f3``) -> its features."""
+    return ("f1",) if family == WORDS else resolve_feature_set(family)
+
+
+def family_is_distribution(family: str) -> bool:
+    """Whether KL applies: the family is one distribution feature (f1, f3, f4, f5, f7)."""
+    return family in DISTRIBUTION_FEATURES
+
+
+def family_matrix(family: str, tables: Mapping[str, pd.DataFrame], words: Any = None, k: int = 500) -> np.ndarray:
+    """The documents' rows for a family: the feature set's columns side by side, or (``words``)
+    the relative frequencies of the ``k`` most frequent words over every document of the corpus
+    word matrix (:func:`punctstyle.corpus.words.select_vocabulary`; an unsupervised map
+    chooses its words on every document, as stylo does)."""
+    first = tables[family_features(family)[0]]
+    if family == WORDS:
+        freqs = words.relative_frequencies(first["book_id"].to_numpy())
+        return freqs[:, select_vocabulary(freqs, k).columns].toarray()
+    return np.hstack([feature_matrix(tables[f], f) for f in family_features(family)])
+
+
+def _two_columns(coordinates: np.ndarray) -> np.ndarray:
+    """Coordinates padded with zeros to two columns (a one-column map of two documents)."""
+    out = np.zeros((coordinates.shape[0], 2))
+    out[:, : coordinates.shape[1]] = coordinates[:, :2]
+    return out
+
+
+def _unique(labels: Sequence[str]) -> list[str]:
+    """Labels made unique for the edge list (a repeated label gets `` #2``, `` #3`` ...)."""
+    seen: Counter[str] = Counter()
+    out = []
+    for label in labels:
+        seen[label] += 1
+        out.append(label if seen[label] == 1 else f"{label} #{seen[label]}")
+    return out
+
+
 __all__ = [
+    "CorpusMaps",
+    "MapSettings",
+    "WORDS",
+    "cluster_purity",
+    "family_features",
+    "family_is_distribution",
+    "family_matrix",
+    "corpus_maps",
+    "nearest_neighbour_agreement",
     "ROOT",
     "author_means",
     "classical_mds",
