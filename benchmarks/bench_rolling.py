@@ -62,6 +62,10 @@ def main() -> None:
     parser.add_argument("--words", type=int, default=500)
     parser.add_argument("--test-fraction", type=float, default=0.2)
     parser.add_argument("--timing-words", type=int, default=100_000)
+    parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
+    parser.add_argument("--no-merge", action="store_true",
+                        help="keep neighbouring segments with the same author apart (merge_same_author=False)")
+    parser.add_argument("--no-timing", action="store_true")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
 
@@ -111,7 +115,8 @@ def main() -> None:
         }
         rng = np.random.default_rng([seed, 2016])
         collaborations = draw_collaborations(
-            labels, table["n_marks"].to_numpy(), test, list(KINDS), args.per_kind, (2000, 20000), rng
+            labels, table["n_marks"].to_numpy(), test, list(KINDS), args.per_kind, (2000, 20000), rng,
+            known_authors=np.unique(y),
         )
         for number, collab in enumerate(collaborations):
             start = time.process_time()
@@ -133,9 +138,10 @@ def main() -> None:
                     "delta_both", DISTANCE, deltas["delta_both"].classes,
                     deltas["delta_both"].distances(np.hstack([punctuation_block(F), word_block(s)]))),
             }
-            for method in METHODS:
+            for method in args.methods:
                 t0 = time.perf_counter()
-                result = roll_text(marks, gaps, args.window, args.step, scorers[method], PAPER_FEATURES)
+                result = roll_text(marks, gaps, args.window, args.step, scorers[method], PAPER_FEATURES,
+                                   merge_same_author=not args.no_merge)
                 record = evaluate_rolling(result, collab)
                 record.update(seed=seed, number=number, method=method, seconds=time.perf_counter() - t0,
                               authors="|".join(collab.authors))
@@ -146,7 +152,7 @@ def main() -> None:
                     save_figure_as(rolling_figure(result, f"{collab.kind}: {' / '.join(collab.authors)} ({method})",
                                                   collab.boundaries.tolist()), str(args.out / f"example_{method}.png"))
             print(f"seed {seed} #{number} {collab.kind} {collab.n_marks} marks:",
-                  {r["method"]: (round(r["slice_accuracy"], 2), r["errors"]) for r in rows[-len(METHODS):]}, flush=True)
+                  {r["method"]: (round(r["slice_accuracy"], 2), r["errors"]) for r in rows[-len(args.methods):]}, flush=True)
     results = pd.DataFrame(rows)
     results.to_csv(args.out / "rolling_results.csv", index=False)
     per_seed = results.groupby(["kind", "method", "seed"]).agg(
@@ -159,6 +165,8 @@ def main() -> None:
     summary.to_csv(args.out / "rolling_summary.csv")
     print(summary.to_string())
     print(f"word streams: {tokenize_seconds:.1f} CPU s re-tokenizing books")
+    if args.no_timing:
+        return
 
     # timing: a text of --timing-words words (the longest held-out book, cut), one core
     longest = int(np.argmax(table["n_marks"].to_numpy()))

@@ -392,15 +392,18 @@ def rolling_attribution(
     n_marks: int,
     *,
     min_slices: int | None = None,
+    merge_same_author: bool = True,
 ) -> RollingResult:
     """Change points and segments of scored slices (module docstring). ``min_slices``
-    (default ``L = ceil(N / S)``): the fewest slices per segment."""
+    (default ``L = ceil(N / S)``): the fewest slices per segment; ``merge_same_author``: merge
+    neighbouring segments with the same best author (:func:`merged_changes`)."""
     evidence = scores.evidence()
     lag = max(1, math.ceil(window / step))
     Y = evidence[:, segmentation_columns(evidence)]
     penalty = segmentation_penalty(Y, lag)
     changes = optimal_partition(Y, penalty, min_slices or lag)
-    changes = refined_changes(Y, merged_changes(evidence, changes), min_slices or lag)
+    if merge_same_author:
+        changes = refined_changes(Y, merged_changes(evidence, changes), min_slices or lag)
     marks = change_positions(starts, window, changes)
     bounds = [0, *changes, len(starts)]
     edges = [0.0, *marks.tolist(), float(n_marks)]

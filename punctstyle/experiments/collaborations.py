@@ -72,15 +72,20 @@ def draw_collaborations(
     per_kind: int,
     part_range: tuple[int, int],
     rng: np.random.Generator,
+    known_authors: Sequence[Any] | None = None,
 ) -> list[Collaboration]:
     """``per_kind`` collaborations of each kind from the ``held_out`` documents (indices into
     ``labels``/``n_marks``): distinct authors drawn uniformly among those with a held-out book
     long enough for their parts (each part at least ``part_min`` marks), a book per author,
     part lengths uniform in ``part_range`` within the book, disjoint consecutive ranges at a
-    random offset. Kinds for which too few authors qualify are skipped."""
+    random offset. ``known_authors`` (the authors of the reference books): only their held-out
+books are drawn, so that every part's author can be recognised. Kinds for which too few
+authors qualify are skipped."""
     labels = np.asarray(labels, dtype=object)
     n_marks = np.asarray(n_marks, dtype=np.int64)
     held_out = np.asarray(held_out, dtype=np.int64)
+    if known_authors is not None:
+        held_out = held_out[np.isin(labels[held_out], np.asarray(list(known_authors), dtype=object))]
     part_min, part_max = int(part_range[0]), int(part_range[1])
     out: list[Collaboration] = []
     for kind in kinds:

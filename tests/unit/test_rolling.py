@@ -153,3 +153,49 @@ def test_rolling_refusals_are_one_line_exit_2(capsys, tiny_bundle, tmp_path, con
 def test_rolling_missing_model_is_one_line(capsys, collaboration, tmp_path):
     code, _, err = run(capsys, "rolling", str(collaboration), "--model", str(tmp_path / "none"))
     assert code == 2 and "model folder does not exist" in err and len(err.strip().splitlines()) == 1
+
+
+# --------------------------------------------------------------------------- synthetic collaborations
+
+
+def test_collaborations_use_held_out_books_only_and_join_parts():
+    import pandas as pd
+
+    from punctstyle.experiments.collaborations import (
+        assemble, collaboration_split, draw_collaborations, evaluate_rolling,
+    )
+
+    labels = np.repeat(np.array(["A", "B", "C", "D"], dtype=object), 5)
+    table = pd.DataFrame({"book_id": np.arange(20), "author": labels})
+    train, test = collaboration_split(table, labels, seed=0, test_fraction=0.4)
+    assert not set(train) & set(test) and set(labels[test]) == {"A", "B", "C", "D"}
+    n_marks = np.full(20, 9000)
+    n_marks[test[0]] = 100  # too short for any part: never drawn
+    collabs = draw_collaborations(labels, n_marks, test, ["A-B", "A-B-A", "A-B-C"], 4, (2000, 4000),
+                                  np.random.default_rng(0))
+    assert [c.kind for c in collabs] == ["A-B"] * 4 + ["A-B-A"] * 4 + ["A-B-C"] * 4
+    known = draw_collaborations(labels, n_marks, test, ["A-B"], 6, (2000, 4000), np.random.default_rng(0),
+                                known_authors=["B", "C"])
+    assert all(set(c.authors) == {"B", "C"} for c in known)
+    for c in collabs:
+        assert set(c.documents) <= set(test.tolist()) and test[0] not in c.documents
+        assert all(labels[d] == a for d, a in zip(c.documents, c.authors))
+        assert all(2000 <= b - a <= 4000 and b <= 9000 for a, b in c.ranges)
+        assert len(set(c.authors)) == {"A-B": 2, "A-B-A": 2, "A-B-C": 3}[c.kind]
+    aba = collabs[4]
+    assert aba.authors[0] == aba.authors[2] and aba.documents[0] == aba.documents[2]
+    first, third = aba.ranges[0], aba.ranges[2]
+    assert first[1] <= third[0] or third[1] <= first[0]  # disjoint ranges of the one book
+
+    sequences = {d: (np.full(9000, d % 10), np.ones(9000, dtype=np.int64)) for d in range(20)}
+    marks, gaps, words = assemble(aba, sequences, words=lambda d: np.array([f"w{d}"] * 9000, dtype=object))
+    assert len(marks) == aba.n_marks == len(words) and aba.boundaries.tolist()[0] == first[1] - first[0]
+    assert (marks[: aba.boundaries[0]] == aba.documents[0] % 10).all()
+
+    starts = rolling.slice_starts(aba.n_marks, 1000, 250)
+    parts = rolling.truth_at(rolling.slice_centres(starts, 1000), aba.boundaries, [0, 1, 2]).astype(int)
+    values = np.where(np.arange(2)[None, :] == np.array([0, 1, 0])[parts][:, None], 0.1, 0.9)
+    scores = rolling.SliceScores("toy", rolling.DISTANCE, np.array(aba.authors[:2], dtype=object), values)
+    result = rolling.rolling_attribution(scores, starts, 1000, 250, aba.n_marks)
+    record = evaluate_rolling(result, aba)
+    assert record["slice_accuracy"] == 1.0 and record["within_step"] == 1.0 and record["segments_right"]

@@ -59,7 +59,7 @@ def rolling_figure(result: RollingResult, title: str, true_changes: Sequence[flo
         for position in true_changes:
             axis.axvline(position, color="#555555", linestyle=":", linewidth=1.2, zorder=3)
     ax.set_xlim(0, result.n_marks)
-    kind = "probability P(author | slice)" if result.scores.kind == PROBABILITY else f"{result.scores.method} distance (smaller is closer)"
+    kind = "probability P(author | slice)" if result.scores.kind == PROBABILITY else "distance (lower is closer)"
     set_ylabel(ax, kind)
     set_xlabel(ax, f"position in the text (marks; slices of {result.window} every {result.step})")
     set_title(strip, plain_text(title))
