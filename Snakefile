@@ -34,6 +34,7 @@ include: "workflow/rules/length_common.smk"
 include: "workflow/rules/length.smk"
 include: "workflow/rules/maps_common.smk"
 include: "workflow/rules/maps.smk"
+include: "workflow/rules/rolling.smk"
 
 
 # trivial aggregation jobs (tables and summaries of small files): run in the main process's
@@ -62,6 +63,7 @@ rule all:
         beyond_outputs(),
         length_outputs(),
         maps_outputs(),
+        rolling_outputs(),
 
 
 onsuccess:

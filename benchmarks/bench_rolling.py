@@ -33,18 +33,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from punctstyle.attribution.rolling import DISTANCE, SliceScores, kl_slice_scores, roll_text, slice_word_frequencies, slice_word_spans
+from punctstyle.attribution.rolling import DISTANCE, SliceScores, kl_slice_scores, roll_text
 from punctstyle.book.sequence_file import read_sequence
 from punctstyle.classifiers.delta import BurrowsDelta
 from punctstyle.classifiers.kl_nearest import class_signatures
 from punctstyle.corpus.tables import feature_matrix
-from punctstyle.corpus.words import BookWordStreams, read_word_matrix, select_vocabulary
-from punctstyle.experiments.collaborations import KINDS, assemble, collaboration_split, draw_collaborations, evaluate_rolling
+from punctstyle.corpus.words import BookWordStreams, read_word_matrix
+from punctstyle.experiments.collaborations import (ROLLING_METHODS as METHODS, RollingSettings, collaboration_split,
+                                                   rolling_collaborations, rolling_summary)
 from punctstyle.features import compute_features
 from punctstyle.marks import PAPER_FEATURES
 from punctstyle.text.tokenizer import TokenizerRules
 
-METHODS = ("kl_f3", "delta_punct", "delta_words", "delta_both")
 
 
 def punctuation_block(features: dict[str, np.ndarray]) -> np.ndarray:
@@ -76,7 +76,6 @@ def main() -> None:
     punct = np.hstack([feature_matrix(tables[f], f) for f in PAPER_FEATURES])
     f3 = feature_matrix(tables["f3"], "f3")
     matrix = read_word_matrix(args.run / "corpus" / "words.npz")
-    word_freqs = matrix.relative_frequencies(book_ids)
     rules = TokenizerRules.load(next((args.run / "extraction").glob("tokenizer_rules-*.json")))
     streams = BookWordStreams(rules)
     sequence_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -94,75 +93,24 @@ def main() -> None:
             word_cache[i] = streams.read(args.run / "books" / f"{book_ids[i]}.txt.gz", m, g)
         return word_cache[i]
 
-    class Sequences:
-        def __getitem__(self, i: int) -> tuple[np.ndarray, np.ndarray]:
-            return sequence(i)
+    settings = RollingSettings(args.window, args.step, args.words, args.per_kind, (2000, 20000),
+                               args.test_fraction, tuple(args.seeds), tuple(args.methods))
+    tokenize = [0.0]
 
-    rows = []
-    tokenize_seconds = 0.0
-    for seed in args.seeds:
-        train, test = collaboration_split(table, labels, seed, args.test_fraction, book_ids)
-        y = labels[train]
-        authors, signatures, _ = class_signatures(f3[train], y)
-        vocabulary = select_vocabulary(word_freqs[train], args.words, matrix.cutoff[matrix.rows_of(book_ids[train])])
-        columns = vocabulary.columns
-        column_of = {w: j for j, w in enumerate(matrix.vocabulary[columns].tolist())}
-        train_words = word_freqs[train][:, columns].toarray()
-        deltas = {
-            "delta_punct": BurrowsDelta(seed=seed, feature_set=()).fit(punct[train], y),
-            "delta_words": BurrowsDelta(seed=seed, feature_set=()).fit(train_words, y),
-            "delta_both": BurrowsDelta(seed=seed, feature_set=()).fit(np.hstack([punct[train], train_words]), y),
-        }
-        rng = np.random.default_rng([seed, 2016])
-        collaborations = draw_collaborations(
-            labels, table["n_marks"].to_numpy(), test, list(KINDS), args.per_kind, (2000, 20000), rng,
-            known_authors=np.unique(y),
-        )
-        for number, collab in enumerate(collaborations):
-            start = time.process_time()
-            marks, gaps, stream = assemble(collab, Sequences(), words)
-            tokenize_seconds += time.process_time() - start
-            index = np.array([column_of.get(w, -1) for w in stream], dtype=np.int64)
+    def timed_words(i: int) -> np.ndarray:
+        start = time.process_time()
+        stream = words(i)
+        tokenize[0] += time.process_time() - start
+        return stream
 
-            def word_block(starts: np.ndarray) -> np.ndarray:
-                first, stop = slice_word_spans(gaps, starts, args.window)
-                return slice_word_frequencies(index, first, stop, len(columns))
-
-            scorers = {
-                "kl_f3": lambda F, s: kl_slice_scores(signatures, authors, F["f3"], "f3"),
-                "delta_punct": lambda F, s: SliceScores(
-                    "delta_punct", DISTANCE, deltas["delta_punct"].classes, deltas["delta_punct"].distances(punctuation_block(F))),
-                "delta_words": lambda F, s: SliceScores(
-                    "delta_words", DISTANCE, deltas["delta_words"].classes, deltas["delta_words"].distances(word_block(s))),
-                "delta_both": lambda F, s: SliceScores(
-                    "delta_both", DISTANCE, deltas["delta_both"].classes,
-                    deltas["delta_both"].distances(np.hstack([punctuation_block(F), word_block(s)]))),
-            }
-            for method in args.methods:
-                t0 = time.perf_counter()
-                result = roll_text(marks, gaps, args.window, args.step, scorers[method], PAPER_FEATURES,
-                                   merge_same_author=not args.no_merge)
-                record = evaluate_rolling(result, collab)
-                record.update(seed=seed, number=number, method=method, seconds=time.perf_counter() - t0,
-                              authors="|".join(collab.authors))
-                rows.append(record)
-                if seed == args.seeds[0] and number == 0 and method in ("kl_f3", "delta_words"):
-                    from punctstyle.report.plots.rolling import rolling_figure, save_figure_as
-
-                    save_figure_as(rolling_figure(result, f"{collab.kind}: {' / '.join(collab.authors)} ({method})",
-                                                  collab.boundaries.tolist()), str(args.out / f"example_{method}.png"))
-            print(f"seed {seed} #{number} {collab.kind} {collab.n_marks} marks:",
-                  {r["method"]: (round(r["slice_accuracy"], 2), r["errors"]) for r in rows[-len(args.methods):]}, flush=True)
-    results = pd.DataFrame(rows)
+    results = rolling_collaborations(tables, sequence, settings, matrix, timed_words, merge_same_author=not args.no_merge)
+    tokenize_seconds = tokenize[0]
+    for (seed, number), group in results.groupby(["seed", "number"], sort=False):
+        print(f"seed {seed} #{number} {group['kind'].iloc[0]} {group['n_marks'].iloc[0]} marks:",
+              {r.method: (round(r.slice_accuracy, 2), r.errors) for r in group.itertuples()})
     results.to_csv(args.out / "rolling_results.csv", index=False)
-    per_seed = results.groupby(["kind", "method", "seed"]).agg(
-        slice_accuracy=("slice_accuracy", "mean"), within_step=("within_step", "mean"),
-        median_error=("mean_error", "median"), segments_right=("segments_right", "mean"),
-        n=("number", "size"),
-    )
-    summary = per_seed.groupby(["kind", "method"]).agg(["mean", "std"]).round(3)
-    summary.columns = ["_".join(c) for c in summary.columns]
-    summary.to_csv(args.out / "rolling_summary.csv")
+    summary = rolling_summary(results).round(3)
+    summary.to_csv(args.out / "rolling_summary.csv", index=False)
     print(summary.to_string())
     print(f"word streams: {tokenize_seconds:.1f} CPU s re-tokenizing books")
     if args.no_timing:

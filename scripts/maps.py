@@ -14,7 +14,7 @@ log = configure_logging(snakemake.log[0])
 inputs, output, params = snakemake.input, snakemake.output, snakemake.params
 family = snakemake.wildcards.family
 tables = {name: pd.read_parquet(path) for name, path in zip(params.features, inputs.tables, strict=True)}
-words = read_word_matrix(inputs.words) if params.words_k else None
+words = read_word_matrix(inputs.words[0]) if params.words_k else None
 first = tables[params.features[0]]
 settings = MapSettings.from_config(params.settings)
 kl = family_is_distribution(family)

@@ -199,3 +199,35 @@ def test_collaborations_use_held_out_books_only_and_join_parts():
     result = rolling.rolling_attribution(scores, starts, 1000, 250, aba.n_marks)
     record = evaluate_rolling(result, aba)
     assert record["slice_accuracy"] == 1.0 and record["within_step"] == 1.0 and record["segments_right"]
+
+
+def test_rolling_collaborations_on_invented_styles():
+    import pandas as pd
+
+    from punctstyle.experiments.collaborations import RollingSettings, rolling_collaborations, rolling_summary
+    from punctstyle.features import compute_features
+    from punctstyle.marks import PAPER_FEATURES, feature_column_names
+    from punctstyle.report.plots.rolling import collaborations_figure
+
+    rng = np.random.default_rng(11)
+    styles = invented_styles(4)
+    books = [markov_marks(styles[k % 4], 3000, rng) for k in range(20)]
+    rows = []
+    for k, (marks, gaps) in enumerate(books):
+        row = {"book_id": k, "author": "ABCD"[k % 4], "n_marks": len(marks)}
+        features = compute_features(marks, gaps)
+        for name in PAPER_FEATURES:
+            row.update(zip(feature_column_names(name), features[name]))
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    tables = {f: frame[["book_id", "author", "n_marks", *feature_column_names(f)]] for f in PAPER_FEATURES}
+    settings = RollingSettings(window=300, step=75, words=10, per_kind=2, part_marks=(900, 1500),
+                               test_fraction=0.2, seeds=(0,), methods=("kl_f3", "delta_words"))
+    records = rolling_collaborations(tables, lambda i: books[i], settings)
+    assert set(records["method"]) == {"kl_f3"}  # no word matrix: the word method is left out
+    assert len(records) == 6 and records["slice_accuracy"].mean() > 0.8
+    assert (records["within_step"] == 1.0).mean() >= 0.5
+    summary = rolling_summary(records)
+    assert summary["n_collaborations"].tolist() == [2, 2, 2]
+    fig = collaborations_figure(summary, "title " * 40, settings.step)
+    assert len(fig.axes) == 2

@@ -35,3 +35,15 @@ def test_maps_of_each_family(run, family):
     for name in ("pca", "mds_delta", "mds_kl", "dendrogram"):
         assert (outdir / f"figures/maps/{family}_{name}.png").read_bytes()[:4] == b"\x89PNG"
         assert (outdir / f"figures/maps/{family}_{name}.pdf").read_bytes()[:4] == b"%PDF"
+
+
+def test_rolling_collaborations(run):
+    outdir = run["outdir"]
+    records = pd.read_csv(outdir / "analysis/rolling/collaborations.csv")
+    summary = pd.read_csv(outdir / "analysis/rolling/summary.csv")
+    assert set(records["method"]) <= set(schema_default("rolling", "methods"))
+    if len(records):
+        assert records["slice_accuracy"].between(0, 1).all() and (records["n_true"] >= 1).all()
+        assert set(summary["kind"]) == set(records["kind"])
+    assert (outdir / "figures/rolling/collaborations.png").read_bytes()[:4] == b"\x89PNG"
+    assert (outdir / "figures/rolling/collaborations.pdf").read_bytes()[:4] == b"%PDF"

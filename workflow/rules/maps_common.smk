@@ -1,6 +1,7 @@
 # Functions of maps.smk (kept apart from the rules, as `snakemake --lint` asks): the targets
 # (maps_outputs()) and the report flags of the maps of the corpus.
 from punctstyle.beyond.maps import WORDS, family_features
+from punctstyle.marks import PAPER_FEATURES
 
 SECTION_MAPS = "Maps of the corpus"
 MAP_FIGURES = ["pca", "mds_delta", "mds_kl", "dendrogram"]
@@ -52,3 +53,36 @@ def maps_outputs():
         for ext in ("png", "pdf")
     ]
     return expand(files, family=families)
+
+
+# ------------------------------------------------------------------ rolling attribution
+
+SECTION_ROLLING = "Rolling attribution"
+ROLLING_WORD_METHODS = ("delta_words", "delta_both")
+
+
+def rolling_word_inputs(wildcards):
+    """The word methods' inputs: the selected books' texts (re-tokenized on the run's tokenizer
+    rules file into word streams) and the corpus word matrix; none without a word method.
+    """
+    if not set(config["rolling"]["methods"]) & set(ROLLING_WORD_METHODS):
+        return {}
+    return {
+        "texts": expand(
+            out("books/{book_id}.txt.gz"), book_id=selected_book_ids(wildcards)
+        ),
+        "words": out("corpus/words.npz"),
+        "rules": out(f"extraction/tokenizer_rules-spacy{SPACY_VERSION}.json"),
+    }
+
+
+def rolling_outputs():
+    """Files of the rolling check (rolling.enabled), for rule all."""
+    if not config["rolling"]["enabled"]:
+        return []
+    return [
+        out("analysis/rolling/collaborations.csv"),
+        out("analysis/rolling/summary.csv"),
+        png("rolling/collaborations"),
+        pdf("rolling/collaborations"),
+    ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 from matplotlib.figure import Figure
 
 from punctstyle.attribution.rolling import PROBABILITY, RollingResult
@@ -68,6 +69,41 @@ def rolling_figure(result: RollingResult, title: str, true_changes: Sequence[flo
     return fig
 
 
+METHOD_NAMES: dict[str, str] = {
+    "kl_f3": "KL f3 (punctuation)",
+    "delta_punct": "Delta f1..f6 (punctuation)",
+    "delta_words": "Delta, words",
+    "delta_both": "Delta, words + f1..f6",
+}
+METHOD_COLOURS: dict[str, str] = {"kl_f3": "#d62728", "delta_punct": "#ff7f0e", "delta_words": "#1f77b4",
+                                  "delta_both": "#2ca02c"}
+
+
+def collaborations_figure(summary: pd.DataFrame, title: str, step: int) -> Figure:
+    """Two panels of grouped bars per collaboration kind, one bar per method (mean over seeds,
+    error bar: sd): the share of slices attributed right, and the share of true changes found
+    within one step (punctuation methods warm, word methods cool)."""
+    fig, axes = new_figure(1, 2, figsize=(9.0, 3.8), sharey=True)
+    kinds = list(dict.fromkeys(summary["kind"]))
+    methods = list(dict.fromkeys(summary["method"]))
+    width = 0.8 / max(1, len(methods))
+    for ax, column, label in ((axes[0], "slice_accuracy", "slices attributed right"),
+                              (axes[1], "within_step", f"changes found within one step ({step} marks)")):
+        for k, method in enumerate(methods):
+            rows = summary[summary["method"] == method].set_index("kind").reindex(kinds)
+            ax.bar(np.arange(len(kinds)) + (k - (len(methods) - 1) / 2) * width, rows[f"{column}_mean"],
+                   width, yerr=rows[f"{column}_sd"].fillna(0.0), color=METHOD_COLOURS.get(method, "#7f7f7f"),
+                   label=legend_label(fig, METHOD_NAMES.get(method, method)), capsize=2)
+        ax.set_xticks(np.arange(len(kinds)), kinds)
+        ax.set_ylim(0, 1)
+        set_title(ax, label)
+        set_xlabel(ax, "collaboration")
+    set_ylabel(axes[0], "share (mean over seeds)")
+    axes[1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    fig.suptitle(plain_text(title), fontsize=10)
+    return fig
+
+
 FIGURE_FORMATS = ("png", "pdf", "svg")
 
 
@@ -84,4 +120,4 @@ def save_figure_as(fig: Figure, path: str) -> None:
         close_figure(fig)
 
 
-__all__ = ["FIGURE_FORMATS", "MAX_COLOURED", "coloured_authors", "rolling_figure", "save_figure_as"]
+__all__ = ["FIGURE_FORMATS", "collaborations_figure", "MAX_COLOURED", "coloured_authors", "rolling_figure", "save_figure_as"]
