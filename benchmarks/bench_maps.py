@@ -61,7 +61,8 @@ def main() -> None:
                                     f"MDS of KL, {family}", "MDS 1", "MDS 2"), args.out / f"{family}_mds_kl.png")
         else:
             save_figure(placeholder_figure(f"no KL map for {family}"), args.out / f"{family}_mds_kl.png")
-        save_figure(dendrogram_figure(result.tree, result.leaf_labels, result.leaf_authors, f"Ward, {family}"),
+        save_figure(dendrogram_figure(result.tree, result.leaf_labels, result.leaf_authors, f"Ward, {family}",
+                                      document_authors=authors),
                     args.out / f"{family}_dendrogram.png")
         print(family, f"{seconds:.1f} s (Delta matrix alone {baseline:.2f} s, ratio {seconds / baseline:.1f})",
               json.dumps({k: v for k, v in result.summary.items() if k not in ("label_policy",)}), flush=True)

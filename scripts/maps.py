@@ -38,6 +38,7 @@ kl_figure = (scatter_map(result.coordinates[["mds_kl1", "mds_kl2"]].to_numpy(), 
              placeholder_figure(f"No KL map for {name}: KL divergence needs one distribution feature (f1, f3, f4, f5, f7)"))
 save_figure(kl_figure, output.mds_kl, output.mds_kl_pdf)
 save_figure(dendrogram_figure(result.tree, result.leaf_labels, result.leaf_authors,
-                              f"Ward dendrogram of Burrows' Delta ({result.summary['tree_level']}), {name}", top),
+                              f"Ward dendrogram of Burrows' Delta ({result.summary['tree_level']}), {name}", top,
+                              authors),
             output.dendrogram, output.dendrogram_pdf)
 log.info("maps of %s: %s", family, result.summary)

@@ -96,3 +96,12 @@ def test_corpus_maps_of_two_styles_documents_and_authors_level():
     by_author = maps.corpus_maps(X, np.arange(24), authors, [""] * 24, fewer, kl=False)
     assert by_author.summary["tree_level"] == "authors" and by_author.leaf_labels == ["Alpha", "Beta"]
     assert "mds_kl1" not in by_author.coordinates.columns
+
+
+def test_author_level_dendrogram_takes_the_documents_colours():
+    authors = ["Zed"] * 5 + ["Amy"] + ["Bob"]
+    names, means = maps.author_means(np.arange(21, dtype=float).reshape(7, 3) ** 1.5, authors)
+    fig = dendrogram_figure(maps.ward_tree(maps.delta_distance_matrix(means)), list(names), list(names), "t",
+                            top_k=1, document_authors=authors)
+    colours = {t.get_text(): t.get_color() for t in fig.axes[0].get_yticklabels()}
+    assert colours["Zed"] != colours["Amy"] and colours["Amy"] == colours["Bob"]

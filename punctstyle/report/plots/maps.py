@@ -57,15 +57,17 @@ def scatter_map(coordinates: np.ndarray, authors: Sequence[str], title: str, xla
 
 
 def dendrogram_figure(linkage_matrix: np.ndarray, leaf_labels: Sequence[str], leaf_authors: Sequence[str],
-                      title: str, top_k: int = TOP_K) -> Figure:
-    """A Ward dendrogram drawn left to right, leaves labelled and coloured by author."""
+                      title: str, top_k: int = TOP_K, document_authors: Sequence[str] | None = None) -> Figure:
+    """A Ward dendrogram drawn left to right, leaves labelled and coloured by author; the
+    coloured authors are chosen on ``document_authors`` (the documents' authors, so that an
+    author-level tree has the scatter maps' colours) when given, else on the leaves."""
     n = len(leaf_labels)
     height = min(60.0, max(4.0, 0.11 * n + 1.5))
     fig, ax = new_figure(figsize=(8.0, height))
     font = max(3.0, min(8.0, 700.0 / max(1, n)))
     result = dendrogram(linkage_matrix, ax=ax, orientation="left", labels=[plain_text(x) for x in leaf_labels],
                         leaf_font_size=font, color_threshold=0, above_threshold_color="#555555")
-    colours = author_colours(leaf_authors, top_k)
+    colours = author_colours(leaf_authors if document_authors is None else document_authors, top_k)
     authors = np.asarray(leaf_authors, dtype=str)
     for label, leaf in zip(ax.get_yticklabels(), result["leaves"], strict=True):
         label.set_color(colours.get(authors[leaf], "#444444"))
