@@ -400,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Cut the text into slices of --window marks every --step marks, score each "
         "slice against the bundle's authors with the method that is most accurate at that length "
         "(the bundle's measured curves: the MLP or KL nearest signature), and mark the change points "
-        "(binary segmentation of the slices' scores). A text shorter than one window is refused.",
+        "(penalised least-squares segmentation of the slices' scores). A text shorter than one window is refused.",
     )
     add_input_arguments(rolling)
     rolling.add_argument("--model", metavar="DIR", default=DEFAULT_MODEL_DIR,
