@@ -33,6 +33,8 @@ include: "workflow/rules/sequence.smk"
 include: "workflow/rules/length.smk"
 include: "workflow/rules/verification.smk"
 include: "workflow/rules/cross.smk"
+include: "workflow/rules/maps.smk"
+include: "workflow/rules/rolling.smk"
 
 
 # trivial aggregation jobs (tables and summaries of small files): run in the main process's
@@ -62,6 +64,8 @@ rule all:
         PLAN.length_outputs(),
         plan_verification.verification_outputs(config),
         plan_cross.cross_outputs(config),
+        plan_maps.maps_outputs(config),
+        plan_maps.rolling_outputs(config),
 
 
 onsuccess:

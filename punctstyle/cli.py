@@ -6,6 +6,7 @@ Usage::
     punctstyle features FILE         # {"f1": [...], ..., "f6": [...]}
     punctstyle attribute FILE [--model DIR] [--top 5] [--json]
     punctstyle verify FILE --author NAME [--model DIR] [--json]
+    punctstyle rolling FILE [--model DIR] [--window N] [--step S] [--json] [--figure PATH]
     punctstyle app RESULTS_OR_BUNDLE [--port 8050] [--host 127.0.0.1]   # a local web page
 
 The commands are thin layers over :mod:`punctstyle.api` (docs/api.md); each is one entry of
@@ -111,6 +112,31 @@ def cmd_app(args: argparse.Namespace) -> int:
     return serve(args.results, host=args.host, port=args.port, max_upload_mb=args.max_mb)
 
 
+def cmd_rolling(args: argparse.Namespace) -> int:
+    """``punctstyle rolling``: the logic is :mod:`punctstyle.attribution.rolling`."""
+    from punctstyle.attribution.bundle import load_attribution_bundle  # lazy: loads torch
+    from punctstyle.attribution.rolling import default_window, roll_with_bundle, rolling_table
+
+    name = "<stdin>" if args.file == "-" else args.file
+    if args.figure and not args.figure.lower().endswith((".png", ".pdf", ".svg")):
+        raise InputError(f"{args.figure}: figure file must end in .png, .pdf or .svg")
+    sequence = sequence_with_marks(name, read_text(args.file, max_read_bytes(args)), purpose="roll over")
+    bundle = load_attribution_bundle(args.model)
+    window = args.window or default_window(bundle.threshold)
+    if len(sequence) < window:
+        raise InputError(f"{name}: {len(sequence)} marks, shorter than one window of {window} (lower --window)")
+    result = roll_with_bundle(bundle, sequence.marks, sequence.gaps, window, args.step)
+    if args.figure:
+        from punctstyle.report.plots.rolling import rolling_figure, save_figure_as
+
+        save_figure_as(rolling_figure(result, f"{name}: rolling attribution"), args.figure)
+    if args.json:
+        _print_json({"file": name, "model": bundle.directory, **result.as_json()})
+    else:
+        sys.stdout.write(rolling_table(name, result))
+    return EXIT_OK
+
+
 def _positive_number(value: str) -> float:
     try:
         number = float(value)
@@ -211,6 +237,20 @@ def _verify_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
+def _rolling_arguments(command: argparse.ArgumentParser) -> None:
+    """FILE, ``--max-mb``, ``--model``, ``--window``, ``--step``, ``--json`` and ``--figure`` of ``rolling``."""
+    add_input_arguments(command)
+    command.add_argument("--model", metavar="DIR", default=DEFAULT_MODEL_DIR,
+                         help=f"attribution bundle folder (default: {DEFAULT_MODEL_DIR})")
+    command.add_argument("--window", metavar="N", type=_positive_int, default=None,
+                         help="marks per slice (default: the bundle's minimum marks for attribution, else 800)")
+    command.add_argument("--step", metavar="S", type=_positive_int, default=None,
+                         help="marks between slice starts (default: a quarter of the window)")
+    command.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    command.add_argument("--figure", metavar="PATH", default=None,
+                         help="draw the scores along the text into PATH (.png, .pdf or .svg)")
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     """``verify``: General Imposters score and decision (punctstyle.attribution.verify_command)."""
     return run_verify(args, lambda parsed: read_text(parsed.file, max_read_bytes(parsed)))
@@ -256,6 +296,16 @@ COMMANDS: tuple[Command, ...] = (
         "the bundle does not hold, is refused (exit status 2); a short text gets a warning.",
         _verify_arguments,
         cmd_verify,
+    ),
+    Command(
+        "rolling",
+        "where does the hand change? attribute slices of a text along it",
+        "Cut the text into slices of --window marks every --step marks, score each "
+        "slice against the bundle's authors with the method that is most accurate at that length "
+        "(the bundle's measured curves: the MLP or KL nearest signature), and mark the change points "
+        "(penalised least-squares segmentation of the slices' scores). A text shorter than one window is refused.",
+        _rolling_arguments,
+        cmd_rolling,
     ),
     Command(
         "app",

@@ -94,6 +94,9 @@ def test_every_declared_figure_is_a_png_with_its_pdf(run):
         expected |= {f"kl/heatmap_{feature}_top{k}.png" for k in (2, 3)}
         expected |= {f"kl/{kind}_{task}_{feature}.png" for kind in ("consistency", "kl_distribution")
                      for task in ("author", "genre")}
+    expected |= {f"maps/{family}_{name}.png" for family in default_config["maps"]["families"]
+                 for name in ("pca", "mds_delta", "mds_kl", "dendrogram")}
+    expected |= {"rolling/collaborations.png"}
     assert names == expected
     for png in figures:
         assert_png_and_pdf(png)
@@ -102,7 +105,7 @@ def test_every_declared_figure_is_a_png_with_its_pdf(run):
     figure_rules = declared.loc[declared["output_file"].str.contains("/figures/"), "rule"].unique()
     assert set(figure_rules) == {"figures_corpus", "figures_documents", "figures_kl_heatmaps", "figures_kl",
                                  "figures_recognition", "figures_temporal", "figures_f3_importance",
-                                 "figures_parts"}
+                                 "figures_parts", "corpus_map", "rolling_collaborations"}
 
 
 def test_sequence_books_and_pairs(run):

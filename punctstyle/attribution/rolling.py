@@ -1,0 +1,519 @@
+"""Where does the hand change? Rolling attribution of one text (Eder 2016; stylo's
+``rolling.classify()`` / ``rolling.delta()``).
+
+The text's sequence of ``n`` marks is cut into slices of ``N`` consecutive marks (the window)
+starting every ``S`` marks (the step): slice ``i`` holds marks ``[s_i, s_i + N)`` with
+``s_i = i S`` for ``i = 0 .. floor((n - N) / S)`` (the marks after the last full slice are
+not scored, as in stylo). Each slice is scored against the reference authors:
+
+* probabilities ``P(a | slice)`` (the attribution bundle's MLP, calibrated by its temperature);
+* or distances ``d(a, slice)``: the KL divergence ``d_KL(signature_a, f^slice)`` of section
+  2.4, or Burrows' Delta to the author's centroid (words).
+
+A slice is attributed to ``argmax_a P`` or ``argmin_a d``. Its position along the text is
+its centre ``c_i = s_i + N / 2``.
+
+**Change points** (:func:`optimal_partition`): the per-slice score vectors ``y_i`` (the
+probabilities; distances negated and centred per slice) of the authors that win at least one
+slice are cut into segments by penalised least squares: the changes minimise
+``sum_segments sum_{i in seg} |y_i - mean_seg|^2 + beta * (number of changes)``, found exactly
+by optimal partitioning (dynamic programming), every segment at least ``L = ceil(N / S)``
+slices long (the lag at which slices stop sharing marks). The penalty is the
+Laurent-Massart chi-square tail bound at ``x = log(n_slices)`` (a union bound over the
+candidate splits), ``beta = L sigma^2 (d + 2 sqrt(d x) + 2 x)``: ``d`` the columns,
+``sigma^2`` the mean of the columns' noise variances estimated robustly from slices that do
+not overlap, ``sigma_j = median_i |y_{i+L,j} - y_{i,j}| / (0.6745 sqrt 2)``, and the factor
+``L`` because overlapping slices are about ``L`` times fewer independent observations.
+A change between slices ``t - 1`` and ``t`` is placed at ``(c_{t-1} + c_t) / 2`` marks: with
+overlapping slices the least-squares split falls where the slices are half one author, half
+the other, so the centre of the mixed slices is the change. Each segment's author is the one
+with the best mean score over its slices; neighbouring segments with the same author are
+merged (:func:`merged_changes`: a split among the mixed slices is not a change of hand) and
+each remaining change is moved to the best split between its neighbours (:func:`refined_changes`).
+
+Functions take arrays and return arrays; the bundle's scoring is :func:`bundle_slice_scores`,
+the method chosen at a window length by :func:`best_method_at`. The figure is
+:func:`punctstyle.report.plots.rolling.rolling_figure`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from punctstyle.divergence import pairwise_kl
+from punctstyle.features import compute_feature
+
+PROBABILITY = "probability"
+DISTANCE = "distance"
+SCORE_KINDS = (PROBABILITY, DISTANCE)
+NOISE_MAD_SCALE = 0.6745  # median |N(0, 1)|
+
+
+# --------------------------------------------------------------------------- slices
+
+
+def slice_starts(n_marks: int, window: int, step: int) -> np.ndarray:
+    """``s_i = i S`` for ``i = 0 .. floor((n - N) / S)``; ValueError when ``n < N`` (no slice)."""
+    if window < 1 or step < 1:
+        raise ValueError(f"window and step must be positive, got {window} and {step}")
+    if n_marks < window:
+        raise ValueError(f"{n_marks} marks, fewer than one window of {window}")
+    return np.arange(0, n_marks - window + 1, step, dtype=np.int64)
+
+
+def slice_centres(starts: np.ndarray, window: int) -> np.ndarray:
+    """``c_i = s_i + N / 2`` (marks)."""
+    return np.asarray(starts, dtype=np.float64) + window / 2.0
+
+
+def slice_features(
+    marks: np.ndarray, gaps: np.ndarray, starts: np.ndarray, window: int, feature_names: Sequence[str]
+) -> dict[str, np.ndarray]:
+    """``{feature: (n_slices, size)}``: each feature of :mod:`punctstyle.features` computed on
+    every slice's marks ``[s_i, s_i + N)`` and their gaps."""
+    marks, gaps = np.asarray(marks), np.asarray(gaps)
+    return {
+        name: np.vstack([compute_feature(name, marks[s : s + window], gaps[s : s + window]) for s in starts])
+        for name in feature_names
+    }
+
+
+def slice_word_spans(gaps: np.ndarray, starts: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
+    """(first word, stop word) of each slice in the text's word stream: the words before its
+    marks, ``w_i = sum_{k < s_i} g_k`` to ``sum_{k < s_i + N} g_k`` (word ``j`` of the stream is
+    word ``j`` of the gap stream)."""
+    cumulative = np.concatenate([[0], np.cumsum(np.asarray(gaps, dtype=np.int64))])
+    starts = np.asarray(starts, dtype=np.int64)
+    return cumulative[starts], cumulative[starts + window]
+
+
+def slice_word_frequencies(word_index: np.ndarray, first: np.ndarray, stop: np.ndarray, k: int) -> np.ndarray:
+    """``x_ij = c_ij / m_i``: the relative frequency of vocabulary word ``j`` among the ``m_i``
+    words of slice ``i`` (``word_index``: each stream word's vocabulary index, -1 outside it;
+    an empty slice gives zeros)."""
+    word_index = np.asarray(word_index, dtype=np.int64)
+    rows = []
+    for a, b in zip(first, stop, strict=True):
+        part = word_index[a:b]
+        counts = np.bincount(part[part >= 0], minlength=k)[:k].astype(np.float64)
+        rows.append(counts / max(1, b - a))
+    return np.vstack(rows) if rows else np.zeros((0, k))
+
+
+# --------------------------------------------------------------------------- scores
+
+
+@dataclass(frozen=True)
+class SliceScores:
+    """Scores of every slice against every author: ``values`` (n_slices, n_authors), a
+    ``kind`` (``probability``: larger is likelier; ``distance``: smaller is closer)."""
+
+    method: str
+    kind: str
+    authors: np.ndarray
+    values: np.ndarray
+
+    def __post_init__(self) -> None:
+        if self.kind not in SCORE_KINDS:
+            raise ValueError(f"unknown score kind {self.kind!r}")
+        if self.values.ndim != 2 or self.values.shape[1] != len(self.authors):
+            raise ValueError(f"scores of shape {self.values.shape} for {len(self.authors)} authors")
+
+    def evidence(self) -> np.ndarray:
+        """Larger-is-likelier scores: the probabilities, or the distances negated and centred
+        per slice (``-(d_ia - mean_a d_ia)``); non-finite values become the slice's worst."""
+        values = np.asarray(self.values, dtype=np.float64)
+        if self.kind == DISTANCE:
+            values = -values
+        worst = np.nanmin(np.where(np.isfinite(values), values, np.nan), axis=1, keepdims=True)
+        values = np.where(np.isfinite(values), values, np.nan_to_num(worst, nan=0.0))
+        if self.kind == DISTANCE:
+            values = values - values.mean(axis=1, keepdims=True)
+        return values
+
+    def slice_authors(self) -> np.ndarray:
+        """The author of each slice: ``argmax`` of :meth:`evidence` (the first on a tie)."""
+        return self.authors[np.argmax(self.evidence(), axis=1)]
+
+
+def kl_slice_scores(signatures: np.ndarray, authors: Sequence[Any], slice_vectors: np.ndarray, feature: str) -> SliceScores:
+    """``d_KL(signature_a, f^slice_i)`` (signature first, slice second, section 2.4)."""
+    values = pairwise_kl(np.asarray(signatures, np.float64), np.asarray(slice_vectors, np.float64)).T
+    return SliceScores(f"kl_{feature}", DISTANCE, np.asarray(authors, dtype=object), values)
+
+
+def bundle_slice_scores(bundle: Any, features: Mapping[str, np.ndarray], method: str) -> SliceScores:
+    """The slices scored by an attribution bundle (:class:`punctstyle.attribution.bundle.AttributionBundle`):
+    ``mlp`` (the model's probabilities, calibrated by the bundle's temperature when it has one) or
+    ``kl_<feature>`` (the KL divergence to the author signatures)."""
+    from punctstyle.attribution.attribute import signature_matrix
+    from punctstyle.attribution.calibration import scaled_probabilities
+    from punctstyle.featuresets import stack_features
+
+    if method == "mlp":
+        proba = bundle.model.predict_proba(stack_features(features, bundle.model.feature_set))
+        if bundle.temperature is not None:
+            proba = scaled_probabilities(proba, bundle.temperature)
+        return SliceScores("mlp", PROBABILITY, np.asarray(bundle.model.classes, dtype=object), proba)
+    if method.startswith("kl_"):
+        feature = method[3:]
+        authors, S = signature_matrix(bundle.signatures, feature)
+        return kl_slice_scores(S, authors, features[feature], feature)
+    raise ValueError(f"unknown rolling method {method!r}: expected 'mlp' or 'kl_<feature>'")
+
+
+def _accuracy_by_length(curve: Sequence[Mapping[str, Any]]) -> dict[int, float]:
+    return {int(r["n_marks"]): float(r["accuracy"]) for r in curve if r.get("accuracy") is not None}
+
+
+def best_method_at(threshold: Mapping[str, Any], kl_features: Sequence[str], window: int) -> tuple[str, dict[str, float]]:
+    """The bundle's method that works best at ``window`` marks: the one with the highest
+    held-out accuracy at the measured length nearest to ``window`` among the MLP curve
+    (``mlp_curve`` of ``threshold.json``) and the KL curves (``curves[<feature>]``) of the
+    bundle's KL features; returns ``(method, {method: accuracy})``. Without any curve:
+    ``mlp`` (the bundle's first method)."""
+    curves = {"mlp": _accuracy_by_length(threshold.get("mlp_curve") or [])}
+    for feature in kl_features:
+        curve = ((threshold.get("curves") or {}).get(feature) or {}).get("curve") or []
+        curves[f"kl_{feature}"] = _accuracy_by_length(curve)
+    accuracies: dict[str, float] = {}
+    for method, by_length in curves.items():
+        if by_length:
+            nearest = min(by_length, key=lambda n: (abs(n - window), n))
+            accuracies[method] = by_length[nearest]
+    if not accuracies:
+        return "mlp", {}
+    return max(accuracies, key=lambda m: (accuracies[m], m == "mlp")), accuracies
+
+
+def default_window(threshold: Mapping[str, Any], fallback: int = 800) -> int:
+    """The window: the bundle's minimum marks for attribution (``min_marks`` of
+    ``threshold.json``) when it has one, else ``fallback``."""
+    value = threshold.get("min_marks")
+    return int(value) if value is not None else int(fallback)
+
+
+def default_step(window: int) -> int:
+    """The step: a quarter of the window (``max(1, round(N / 4))``: 200 marks for 800)."""
+    return max(1, int(round(window / 4)))
+
+
+# --------------------------------------------------------------------------- change points
+
+
+def _split_gains(cumulative: np.ndarray, a: int, b: int, min_size: int) -> tuple[int, float]:
+    """The best split ``t`` of rows ``[a, b)`` and its gain ``G(t)`` (module docstring); (-1, 0)
+    when the segment is too short to split."""
+    t = np.arange(a + min_size, b - min_size + 1)
+    if t.size == 0:
+        return -1, 0.0
+    total = cumulative[b] - cumulative[a]
+    left = cumulative[t] - cumulative[a]
+    right = total - left
+    n_left = (t - a).astype(np.float64)
+    n_right = (b - t).astype(np.float64)
+    gains = (left**2).sum(axis=1) / n_left + (right**2).sum(axis=1) / n_right - (total**2).sum() / (b - a)
+    best = int(np.argmax(gains))
+    return int(t[best]), float(gains[best])
+
+
+def noise_variance(Y: np.ndarray, lag: int) -> np.ndarray:
+    """``sigma_j^2`` per column: ``(median_i |y_{i+L,j} - y_{i,j}| / (0.6745 sqrt 2))^2``
+    (lag ``L`` clipped to the rows; zeros with fewer than two rows)."""
+    Y = np.asarray(Y, dtype=np.float64)
+    lag = max(1, min(int(lag), Y.shape[0] - 1))
+    if Y.shape[0] < 2:
+        return np.zeros(Y.shape[1])
+    sigma = np.median(np.abs(Y[lag:] - Y[:-lag]), axis=0) / (NOISE_MAD_SCALE * math.sqrt(2.0))
+    return sigma**2
+
+
+def segmentation_penalty(Y: np.ndarray, lag: int) -> float:
+    """``beta = L sigma^2 (d + 2 sqrt(d x) + 2 x)`` with ``x = log n`` and ``sigma^2`` the mean
+    of the columns' :func:`noise_variance` (module docstring); a tiny positive floor keeps
+    noise-free constant input from being split."""
+    n, d = max(2, Y.shape[0]), max(1, Y.shape[1])
+    x = math.log(n)
+    sigma2 = float(noise_variance(Y, lag).mean()) if Y.size else 0.0
+    return max(max(1, lag) * sigma2 * (d + 2.0 * math.sqrt(d * x) + 2.0 * x), 1e-12)
+
+
+def optimal_partition(Y: np.ndarray, penalty: float, min_size: int = 1) -> list[int]:
+    """Change indices ``t`` (sorted; a segment starts at row ``t``) minimising the penalised
+    least-squares cost ``sum_segments C(a, b) + penalty * n_changes`` exactly, by optimal
+    partitioning (Jackson et al. 2005): ``F(t) = min_s F(s) + C(s, t) + penalty`` with
+    ``F(0) = -penalty`` and ``C(s, t) = sum_{i in [s, t)} |y_i|^2 - |S_[s,t)|^2 / (t - s)``,
+    over ``s`` with ``t - s >= min_size``; ``O(n^2 d)``, vectorised over ``s``."""
+    Y = np.asarray(Y, dtype=np.float64)
+    if Y.ndim == 1:
+        Y = Y[:, None]
+    n = Y.shape[0]
+    size = max(1, int(min_size))
+    cumulative = np.vstack([np.zeros((1, Y.shape[1])), np.cumsum(Y, axis=0)])
+    squares = np.concatenate([[0.0], np.cumsum((Y**2).sum(axis=1))])
+    best = np.full(n + 1, np.inf)
+    best[0] = -penalty
+    previous = np.zeros(n + 1, dtype=np.int64)
+    for t in range(size, n + 1):
+        s = np.arange(0, t - size + 1)
+        s = s[np.isfinite(best[s])]
+        if s.size == 0:
+            continue
+        sums = cumulative[t] - cumulative[s]
+        cost = squares[t] - squares[s] - (sums**2).sum(axis=1) / (t - s)
+        total = best[s] + cost + penalty
+        k = int(np.argmin(total))
+        best[t], previous[t] = total[k], s[k]
+    if not np.isfinite(best[n]):
+        return []
+    changes, t = [], n
+    while t > 0:
+        t = int(previous[t])
+        if t > 0:
+            changes.append(t)
+    return sorted(changes)
+
+
+# --------------------------------------------------------------------------- the result
+
+
+@dataclass(frozen=True)
+class RollingResult:
+    """Rolling attribution of one text: the slices, their scores, the change points.
+
+    ``change_slices``: the first slice of each new segment; ``change_marks``: the change
+    positions in marks (:func:`change_positions`); ``segments``: ``(first mark, stop mark,
+    author)`` of each segment (the first starts at 0, the last stops at the text's end)."""
+
+    n_marks: int
+    window: int
+    step: int
+    starts: np.ndarray
+    scores: SliceScores
+    change_slices: tuple[int, ...]
+    change_marks: tuple[float, ...]
+    segments: tuple[tuple[float, float, str], ...]
+
+    @property
+    def centres(self) -> np.ndarray:
+        return slice_centres(self.starts, self.window)
+
+    def slice_authors(self) -> np.ndarray:
+        return self.scores.slice_authors()
+
+    def as_json(self, top: int = 5) -> dict[str, Any]:
+        """Plain JSON: settings, each slice's start, author and its ``top`` authors' scores,
+        the change points and segments."""
+        evidence = self.scores.evidence()
+        order = np.argsort(-evidence, axis=1, kind="stable")[:, :top]
+        values = np.asarray(self.scores.values, dtype=np.float64)
+        slices = []
+        for i, start in enumerate(self.starts):
+            best = [
+                {"author": str(self.scores.authors[j]), self.scores.kind: _json_float(values[i, j])}
+                for j in order[i]
+            ]
+            slices.append({"start": int(start), "stop": int(start) + self.window, "author": best[0]["author"], "top": best})
+        return {
+            "n_marks": int(self.n_marks),
+            "window": int(self.window),
+            "step": int(self.step),
+            "method": self.scores.method,
+            "kind": self.scores.kind,
+            "n_slices": int(len(self.starts)),
+            "change_points": [float(c) for c in self.change_marks],
+            "segments": [{"start": float(a), "stop": float(b), "author": str(w)} for a, b, w in self.segments],
+            "slices": slices,
+        }
+
+
+def _json_float(value: float) -> float | None:
+    return float(value) if math.isfinite(value) else None
+
+
+def change_positions(starts: np.ndarray, window: int, change_slices: Sequence[int]) -> np.ndarray:
+    """``(c_{t-1} + c_t) / 2`` marks for each change slice ``t``."""
+    centres = slice_centres(starts, window)
+    t = np.asarray(change_slices, dtype=np.int64)
+    return (centres[t - 1] + centres[t]) / 2.0 if t.size else np.zeros(0)
+
+
+def segment_authors(evidence: np.ndarray, changes: Sequence[int]) -> np.ndarray:
+    """Column of the best mean evidence of each segment between ``changes``."""
+    bounds = [0, *changes, evidence.shape[0]]
+    return np.array([int(np.argmax(evidence[a:b].mean(axis=0))) for a, b in zip(bounds[:-1], bounds[1:])])
+
+
+def merged_changes(evidence: np.ndarray, changes: Sequence[int]) -> list[int]:
+    """The changes between segments of different authors: neighbouring segments with the same
+    best author (a split inside one hand, e.g. of the mixed slices at a change) are merged,
+    until no two neighbours share their author."""
+    changes = list(changes)
+    while changes:
+        authors = segment_authors(evidence, changes)
+        same = np.flatnonzero(authors[1:] == authors[:-1])
+        if same.size == 0:
+            break
+        changes.pop(int(same[0]))
+    return changes
+
+
+def refined_changes(Y: np.ndarray, changes: Sequence[int], min_size: int) -> list[int]:
+    """Each change moved to the best least-squares split of the rows between its neighbours
+    (one pass, left to right), so that a change found beside mixed slices that were merged
+    away sits at the middle of them again."""
+    changes = list(changes)
+    cumulative = np.vstack([np.zeros((1, Y.shape[1])), np.cumsum(Y, axis=0)])
+    for k in range(len(changes)):
+        a = changes[k - 1] if k > 0 else 0
+        b = changes[k + 1] if k + 1 < len(changes) else Y.shape[0]
+        t, _ = _split_gains(cumulative, a, b, max(1, min(min_size, (b - a) // 2)))
+        if t > 0:
+            changes[k] = t
+    return changes
+
+
+def segmentation_columns(evidence: np.ndarray) -> np.ndarray:
+    """The columns segmented: the authors that win at least one slice (all when none)."""
+    winners = np.unique(np.argmax(evidence, axis=1))
+    return winners if winners.size else np.arange(evidence.shape[1])
+
+
+def rolling_attribution(
+    scores: SliceScores,
+    starts: np.ndarray,
+    window: int,
+    step: int,
+    n_marks: int,
+    *,
+    min_slices: int | None = None,
+    merge_same_author: bool = True,
+) -> RollingResult:
+    """Change points and segments of scored slices (module docstring). ``min_slices``
+    (default ``L = ceil(N / S)``): the fewest slices per segment; ``merge_same_author``: merge
+    neighbouring segments with the same best author (:func:`merged_changes`)."""
+    evidence = scores.evidence()
+    lag = max(1, math.ceil(window / step))
+    Y = evidence[:, segmentation_columns(evidence)]
+    penalty = segmentation_penalty(Y, lag)
+    changes = optimal_partition(Y, penalty, min_slices or lag)
+    if merge_same_author:
+        changes = refined_changes(Y, merged_changes(evidence, changes), min_slices or lag)
+    marks = change_positions(starts, window, changes)
+    bounds = [0, *changes, len(starts)]
+    edges = [0.0, *marks.tolist(), float(n_marks)]
+    segments = []
+    for k in range(len(bounds) - 1):
+        mean = evidence[bounds[k] : bounds[k + 1]].mean(axis=0)
+        segments.append((edges[k], edges[k + 1], str(scores.authors[int(np.argmax(mean))])))
+    return RollingResult(int(n_marks), int(window), int(step), np.asarray(starts), scores, tuple(changes),
+                         tuple(float(m) for m in marks), tuple(segments))
+
+
+def roll_text(
+    marks: np.ndarray,
+    gaps: np.ndarray,
+    window: int,
+    step: int,
+    score: Callable[[dict[str, np.ndarray], np.ndarray], SliceScores],
+    feature_names: Sequence[str],
+    **options: Any,
+) -> RollingResult:
+    """Slice a sequence, compute the slices' ``feature_names``, score them with
+    ``score(features, starts)`` and find the changes (:func:`rolling_attribution`)."""
+    starts = slice_starts(len(marks), window, step)
+    features = slice_features(marks, gaps, starts, window, feature_names)
+    return rolling_attribution(score(features, starts), starts, window, step, len(marks), **options)
+
+
+def bundle_features(bundle: Any, method: str) -> tuple[str, ...]:
+    """The features a method of the bundle reads: the MLP's feature set, or the KL feature."""
+    return tuple(bundle.model.feature_set) if method == "mlp" else (method[3:],)
+
+
+def roll_with_bundle(
+    bundle: Any, marks: np.ndarray, gaps: np.ndarray, window: int | None = None, step: int | None = None,
+    method: str | None = None, **options: Any,
+) -> RollingResult:
+    """Rolling attribution against an attribution bundle: window from the bundle's threshold
+    (:func:`default_window`), step a quarter of it, method the best at that length
+    (:func:`best_method_at`) unless given."""
+    window = int(window or default_window(bundle.threshold))
+    step = int(step or default_step(window))
+    method = method or best_method_at(bundle.threshold, bundle.kl_features, window)[0]
+    return roll_text(
+        marks, gaps, window, step, lambda features, _: bundle_slice_scores(bundle, features, method),
+        bundle_features(bundle, method), **options,
+    )
+
+
+def rolling_table(name: str, result: RollingResult, method_note: str = "") -> str:
+    """The text output of ``punctstyle rolling``: a title, the segments (from, to, author),
+    then one line per slice (start, stop, author, its score)."""
+    kind = result.scores.kind
+    lines = [
+        f"{name}: {result.n_marks} marks; {len(result.starts)} slices of {result.window} marks every "
+        f"{result.step}; method {result.scores.method} ({kind}){method_note}",
+        f"change points (marks): {', '.join(f'{c:.0f}' for c in result.change_marks) or 'none'}",
+        "segments:",
+    ]
+    lines += [f"  {a:8.0f} - {b:8.0f}  {author}" for a, b, author in result.segments]
+    lines.append(f"slices (start, stop, author, {kind}):")
+    winners = result.slice_authors()
+    column = {a: j for j, a in enumerate(result.scores.authors)}
+    for i, (start, author) in enumerate(zip(result.starts, winners, strict=True)):
+        value = float(result.scores.values[i, column[author]])
+        lines.append(f"  {int(start):8d} {int(start) + result.window:8d}  {author}  {value:.4g}")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+def truth_at(positions: np.ndarray, boundaries: Sequence[float], authors: Sequence[Any]) -> np.ndarray:
+    """The true author at each position (marks): part ``k`` spans ``[b_k, b_{k+1})`` with
+    ``boundaries = (b_1, ..., b_{K-1})`` the true changes."""
+    index = np.searchsorted(np.asarray(boundaries, dtype=np.float64), np.asarray(positions, np.float64), side="right")
+    return np.asarray(authors, dtype=object)[index]
+
+
+def change_point_errors(found: Sequence[float], true: Sequence[float]) -> np.ndarray:
+    """``min_k |found_k - true_j|`` for each true change ``j`` (inf when nothing was found)."""
+    true = np.asarray(true, dtype=np.float64)
+    found = np.asarray(found, dtype=np.float64)
+    if found.size == 0:
+        return np.full(true.shape, np.inf)
+    return np.abs(true[:, None] - found[None, :]).min(axis=1)
+
+
+__all__ = [
+    "DISTANCE",
+    "PROBABILITY",
+    "RollingResult",
+    "SliceScores",
+    "best_method_at",
+    "optimal_partition",
+    "bundle_slice_scores",
+    "change_point_errors",
+    "change_positions",
+    "default_step",
+    "default_window",
+    "kl_slice_scores",
+    "noise_variance",
+    "roll_text",
+    "roll_with_bundle",
+    "rolling_table",
+    "rolling_attribution",
+    "segmentation_penalty",
+    "slice_centres",
+    "slice_features",
+    "slice_starts",
+    "slice_word_frequencies",
+    "slice_word_spans",
+    "truth_at",
+]

@@ -1,0 +1,80 @@
+"""Planning of the maps of the corpus and of the rolling-attribution check (rule files
+workflow/rules/maps.smk and rolling.smk, issue 23): inputs, report labels and targets, as plain
+functions of the config."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from punctstyle.beyond.maps import WORDS, family_features
+from punctstyle.plan.targets import out
+
+SECTION_MAPS = "Maps of the corpus"
+SECTION_ROLLING = "Rolling attribution"
+MAP_FIGURES: tuple[str, ...] = ("pca", "mds_delta", "mds_kl", "dendrogram")
+MAP_LABEL_POLICY = (
+    "points and leaves coloured by author for the maps.top_k_authors authors with the most "
+    "documents (legend), every other author grey; dendrogram leaves: surname and the title's "
+    "first 18 characters, one leaf per author above maps.max_leaves documents"
+)
+ROLLING_WORD_METHODS: tuple[str, ...] = ("delta_words", "delta_both")
+
+
+def map_family_name(config: dict[str, Any], family: str) -> str:
+    """How the figures name a family of features."""
+    if family == WORDS:
+        return f"the {config['maps']['words']} most frequent words"
+    return f"punctuation {family}"
+
+
+def map_tables(config: dict[str, Any], family: str) -> list[str]:
+    """The corpus tables a family's maps read."""
+    return [out(config, f"corpus/{feature}.parquet") for feature in family_features(family)]
+
+
+def map_words(config: dict[str, Any], family: str) -> list[str]:
+    """The corpus word matrix, for the words family only."""
+    return [out(config, "corpus/words.npz")] if family == WORDS else []
+
+
+def map_words_k(config: dict[str, Any], family: str) -> int:
+    return int(config["maps"]["words"]) if family == WORDS else 0
+
+
+def maps_outputs(config: dict[str, Any]) -> list[str]:
+    """Every file of the maps when maps.enabled, for rule all."""
+    if not config["maps"]["enabled"]:
+        return []
+    files = []
+    for family in config["maps"]["families"]:
+        files += [out(config, f"analysis/maps/{family}_{kind}") for kind in ("coordinates.csv", "consensus_edges.csv", "summary.json")]
+        files += [out(config, f"figures/maps/{family}_{name}.{ext}") for name in MAP_FIGURES for ext in ("png", "pdf")]
+    return files
+
+
+def rolling_word_inputs(config: dict[str, Any], book_ids: Iterable[int], rules_file: str) -> dict[str, Any]:
+    """The word methods' inputs: the selected books' words files (their word streams, kept at
+    extraction), texts and the tokenizer ``rules_file`` (for a words file of an older punctstyle,
+    re-tokenized) and the corpus word matrix; none without a word method."""
+    if not set(config["rolling"]["methods"]) & set(ROLLING_WORD_METHODS):
+        return {}
+    ids = list(book_ids)
+    return {
+        "texts": [out(config, f"books/{book_id}.txt.gz") for book_id in ids],
+        "word_files": [out(config, f"words/{book_id}.parquet") for book_id in ids],
+        "words": out(config, "corpus/words.npz"),
+        "rules": rules_file,
+    }
+
+
+def rolling_outputs(config: dict[str, Any]) -> list[str]:
+    """Files of the rolling check when rolling.enabled, for rule all."""
+    if not config["rolling"]["enabled"]:
+        return []
+    return [
+        out(config, "analysis/rolling/collaborations.csv"),
+        out(config, "analysis/rolling/summary.csv"),
+        out(config, "figures/rolling/collaborations.png"),
+        out(config, "figures/rolling/collaborations.pdf"),
+    ]

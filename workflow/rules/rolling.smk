@@ -1,0 +1,39 @@
+# Rolling attribution (issue 23) checked on synthetic collaborations of held-out books
+# (config rolling.*); planning in punctstyle.plan.maps, logic in punctstyle.attribution.rolling
+# and punctstyle.experiments.collaborations.
+from punctstyle.marks import PAPER_FEATURES
+from punctstyle.plan import maps as plan_maps
+
+
+rule rolling_collaborations:
+    input:
+        unpack(
+            lambda wildcards: plan_maps.rolling_word_inputs(
+                config, selected_book_ids(), PLAN.tokenizer_rules_file()
+            )
+        ),
+        tables=expand(out("corpus/{feature}.parquet"), feature=PAPER_FEATURES),
+        sequences=attribution_sequences,
+    output:
+        records=out("analysis/rolling/collaborations.csv"),
+        summary=out("analysis/rolling/summary.csv"),
+        figure=report(
+            png("rolling/collaborations"),
+            caption=caption("rolling_collaborations"),
+            category=plan_maps.SECTION_ROLLING,
+        ),
+        figure_pdf=pdf("rolling/collaborations"),
+    log:
+        log_path("rolling/collaborations"),
+    benchmark:
+        out("benchmarks/rolling/collaborations.tsv")
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=120,
+    params:
+        settings=config["rolling"],
+    script:
+        "../../scripts/rolling_collaborations.py"
