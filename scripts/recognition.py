@@ -24,6 +24,8 @@ recognition_job(
     word_methods=params.word_methods,
     word_matrix=snakemake.input.get("words"),
     word_options=options_by_classifier(snakemake.config, {"mlp": params.word_mlp}, snakemake.threads),
+    store_views=params.store_views,
+    store_class_sizes=params.store_class_sizes,
     log=log,
 )
 log.info("%s", job_cost_line())

@@ -390,3 +390,55 @@ class MLPClassifier:
         if self.model is None:
             raise RuntimeError("MLPClassifier.save called before fit")
         save_model(path, self.model)
+
+
+def model_arrays(model: TrainedMLP) -> dict[str, np.ndarray]:
+    """The arrays that define a trained network, value for value: the layers' float32 weights
+    and biases (``w0, b0, w1, b1``), the float64 scaler (``mean``, ``scale``) and the classes
+    (str). :func:`model_from_arrays` rebuilds the model; its predictions are the same numbers."""
+    state = model.network.state_dict()
+    return {
+        "w0": state["0.weight"].detach().cpu().numpy().copy(),
+        "b0": state["0.bias"].detach().cpu().numpy().copy(),
+        "w1": state["2.weight"].detach().cpu().numpy().copy(),
+        "b1": state["2.bias"].detach().cpu().numpy().copy(),
+        "mean": np.asarray(model.mean, dtype=np.float64),
+        "scale": np.asarray(model.scale, dtype=np.float64),
+        "classes": np.asarray([str(c) for c in model.classes], dtype=str),
+    }
+
+
+def model_from_arrays(
+    arrays: Mapping[str, np.ndarray],
+    *,
+    params: MLPParams,
+    feature_set: Sequence[str],
+    seed: int,
+    epochs: int,
+    best_epoch: int,
+    device: str = "cpu",
+) -> TrainedMLP:
+    """The :class:`TrainedMLP` of :func:`model_arrays` (weights loaded as stored, no training)."""
+    w0, w1 = np.asarray(arrays["w0"]), np.asarray(arrays["w1"])
+    if w0.shape[0] != params.hidden:
+        raise ValueError(f"stored network has {w0.shape[0]} hidden units, the parameters say {params.hidden}")
+    network = build_network(w0.shape[1], params.hidden, w1.shape[0])
+    state = {name: torch.from_numpy(np.array(arrays[key], dtype=np.float32)) for name, key in
+             (("0.weight", "w0"), ("0.bias", "b0"), ("2.weight", "w1"), ("2.bias", "b1"))}
+    network.load_state_dict(state)
+    dev = resolve_device(device)
+    network.to(dev).eval()
+    classes = np.empty(len(arrays["classes"]), dtype=object)
+    classes[:] = [str(c) for c in arrays["classes"]]
+    return TrainedMLP(
+        network=network,
+        mean=np.asarray(arrays["mean"], dtype=np.float64),
+        scale=np.asarray(arrays["scale"], dtype=np.float64),
+        classes=classes,
+        feature_set=tuple(feature_set),
+        params=params,
+        seed=int(seed),
+        epochs=int(epochs),
+        best_epoch=int(best_epoch),
+        device=dev,
+    )
