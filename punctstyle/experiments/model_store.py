@@ -129,11 +129,11 @@ class FittedEntry:
 
 def write_fitted(path: Any, entries: Sequence[FittedEntry]) -> None:
     """Write ``entries`` (possibly none) to ``path`` atomically (module docstring)."""
-    from punctstyle.classifiers.mlp import model_arrays  # lazy: imports torch
-
     arrays: dict[str, np.ndarray] = {}
     meta: list[dict[str, Any]] = []
     for i, entry in enumerate(entries):
+        from punctstyle.classifiers.mlp import model_arrays  # lazy: imports torch (none for an empty file)
+
         for name, values in model_arrays(entry.model).items():
             arrays[f"{i}/{name}"] = values
         arrays[f"{i}/train_ids"] = np.asarray(entry.train_ids, dtype=np.int64)
