@@ -6,7 +6,7 @@ benchmark drivers (benchmarks/beyond_rows.py), so both run the same code.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,9 +30,8 @@ from punctstyle.io import atomic_open
 from punctstyle.experiments.model_store import (
     STORED_METHOD,
     FittedEntry,
-    FittedModels,
     StoreKey,
-    stored_classifier,
+    stored_fit_reader,
     stores_row,
     write_fitted,
 )
@@ -337,30 +336,6 @@ def _fitted_entries(
             key = StoreKey(task, e.n_classes, e.seed, e.method, e.feature_set)
             entries.append(FittedEntry(key, e.model.model, book_ids[e.train_index], book_ids[e.test_index], e.y_pred))
     return entries
-
-
-def stored_fit_reader(
-    fitted: Sequence[Any], task: str, n_classes: int, seed: int, options: Mapping[str, Any]
-) -> Callable[[str, Sequence[str], Any, Any], Any]:
-    """``stored(feature_set, feature_columns, classes, train_ids)``: the recognition grid's fitted
-    MLP of this row and feature set, as a fitted classifier, read from the store files ``fitted``
-    (:class:`punctstyle.experiments.model_store.FittedModels`; checked against the row), or None
-    when none is stored (the caller trains it)."""
-    models = FittedModels(fitted)
-
-    def stored(feature_set: str, feature_columns: Sequence[str], classes: Any, train_ids: Any) -> Any:
-        key = StoreKey(task, n_classes, seed, STORED_METHOD, feature_set)
-        if key not in models.keys():
-            return None
-        from punctstyle.classifiers.mlp import MLPParams  # lazy: imports torch
-
-        params = options["params"] if isinstance(options["params"], MLPParams) else MLPParams.from_config(options["params"])
-        model = models.model(key, feature_columns=feature_columns, classes=classes, train_ids=train_ids, params=params,
-                             device=options.get("device", "cpu"))
-        return stored_classifier(model, seed=seed, device=options.get("device", "cpu"),
-                                 num_threads=options.get("num_threads"))
-
-    return stored
 
 
 def importance_job(

@@ -15,7 +15,7 @@ Nothing else is stored: the other networks of the grid are not read again.
 
 File (one per recognition row, ``models/{task}/{classes}_classes/seed{seed}_fitted.npz``): an
 uncompressed ``.npz`` (float32 weights do not compress: measured in docs/performance.md) with,
-per stored view ``i``, the arrays of :func:`punctstyle.classifiers.mlp.model_arrays` under
+per stored view ``i``, the arrays of :func:`model_arrays` under
 ``"{i}/..."``, the training and test book ids and the test predictions; ``"meta"`` is a JSON
 string (format, and per view: task, n_classes, seed, method, feature_set, feature columns,
 protocol = the MLP's parameters, epochs). Written atomically (:func:`punctstyle.io.atomic_path`).
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -111,6 +111,66 @@ def fitted_inputs(config: Mapping[str, Any], task: str, class_size: int | str, s
     return list(dict.fromkeys(files))
 
 
+# ----------------------------------------------------------------------------- arrays
+
+
+def model_arrays(model: Any) -> dict[str, np.ndarray]:
+    """The arrays that define a trained :class:`punctstyle.classifiers.mlp.TrainedMLP`, value for
+    value: the layers' float32 weights and biases (``w0, b0, w1, b1``), the float64 scaler
+    (``mean``, ``scale``) and the classes (str). :func:`model_from_arrays` rebuilds the model; its predictions are the same numbers."""
+    state = model.network.state_dict()
+    return {
+        "w0": state["0.weight"].detach().cpu().numpy().copy(),
+        "b0": state["0.bias"].detach().cpu().numpy().copy(),
+        "w1": state["2.weight"].detach().cpu().numpy().copy(),
+        "b1": state["2.bias"].detach().cpu().numpy().copy(),
+        "mean": np.asarray(model.mean, dtype=np.float64),
+        "scale": np.asarray(model.scale, dtype=np.float64),
+        "classes": np.asarray([str(c) for c in model.classes], dtype=str),
+    }
+
+
+def model_from_arrays(
+    arrays: Mapping[str, np.ndarray],
+    *,
+    params: Any,
+    feature_set: Sequence[str],
+    seed: int,
+    epochs: int,
+    best_epoch: int,
+    device: str = "cpu",
+) -> Any:
+    """The :class:`punctstyle.classifiers.mlp.TrainedMLP` of :func:`model_arrays` (weights loaded
+    as stored, no training)."""
+    w0, w1 = np.asarray(arrays["w0"]), np.asarray(arrays["w1"])
+    if w0.shape[0] != params.hidden:
+        raise ValueError(f"stored network has {w0.shape[0]} hidden units, the parameters say {params.hidden}")
+    import torch  # lazy: only a stored model's reader needs it
+
+    from punctstyle.classifiers.mlp import TrainedMLP, build_network, resolve_device
+
+    network = build_network(w0.shape[1], params.hidden, w1.shape[0])
+    state = {name: torch.from_numpy(np.array(arrays[key], dtype=np.float32)) for name, key in
+             (("0.weight", "w0"), ("0.bias", "b0"), ("2.weight", "w1"), ("2.bias", "b1"))}
+    network.load_state_dict(state)
+    dev = resolve_device(device)
+    network.to(dev).eval()
+    classes = np.empty(len(arrays["classes"]), dtype=object)
+    classes[:] = [str(c) for c in arrays["classes"]]
+    return TrainedMLP(
+        network=network,
+        mean=np.asarray(arrays["mean"], dtype=np.float64),
+        scale=np.asarray(arrays["scale"], dtype=np.float64),
+        classes=classes,
+        feature_set=tuple(feature_set),
+        params=params,
+        seed=int(seed),
+        epochs=int(epochs),
+        best_epoch=int(best_epoch),
+        device=dev,
+    )
+
+
 # ----------------------------------------------------------------------------- writer
 
 
@@ -132,8 +192,6 @@ def write_fitted(path: Any, entries: Sequence[FittedEntry]) -> None:
     arrays: dict[str, np.ndarray] = {}
     meta: list[dict[str, Any]] = []
     for i, entry in enumerate(entries):
-        from punctstyle.classifiers.mlp import model_arrays  # lazy: imports torch (none for an empty file)
-
         for name, values in model_arrays(entry.model).items():
             arrays[f"{i}/{name}"] = values
         arrays[f"{i}/train_ids"] = np.asarray(entry.train_ids, dtype=np.int64)
@@ -208,8 +266,6 @@ class FittedModels:
         :class:`~punctstyle.io.InputError` (one line: file, key, field) when it does not match."""
         if key not in self._entries:
             return None
-        from punctstyle.classifiers.mlp import model_from_arrays  # lazy: imports torch
-
         path, view, arrays = self._entries[key]
         where = f"{path}: stored {key.method} {key.feature_set!r} ({key.task}, {key.n_classes} classes, seed {key.seed})"
         checks = (
@@ -247,3 +303,27 @@ def stored_classifier(model: Any, *, seed: int, device: str = "cpu", num_threads
                                device=device, num_threads=num_threads)
     classifier.model = model
     return classifier
+
+
+def stored_fit_reader(
+    fitted: Sequence[Any], task: str, n_classes: int, seed: int, options: Mapping[str, Any]
+) -> Callable[[str, Sequence[str], Any, Any], Any]:
+    """``stored(feature_set, feature_columns, classes, train_ids)``: the recognition grid's fitted
+    MLP of this row and feature set, as a fitted classifier, read from the store files ``fitted``
+    (:class:`FittedModels`; checked against the row), or None
+    when none is stored (the caller trains it)."""
+    models = FittedModels(fitted)
+
+    def stored(feature_set: str, feature_columns: Sequence[str], classes: Any, train_ids: Any) -> Any:
+        key = StoreKey(task, n_classes, seed, STORED_METHOD, feature_set)
+        if key not in models.keys():
+            return None
+        from punctstyle.classifiers.mlp import MLPParams  # lazy: imports torch
+
+        params = options["params"] if isinstance(options["params"], MLPParams) else MLPParams.from_config(options["params"])
+        model = models.model(key, feature_columns=feature_columns, classes=classes, train_ids=train_ids, params=params,
+                             device=options.get("device", "cpu"))
+        return stored_classifier(model, seed=seed, device=options.get("device", "cpu"),
+                                 num_threads=options.get("num_threads"))
+
+    return stored
