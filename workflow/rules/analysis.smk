@@ -1,5 +1,4 @@
 # Sections 3-4: consistency (KL divergence) and recognition (KL nearest class, MLP).
-from punctstyle.experiments import model_store
 
 
 rule consistency:
@@ -62,7 +61,8 @@ rule recognition:
         ),
         words=out("analysis/recognition/{task}/{classes}_classes/seed{seed}_words.csv"),
         models=directory(out("models/{task}/{classes}_classes/seed{seed}")),
-        # the fits later analyses read (punctstyle.experiments.model_store)
+        # the fits later analyses read (punctstyle.experiments.model_store; which ones is read
+        # from the config by the script, not a param: switching an analysis on reruns no row)
         fitted=out("models/{task}/{classes}_classes/seed{seed}_fitted.npz"),
     log:
         log_path("recognition/{task}_{classes}_classes_seed{seed}"),
@@ -86,8 +86,6 @@ rule recognition:
         # the word baselines of the row: classifier -> word sets, {} when off for the task
         word_methods=lambda wildcards: recognition_word_methods(wildcards.task),
         word_mlp=lambda wildcards: recognition_word_mlp_params(wildcards.task),
-        store_views=lambda wildcards: model_store.stored_views(config, wildcards.task),
-        store_class_sizes=model_store.consumer_class_sizes(config),
     script:
         "../../scripts/recognition.py"
 

@@ -1,6 +1,7 @@
 # Beyond the paper (its first open question, section 5): author recognition accuracy against
 # the length of the punctuation sequence, on the splits of Tables 2-3. Functions and targets
 # (length_outputs()) are in length_common.smk; switch and settings in config length_curve.
+from punctstyle.experiments.model_store import fitted_inputs
 
 
 rule length_curve_row:
@@ -10,7 +11,7 @@ rule length_curve_row:
         table=out("corpus/f1.parquet"),
         sequences=attribution_sequences,
         # the recognition grid's fits of the row (whole-book training mode)
-        fitted=lambda wildcards: model_store.fitted_inputs(
+        fitted=lambda wildcards: fitted_inputs(
             config, "author", wildcards.classes, wildcards.seed
         ),
     output:
