@@ -390,4 +390,3 @@ class MLPClassifier:
         if self.model is None:
             raise RuntimeError("MLPClassifier.save called before fit")
         save_model(path, self.model)
-
