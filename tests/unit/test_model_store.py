@@ -132,3 +132,21 @@ def test_only_the_views_and_rows_later_analyses_read_are_stored():
         "out/models/author/all_classes/seed1_fitted.npz",
     ]
     assert fitted_inputs(_config(), "author", "10", "7") == []  # the grid does not run seed 7
+
+
+def test_the_recognition_row_stores_only_the_asked_views_at_the_asked_sizes(tmp_path):
+    from punctstyle.experiments.jobs import recognition_job
+    from tests.unit.test_recognition import _tables
+
+    tables = _tables(4, 6)
+    options = {"mlp": {"params": mlp_params(hidden=8, max_epochs=2), "num_threads": 1}}
+    common = dict(methods={"mlp": ["f1", "f3"]}, test_fraction=0.2, classifier_options=options,
+                  all_configured=True, store_views=["f3"])
+    for class_size, sizes, stored in ((3, [3], ["f3"]), (3, [10], []), ("all", [10], ["f3"]), (10, [10], [])):
+        outputs = {"fitted": tmp_path / f"{class_size}_{sizes[0]}.npz", "models": tmp_path / f"models_{class_size}"}
+        recognition_job(tables, "author", class_size, 0, outputs, store_class_sizes=sizes, **common)
+        models = FittedModels([outputs["fitted"]])
+        assert [key.feature_set for key in models.keys()] == stored
+        # the models folder keeps the full-corpus row's networks only, as before
+        saved = sorted(path.name for path in outputs["models"].glob("*.pt"))
+        assert saved == (["mlp_f1_4classes.pt", "mlp_f3_4classes.pt"] if class_size == "all" else [])
