@@ -307,7 +307,6 @@ def recognition_job(
     if "models" in outputs:
         Path(outputs["models"]).mkdir(parents=True, exist_ok=True)
         for experiment in run.experiments if run else []:
-            # the full-corpus row's models only (a kept fit of a smaller row is in the store)
             full = experiment.n_classes == n_available
             if full and experiment.model is not None and hasattr(experiment.model, "save"):
                 name = f"{experiment.method}_{experiment.feature_set}_{experiment.n_classes}classes.pt"
