@@ -1,4 +1,6 @@
 # Sections 3-4: consistency (KL divergence) and recognition (KL nearest class, MLP).
+# fitted_inputs: the recognition rows' stored fits that length.smk and beyond.smk read.
+from punctstyle.experiments.model_store import fitted_inputs
 
 
 rule consistency:

@@ -1,7 +1,6 @@
 # Beyond the paper (its open questions, section 5): which f3 transitions carry the author
 # signal, and whether a part of a book is representative of the whole. Functions and
 # targets (beyond_outputs()) are in beyond_common.smk; switches in config beyond.*.enabled.
-from punctstyle.experiments.model_store import fitted_inputs
 
 
 rule f3_importance_row:

@@ -1,7 +1,6 @@
 # Beyond the paper (its first open question, section 5): author recognition accuracy against
 # the length of the punctuation sequence, on the splits of Tables 2-3. Functions and targets
 # (length_outputs()) are in length_common.smk; switch and settings in config length_curve.
-from punctstyle.experiments.model_store import fitted_inputs
 
 
 rule length_curve_row:
