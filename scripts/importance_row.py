@@ -19,6 +19,7 @@ importance_job(
     repeats=params.repeats,
     holdout_fraction=params.holdout_fraction,
     classifier_options=options_by_classifier(snakemake.config, {"mlp": params.mlp}, snakemake.threads),
+    fitted=snakemake.input.get("fitted", []),
     log=log,
 )
 log.info("%s", job_cost_line())

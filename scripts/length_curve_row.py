@@ -24,6 +24,7 @@ length_curve_job(
     texts=snakemake.input.get("texts", []),
     words=snakemake.input.get("words", []),
     rules=snakemake.input.get("rules"),
+    fitted=snakemake.input.get("fitted", []),
     log=log,
 )
 log.info("%s", job_cost_line())

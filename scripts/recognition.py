@@ -6,6 +6,7 @@ import pandas as pd
 
 from punctstyle.classifiers.options import options_by_classifier
 from punctstyle.experiments.jobs import recognition_job
+from punctstyle.experiments.model_store import consumer_class_sizes, stored_views
 from punctstyle.logs import configure_logging, job_cost_line
 from punctstyle.marks import FEATURES
 
@@ -24,6 +25,9 @@ recognition_job(
     word_methods=params.word_methods,
     word_matrix=snakemake.input.get("words"),
     word_options=options_by_classifier(snakemake.config, {"mlp": params.word_mlp}, snakemake.threads),
+    # the fits later analyses read: from the config, not params (switching one on reruns no row)
+    store_views=stored_views(snakemake.config, wildcards.task),
+    store_class_sizes=consumer_class_sizes(snakemake.config),
     log=log,
 )
 log.info("%s", job_cost_line())

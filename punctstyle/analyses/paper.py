@@ -10,7 +10,7 @@ column (books without a genre are left out; see :func:`punctstyle.sources.genres
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,6 +136,7 @@ def recognition_run(
     methods: Mapping[str, Sequence[str]],
     test_fraction: float,
     classifier_options: Mapping[str, Mapping[str, Any]],
+    keep: Collection[tuple[str, str]] = (),
 ) -> RecognitionRun:
     """One row of Tables 2-4 (a class size and a seed of one task), for every configured classifier.
 
@@ -143,7 +144,8 @@ def recognition_run(
     The class sample and split are shared by every classifier and feature set; the excerpts
     of one text (tables with ``source_id``, :func:`punctstyle.corpus.tables.text_groups`) stay on one
     side of it. Classifiers of the row that uses every class are kept on their experiments (to
-    be saved).
+    be saved), and those of the (method, feature set) pairs in ``keep`` on every row (the fits
+    that later analyses read, :mod:`punctstyle.experiments.model_store`).
     """
     features, labels, book_ids = matrices_from_tables(tables, task_column(task))
     n_available = np.unique(labels).size
@@ -162,7 +164,7 @@ def recognition_run(
         )
     )
     for experiment in experiments:
-        if experiment.n_classes != n_available:
+        if experiment.n_classes != n_available and (experiment.method, experiment.feature_set) not in keep:
             experiment.model = None
     if not experiments:
         raise ValueError("recognition.methods lists no feature set: nothing to run")

@@ -150,6 +150,7 @@ def importance_row(
     holdout_fraction: float,
     make: MakeClassifier,
     groups: Sequence[Any] | None = None,
+    stored_mlp: Callable[[np.ndarray, np.ndarray], Any] | None = None,
 ) -> ImportanceRow:
     """Importance and top-k accuracies of one row of Tables 2-3 (same sample and split).
 
@@ -157,7 +158,9 @@ def importance_row(
     the inner split use their own generators (:func:`punctstyle.experiments.splits.row_rng` of
     ``"{task}/permutation"`` and ``"{task}/ranking"``), never the split's. ``groups`` (each
     document's text, :func:`punctstyle.corpus.tables.text_groups`): a text's excerpts stay on one side
-    of the split and of the inner hold-out.
+    of the split and of the inner hold-out. ``stored_mlp(classes, train_index)``: the recognition
+    grid's fitted f3 MLP of this row (trained on the documents ``train_index``), or None; the
+    test-split MLP is then read, not trained again (:mod:`punctstyle.experiments.model_store`).
     """
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(labels, dtype=object)
@@ -165,7 +168,9 @@ def importance_row(
     split = Row(task, n_classes, seed, y, groups=g).split(test_fraction)
     X_train, y_train = X[split.train_index], y[split.train_index]
     X_test, y_test = X[split.test_index], y[split.test_index]
-    mlp = make("mlp").fit(X_train, y_train)
+    mlp = None if stored_mlp is None else stored_mlp(split.classes, split.train_index)
+    if mlp is None:
+        mlp = make("mlp").fit(X_train, y_train)
     test_rng = row_rng(seed, n_classes, f"{task}/permutation")
     test_importance = permutation_importance(mlp.predict, X_test, y_test, test_rng, repeats)
     ranking = training_ranking(

@@ -181,6 +181,7 @@ def length_curve_row(
     classifier_options: Mapping[str, Mapping[str, Any]] | None = None,
     word_counts: Callable[[int], tuple[Sequence[str], np.ndarray]] | None = None,
     groups: Sequence[Any] | None = None,
+    stored: Callable[[str, str, tuple[str, ...], np.ndarray, np.ndarray], Any] | None = None,
 ) -> LengthRow:
     """Accuracy at every length for one row (see the module docstring).
 
@@ -198,6 +199,11 @@ def length_curve_row(
     the documents are excerpts of texts (:func:`punctstyle.corpus.tables.text_groups`), so that a
     text's excerpts stay on one side of the split; word features are refused then (the word
     counts are those of whole texts).
+
+    ``stored(method, feature_set, feature_names, classes, train_index)``: the recognition grid's
+    fitted classifier of this row, trained on the documents ``train_index`` (positions in
+    ``labels``), or None; training mode ``"whole"`` uses it instead of fitting the same network
+    again (:mod:`punctstyle.experiments.model_store`).
     """
     check_methods(methods)
     if groups is not None and uses_word_features(methods):
@@ -264,6 +270,8 @@ def length_curve_row(
                         "epochs": 0,
                     }
                     if y_train.size and y_test.size:
+                        if model is None and mode == "whole" and stored is not None and keep_train.all():
+                            model = stored(method, name, names, split.classes, split.train_index)
                         if model is None or mode == "excerpt":
                             X_train = stack_features(train.features[train_label], names)[keep_train]
                             make = _maker(method, names, seed, options.get(method, {}))

@@ -24,9 +24,17 @@ from punctstyle.analyses.paper import (
 )
 from punctstyle.classifiers import build_classifier, build_sequence_classifier
 from punctstyle.corpus.tables import feature_matrix, text_groups
-from punctstyle.beyond.importance import ImportanceRow, capped_class_size, importance_row, write_importance_row
+from punctstyle.beyond.importance import ImportanceRow, importance_row, write_importance_row
 from punctstyle.featuresets import matrices_from_tables
 from punctstyle.io import atomic_open
+from punctstyle.experiments.model_store import (
+    STORED_METHOD,
+    FittedEntry,
+    StoreKey,
+    stored_fit_reader,
+    stores_row,
+    write_fitted,
+)
 from punctstyle.beyond.length_curve import (
     EXCERPT_COLUMNS,
     RESULT_COLUMNS,
@@ -79,6 +87,7 @@ def length_curve_job(
     texts: Sequence[Any] = (),
     words: Sequence[Any] = (),
     rules: Any = None,
+    fitted: Sequence[Any] = (),
     log: Any = None,
 ) -> LengthJob:
     """Rule ``length_curve_row``: one (class size, seed) row of the author task's accuracy against
@@ -88,7 +97,9 @@ def length_curve_job(
     recognition rule reads them, and the excerpts of one text stay on one side of the split.
     ``n_classes`` is capped to the authors available; fewer than 2 authors: empty files. Word methods
     (words<k>) also read the books' ``texts`` (re-tokenized on the ``rules`` file) and ``words``
-    files (whole-book counts, for the row's training vocabulary)."""
+    files (whole-book counts, for the row's training vocabulary). ``fitted``: the recognition
+    rows' store files (:mod:`punctstyle.experiments.model_store`); training mode ``"whole"`` reads
+    the row's MLP from them instead of training it again."""
     _, labels, book_ids = matrices_from_tables({"f1": table}, "author")
     n_available = int(np.unique(labels).size)
     results = pd.DataFrame(columns=RESULT_COLUMNS)
@@ -96,10 +107,7 @@ def length_curve_job(
     vocabulary: tuple[str, ...] = ()
     tokenizing = [0.0]
     used = None
-    if n_available < 2:
-        if log is not None:
-            log.warning("skipped: the corpus has %d author(s), at least 2 are needed", n_available)
-    else:
+    if enough_classes(n_available, "author", log):
         files = document_sequences(sequences, table, book_ids)
         word_files = None
         if uses_word_features(methods):
@@ -116,6 +124,16 @@ def length_curve_job(
             return Document(int(book_ids[i]), marks, gaps, streams)
 
         used = min(n_classes, n_available)
+        stored_fit = stored_fit_reader(fitted, "author", used, seed, classifier_options.get(STORED_METHOD, {}))
+
+        def stored(method: str, name: str, names: Any, classes: Any, train_index: Any) -> Any:
+            if method != STORED_METHOD or not fitted:
+                return None
+            model = stored_fit(name, names, classes, book_ids[train_index])
+            if model is not None and log is not None:
+                log.info("%s %s: the recognition grid's fit, read from the store (not trained again)", method, name)
+            return model
+
         start = time.process_time()
         row = length_curve_row(
             document,
@@ -131,6 +149,7 @@ def length_curve_job(
             classifier_options=classifier_options,
             word_counts=None if word_files is None else word_files.counts,
             groups=text_groups(table, book_ids),  # None: whole texts
+            stored=stored,
         )
         results, excerpts, vocabulary = row.results, row.excerpts, row.vocabulary
         if log is not None:
@@ -173,14 +192,11 @@ def sequence_row_job(
     (``outputs["lengths"]``; none when ``lengths`` is empty). Fewer than 2 authors: empty files.
     Returns the row (None when skipped)."""
     task = "author"
-    try:
-        data = sequence_row_split(table, task, class_size, seed, test_fraction)
-    except ValueError as exc:
-        if log is not None:
-            log.warning("sequence classifier skipped: %s", exc)
+    if not enough_classes(labelled_rows(table, task)[task_column(task)].nunique(), task, log):
         write_sequence_row(outputs["row"], None)
         write_length_rows(outputs["lengths"], None)
         return None
+    data = sequence_row_split(table, task, class_size, seed, test_fraction)
     documents = document_sequences(sequences, table, data.book_ids)
 
     def make() -> Any:
@@ -220,6 +236,8 @@ def recognition_job(
     word_matrix: Any = None,
     word_options: Mapping[str, Mapping[str, Any]] | None = None,
     words_only: bool = False,
+    store_views: Sequence[str] = (),
+    store_class_sizes: Sequence[int] = (),
     log: Any = None,
 ) -> RecognitionRun | None:
     """Rule ``recognition``: one row of Tables 2-4 (a task, a class size, a seed), every configured
@@ -229,14 +247,17 @@ def recognition_job(
     ``["confusion"]`` and ``["words"]`` (each when present) and, under ``outputs["models"]``, the
     full-corpus row's models. Skipped (empty files) with fewer than 2 classes or when the class
     size caps to every class and the ``"all"`` row computes it (``all_configured``).
-    ``words_only``: the word baselines alone (benchmarks/recognition_rows.py --words-only)."""
+    ``words_only``: the word baselines alone (benchmarks/recognition_rows.py --words-only).
+    ``outputs["fitted"]``: the MLPs of ``store_views`` (feature sets), with their test predictions,
+    when a later analysis runs at this class size (``store_class_sizes``,
+    :func:`punctstyle.experiments.model_store.stores_row`); the file holds no view otherwise."""
     n_available = labelled_rows(tables["f1"], task)[task_column(task)].nunique()
     run = None
+    keep = [(STORED_METHOD, view) for view in store_views] if stores_row(class_size, n_available, store_class_sizes) else []
     if words_only:
         pass
-    elif n_available < 2:
-        if log is not None:
-            log.warning("skipped: the corpus has %d %s class(es), at least 2 are needed", n_available, task)
+    elif not enough_classes(n_available, task, log):
+        pass
     elif duplicates_full_corpus_row(class_size, n_available, all_configured):
         if log is not None:
             log.info(
@@ -254,6 +275,7 @@ def recognition_job(
             methods=methods,
             test_fraction=test_fraction,
             classifier_options=classifier_options,
+            keep=keep,
         )
     word_results = None
     if (run or words_only) and word_methods and word_matrix is not None:
@@ -280,15 +302,41 @@ def recognition_job(
             run.per_class if run else None,
             run.confusion if run else None,
         )
+    if "fitted" in outputs:
+        write_fitted(outputs["fitted"], _fitted_entries(run, tables, task, keep) if run else [])
     if "models" in outputs:
         Path(outputs["models"]).mkdir(parents=True, exist_ok=True)
         for experiment in run.experiments if run else []:
-            if experiment.model is not None and hasattr(experiment.model, "save"):
+            full = experiment.n_classes == n_available
+            if full and experiment.model is not None and hasattr(experiment.model, "save"):
                 name = f"{experiment.method}_{experiment.feature_set}_{experiment.n_classes}classes.pt"
                 experiment.model.save(Path(outputs["models"]) / name)
     if run and log is not None:
         log.info("\n%s", run.results.to_string())
     return run
+
+
+def enough_classes(n_available: int, task: str, log: Any = None) -> bool:
+    """The one rule of every per-row job: a row needs at least 2 classes in the corpus; with fewer
+    it is skipped (its files written empty) and the log says why."""
+    if n_available >= 2:
+        return True
+    if log is not None:
+        log.warning("skipped: the corpus has %d %s class(es), at least 2 are needed", n_available, task)
+    return False
+
+
+def _fitted_entries(
+    run: RecognitionRun, tables: Mapping[str, pd.DataFrame], task: str, keep: Sequence[tuple[str, str]]
+) -> list[FittedEntry]:
+    """The kept fits of a recognition row as store entries (book ids in the corpus tables' order)."""
+    _, _, book_ids = matrices_from_tables({"f1": tables["f1"]}, task_column(task))
+    entries = []
+    for e in run.experiments:
+        if (e.method, e.feature_set) in keep and e.model is not None and getattr(e.model, "model", None) is not None:
+            key = StoreKey(task, e.n_classes, e.seed, e.method, e.feature_set)
+            entries.append(FittedEntry(key, e.model.model, book_ids[e.train_index], book_ids[e.test_index], e.y_pred))
+    return entries
 
 
 def importance_job(
@@ -302,22 +350,30 @@ def importance_job(
     repeats: int,
     holdout_fraction: float,
     classifier_options: Mapping[str, Mapping[str, Any]],
+    fitted: Sequence[Any] = (),
     log: Any = None,
 ) -> ImportanceRow | None:
     """Rule ``f3_importance_row``: permutation importance of the f3 entries and top-k accuracies
     of one (class size, seed) row of the author task (:func:`punctstyle.beyond.importance.importance_row`
     on the f3 corpus table, the sample and split of Tables 2-3), written to ``output``. Fewer than
-    2 authors: a file naming the reason. Returns the row (None when skipped)."""
+    2 authors: a file naming the reason. Returns the row (None when skipped). ``fitted``: the
+    recognition rows' store files; the test-split f3 MLP is read from them when stored."""
     rows = labelled_rows(table, "author")
     labels = rows["author"].to_numpy(dtype=object)
     n_available = len(set(labels))
-    n_classes = capped_class_size(class_size, n_available)
-    if n_classes is None:
+    if not enough_classes(n_available, "author", log):
         reason = f"the corpus has {n_available} author(s) with f3 rows, at least 2 are needed"
-        if log is not None:
-            log.warning("f3 importance skipped: %s", reason)
         write_importance_row(output, None, reason)
         return None
+    n_classes = min(int(class_size), n_available)
+    book_ids = rows["book_id"].to_numpy()
+    stored_fit = stored_fit_reader(fitted, "author", n_classes, seed, classifier_options.get(STORED_METHOD, {}))
+
+    def stored_mlp(classes: Any, train_index: Any) -> Any:
+        model = stored_fit("f3", ("f3",), classes, book_ids[train_index]) if fitted else None
+        if model is not None and log is not None:
+            log.info("mlp f3: the recognition grid's fit, read from the store (not trained again)")
+        return model
 
     def make(method: str) -> Any:
         return build_classifier(method, seed=seed, feature_set=("f3",), **classifier_options.get(method, {}))
@@ -334,6 +390,7 @@ def importance_job(
         holdout_fraction=holdout_fraction,
         make=make,
         groups=text_groups(rows),
+        stored_mlp=stored_mlp,
     )
     if row.ranking is None and log is not None:
         log.info("%d classes, seed %d: no training book could be held out, no top-k rows", n_classes, seed)

@@ -1,4 +1,6 @@
 # Sections 3-4: consistency (KL divergence) and recognition (KL nearest class, MLP).
+# fitted_inputs: the recognition rows' stored fits that length.smk and beyond.smk read.
+from punctstyle.experiments.model_store import fitted_inputs
 
 
 rule consistency:
@@ -59,6 +61,9 @@ rule recognition:
         ),
         words=out("analysis/recognition/{task}/{classes}_classes/seed{seed}_words.csv"),
         models=directory(out("models/{task}/{classes}_classes/seed{seed}")),
+        # the fits later analyses read (punctstyle.experiments.model_store; which ones is read
+        # from the config by the script, not a param: switching an analysis on reruns no row)
+        fitted=out("models/{task}/{classes}_classes/seed{seed}_fitted.npz"),
     log:
         log_path("recognition/{task}_{classes}_classes_seed{seed}"),
     benchmark:

@@ -6,6 +6,10 @@
 rule f3_importance_row:
     input:
         out("corpus/f3.parquet"),
+        # the recognition grid's f3 MLP of the row
+        fitted=lambda wildcards: fitted_inputs(
+            config, "author", wildcards.classes, wildcards.seed
+        ),
     output:
         out("analysis/beyond/f3_importance/{classes}_classes_seed{seed}.json"),
     log:

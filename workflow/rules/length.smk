@@ -13,6 +13,10 @@ rule length_curve_row:
         ),
         table=out("corpus/f1.parquet"),
         sequences=attribution_sequences,
+        # the recognition grid's fits of the row (whole-book training mode)
+        fitted=lambda wildcards: fitted_inputs(
+            config, "author", wildcards.classes, wildcards.seed
+        ),
     output:
         results=out("analysis/length/author/{classes}_classes/seed{seed}_results.csv"),
         excerpts=out("analysis/length/author/{classes}_classes/seed{seed}_excerpts.csv"),

@@ -1,0 +1,152 @@
+"""A trained network is trained once (punctstyle.experiments.model_store): the recognition grid's
+fits are stored, read back value for value, refused when they do not match the row, and the
+length curve and the f3 importance give the same results from them as when they train."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from punctstyle.analyses.recognition import recognition_experiments
+from punctstyle.beyond.importance import importance_row
+from punctstyle.beyond.length_curve import length_curve_row
+from punctstyle.classifiers import build_classifier
+from punctstyle.experiments.model_store import (
+    FittedEntry,
+    FittedModels,
+    StoreKey,
+    fitted_inputs,
+    stored_classifier,
+    stored_views,
+    stores_row,
+    write_fitted,
+)
+from punctstyle.features import compute_feature
+from punctstyle.io import InputError
+from tests.unit.recognition_data import mlp_params
+from tests.unit.test_length_curve import _corpus, _documents
+
+
+def _whole_features(docs):
+    return {"f1": np.vstack([compute_feature("f1", m, g) for m, g in docs])}
+
+
+def _grid_fit(features, labels, params, n_classes=3, seed=0):
+    options = {"mlp": {"params": params, "num_threads": 1}}
+    (experiment,) = recognition_experiments(
+        features, labels, task="author", class_sizes=[n_classes], seeds=[seed], methods={"mlp": ["f1"]},
+        test_fraction=0.2, classifier_options=options, keep_models=True,
+    )
+    return experiment
+
+
+def _store(tmp_path, experiment, book_ids):
+    path = tmp_path / "seed0_fitted.npz"
+    key = StoreKey("author", experiment.n_classes, experiment.seed, "mlp", "f1")
+    write_fitted(path, [FittedEntry(key, experiment.model.model, book_ids[experiment.train_index],
+                                    book_ids[experiment.test_index], experiment.y_pred)])
+    return path, key
+
+
+def test_a_stored_fit_predicts_the_same_numbers_and_refuses_another_row(tmp_path):
+    docs, labels = _corpus(per_class=6)
+    params = mlp_params(hidden=16, max_epochs=4)
+    experiment = _grid_fit(_whole_features(docs), labels, params)
+    book_ids = 1000 + np.arange(labels.size)
+    path, key = _store(tmp_path, experiment, book_ids)
+    models = FittedModels([path])
+    asked = dict(feature_columns=("f1",), classes=experiment.classes,
+                 train_ids=book_ids[experiment.train_index], params=params)
+    model = models.model(key, **asked)
+    X = _whole_features(docs)["f1"]
+    assert np.array_equal(model.predict_proba(X), experiment.model.model.predict_proba(X))
+    assert model.epochs == experiment.model.model.epochs
+    test_ids, y_pred = models.predictions(key)
+    assert np.array_equal(test_ids, book_ids[experiment.test_index]) and list(y_pred) == list(experiment.y_pred)
+    assert models.model(StoreKey("author", 3, 1, "mlp", "f1"), **asked) is None  # not stored: the caller trains
+    for change, field in (
+        ({"feature_columns": ("f3",)}, "feature columns"),
+        ({"classes": experiment.classes[:2]}, "classes"),
+        ({"train_ids": book_ids[experiment.test_index]}, "training books"),
+        ({"params": mlp_params(hidden=16, max_epochs=5)}, "protocol"),
+    ):
+        with pytest.raises(InputError, match=field) as error:
+            models.model(key, **{**asked, **change})
+        assert "\n" not in str(error.value) and str(path) in str(error.value)
+
+
+def test_the_length_curve_and_the_importance_read_the_grid_fit_with_equal_results(tmp_path):
+    docs, labels = _corpus(per_class=6)
+    params = mlp_params(hidden=16, max_epochs=4)
+    options = {"mlp": {"params": params, "num_threads": 1}}
+    features = _whole_features(docs)
+    experiment = _grid_fit(features, labels, params)
+    book_ids = 1000 + np.arange(labels.size)
+    path, key = _store(tmp_path, experiment, book_ids)
+    models = FittedModels([path])
+    calls = []
+
+    def stored(method, name, names, classes, train_index):
+        calls.append(name)
+        model = models.model(key, feature_columns=names, classes=classes, train_ids=book_ids[train_index],
+                             params=params)
+        return stored_classifier(model, seed=0)
+
+    row = dict(task="author", n_classes=3, seed=0, test_fraction=0.2, lengths=[50], methods={"mlp": ["f1"]},
+               training=["whole"], classifier_options=options)
+    trained = length_curve_row(_documents(docs), labels, **row)
+    read = length_curve_row(_documents(docs), labels, **row, stored=stored)
+    assert calls == ["f1"]
+    assert trained.results.equals(read.results)
+
+    def make(method):
+        return build_classifier(method, seed=0, feature_set=("f1",), **options.get(method, {}))
+
+    common = dict(n_classes=3, seed=0, task="author", test_fraction=0.2, top_k=[3], repeats=2,
+                  holdout_fraction=0.25, make=make)
+    alone = importance_row(features["f1"], labels, **common)
+    reused = importance_row(features["f1"], labels, **common,
+                            stored_mlp=lambda classes, train: stored("mlp", "f1", ("f1",), classes, train))
+    assert calls == ["f1", "f1"]
+    assert np.array_equal(alone.test_importance, reused.test_importance) and alone.top_k == reused.top_k
+
+
+def _config(**length):
+    return {
+        "outdir": "out",
+        "recognition": {"methods": {"mlp": ["f1", "f3", "all"]}, "class_sizes": [10, 50, "all"], "seeds": [0, 1]},
+        "length_curve": {"enabled": True, "training": ["whole", "excerpt"], "class_sizes": [10, 50],
+                         "methods": {"mlp": ["all", "words1000"], "kl": ["f3"]}, **length},
+        "beyond": {"importance": {"enabled": True, "class_sizes": [10]}},
+    }
+
+
+def test_only_the_views_and_rows_later_analyses_read_are_stored():
+    assert stored_views(_config(), "author") == ["all", "f3"]
+    assert stored_views(_config(training=["excerpt"]), "author") == ["f3"]
+    assert stored_views(_config(), "genre") == []
+    assert stores_row(10, 36, [10, 50]) and not stores_row(100, 36, [10, 50])
+    assert stores_row("all", 36, [10, 50]) and not stores_row("all", 60, [10, 50])
+    assert fitted_inputs(_config(), "author", "50", "1") == [
+        "out/models/author/50_classes/seed1_fitted.npz",
+        "out/models/author/all_classes/seed1_fitted.npz",
+    ]
+    assert fitted_inputs(_config(), "author", "10", "7") == []  # the grid does not run seed 7
+
+
+def test_the_recognition_row_stores_only_the_asked_views_at_the_asked_sizes(tmp_path):
+    from punctstyle.experiments.jobs import recognition_job
+    from tests.unit.test_recognition import _tables
+
+    tables = _tables(4, 6)
+    options = {"mlp": {"params": mlp_params(hidden=8, max_epochs=2), "num_threads": 1}}
+    common = dict(methods={"mlp": ["f1", "f3"]}, test_fraction=0.2, classifier_options=options,
+                  all_configured=True, store_views=["f3"])
+    for class_size, sizes, stored in ((3, [3], ["f3"]), (3, [10], []), ("all", [10], ["f3"]), (10, [10], [])):
+        outputs = {"fitted": tmp_path / f"{class_size}_{sizes[0]}.npz", "models": tmp_path / f"models_{class_size}"}
+        recognition_job(tables, "author", class_size, 0, outputs, store_class_sizes=sizes, **common)
+        models = FittedModels([outputs["fitted"]])
+        assert [key.feature_set for key in models.keys()] == stored
+        # the models folder keeps the full-corpus row's networks only, as before
+        saved = sorted(path.name for path in outputs["models"].glob("*.pt"))
+        assert saved == (["mlp_f1_4classes.pt", "mlp_f3_4classes.pt"] if class_size == "all" else [])
