@@ -20,7 +20,7 @@ recognition_job(
     dict(snakemake.output.items()),
     methods=params.methods,
     test_fraction=params.test_fraction,
-    classifier_options=options_by_classifier(snakemake.config, {"mlp": params.mlp}, snakemake.threads),
+    classifier_options=options_by_classifier(snakemake.config, params.classifiers, snakemake.threads),
     all_configured=params.all_configured,
     word_methods=params.word_methods,
     word_matrix=snakemake.input.get("words"),

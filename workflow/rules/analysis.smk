@@ -1,6 +1,4 @@
 # Sections 3-4: consistency (KL divergence) and recognition (KL nearest class, MLP).
-# fitted_inputs: the recognition rows' stored fits that length.smk and beyond.smk read.
-from punctstyle.experiments.model_store import fitted_inputs
 
 
 rule consistency:
@@ -81,9 +79,10 @@ rule recognition:
     params:
         methods=PLAN.recognition_methods(),
         test_fraction=config["recognition"]["test_fraction"],
-        mlp=PLAN.recognition_mlp_params(),
         # every configured classifier's hyper-parameters (recognition.<name>)
         classifiers=PLAN.recognition_classifier_params(),
+        # Burrows' Delta's variant (its options come from the config: a change reruns the rows)
+        delta=config["recognition"]["delta"],
         # a size capped to every class is the "all" row: computed there, once
         all_configured=PLAN.all_configured(),
         # the word baselines of the row: classifier -> word sets, {} when off for the task

@@ -41,6 +41,8 @@ rule length_curve_row:
         short_documents=config["length_curve"]["short_documents"],
         test_fraction=config["recognition"]["test_fraction"],
         mlp=PLAN.length_mlp_params(),
+        # Burrows' Delta's variant (its options come from the config: a change reruns the rows)
+        delta=config["recognition"]["delta"],
     script:
         "../../scripts/length_curve_row.py"
 

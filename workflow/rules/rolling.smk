@@ -1,6 +1,7 @@
 # Rolling attribution (issue 23) checked on synthetic collaborations of held-out books
 # (config rolling.*); planning in punctstyle.plan.maps, logic in punctstyle.attribution.rolling
-# and punctstyle.experiments.collaborations.
+# and punctstyle.experiments.collaborations. Its env is figures.yaml: it draws its figure, and
+# KL and Delta need no torch.
 from punctstyle.marks import PAPER_FEATURES
 from punctstyle.plan import maps as plan_maps
 
@@ -28,7 +29,7 @@ rule rolling_collaborations:
     benchmark:
         out("benchmarks/rolling/collaborations.tsv")
     conda:
-        "../../envs/analysis.yaml"
+        "../../envs/figures.yaml"
     threads: 1
     resources:
         mem_mb=4000,
