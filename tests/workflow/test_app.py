@@ -99,7 +99,7 @@ def test_the_page_loads(page, shot):
     assert "punctstyle" in driver.title, f"title {driver.title!r}; see {picture}"
     assert driver.find_element(By.ID, "text").is_displayed(), f"no text box; see {picture}"
     nav = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "header nav a")]
-    assert nav == ["Text", "Authors", "Books", "Recognition"], f"{nav}; see {picture}"
+    assert nav == ["Text", "Authors", "Books", "Recognition", "Maps"], f"{nav}; see {picture}"
 
 
 def test_pasting_a_known_text_shows_its_author_first(page, shot):
@@ -142,3 +142,20 @@ def test_the_corpus_view_draws_a_figure(page, shot):
     images = drawn_images(driver)
     assert images and images[0]["complete"] and images[0]["width"] > 100 and images[0]["height"] > 100, (
         f"no figure drawn: {images}; see {picture}")
+
+
+def test_the_maps_view_draws_the_runs_maps(page, shot, default_fixture_run):
+    from selenium.webdriver.common.by import By
+
+    from punctstyle.api import open_results
+
+    families = open_results(default_fixture_run["outdir"]).map_families()
+    assert families, "the fixture run has no maps (rule corpus_map is part of the default DAG)"
+    driver, url = page
+    driver.get(url + "/maps")
+    picture = shot(driver, "maps")
+    headings = [h.text for h in driver.find_elements(By.CSS_SELECTOR, "section h2")]
+    assert {h.split(":")[0] for h in headings} == set(families), f"{headings}; see {picture}"
+    images = drawn_images(driver)
+    assert images and all(i["complete"] and i["width"] > 100 and i["height"] > 100 for i in images), (
+        f"a map not drawn: {images}; see {picture}")
