@@ -300,12 +300,14 @@ def map_notes(summary: dict[str, Any]) -> list[str]:
     if "n_documents" in summary:
         notes.append(f"{summary['n_documents']} books by {summary.get('n_authors', '?')} authors, "
                      f"{summary.get('n_columns', '?')} columns.")
-    shares = [f"{label} {float(summary[key]):.2f}" for key, label in (
-        ("nearest_neighbour_same_author_delta", "nearest neighbour by the same author (Delta)"),
-        ("nearest_neighbour_same_author_kl", "(KL)"), ("ward_delta_purity", "Ward tree purity (Delta)"))
+    agreement = [f"{float(summary[key]):.2f} ({label})" for key, label in (
+        ("nearest_neighbour_same_author_delta", "Delta"), ("nearest_neighbour_same_author_kl", "KL"))
         if isinstance(summary.get(key), (int, float))]
-    if shares:
-        notes.append("Share of " + "; ".join(shares) + ".")
+    if agreement:
+        notes.append("Share of books whose nearest neighbour is by the same author: " + ", ".join(agreement) + ".")
+    if isinstance(summary.get("ward_delta_purity"), (int, float)):
+        notes.append(f"Purity of the Ward tree (Delta) cut into as many clusters as authors: "
+                     f"{float(summary['ward_delta_purity']):.2f}.")
     return notes
 
 

@@ -146,6 +146,7 @@ def test_maps_page_shows_the_runs_pngs_and_nothing_else(tiny_run):  # noqa: F811
     client = create_app(api.open_results(tiny_run), max_upload_bytes=4096).test_client()
     page = client.get("/maps").get_data(as_text=True)
     assert 'src="/maps/all/pca.png"' in page and "all: PCA" in page and "2 books by 2 authors" in page
+    assert "Ward tree (Delta) cut into as many clusters as authors: 1.00." in page
     png = client.get("/maps/all/pca.png")
     assert png.status_code == 200 and png.data[:4] == b"\x89PNG"
     for path in ("/maps/all/dendrogram.png", "/maps/..%2Fcorpus/pca.png", "/maps/nothing/pca.png"):

@@ -53,6 +53,11 @@ def test_api_on_the_fixture_run(default_fixture_run):
     assert {"method", "n_classes", "accuracy[f1]"} <= set(summary.columns)
     bundle = api.open_results(default_fixture_run["outdir"] / "models" / "attribution")
     assert bundle.kind == "bundle" and list(bundle.authors()["author"]) == list(results.authors()["author"])
+    verification = results.verify(book_text(AUTHORS[author_index], book), AUTHORS[author_index].corpus_name)
+    assert 0.0 <= verification.score <= 1.0 and verification.decision in ("same author", "different author", "undecided")
+    for family in results.map_families():
+        coordinates = results.maps(family).coordinates
+        assert len(coordinates) and set(coordinates["book_id"]) <= set(documents["book_id"])
 
 
 def test_the_example_notebook_runs_top_to_bottom(default_fixture_run, tmp_path, monkeypatch):
