@@ -273,8 +273,8 @@ def verify(text: str, author: str, model: Any, name: str = TEXT_NAME) -> Any:
 
     if isinstance(model, Results):
         return model.verify(text, author, name)
-    folder = Path(os.fspath(model))
-    return verify_text(name, checked_text(text, name), author, folder / BUNDLE_IN_RUN if is_run(folder) else folder)
+    folder = Path(os.fspath(model))  # a bundle folder is handed over as given: its name is printed as given
+    return verify_text(name, checked_text(text, name), author, folder / BUNDLE_IN_RUN if is_run(folder) else model)
 
 
 def rolling(text: str, model: Any, window: int | None = None, step: int | None = None, name: str = TEXT_NAME) -> Any:
