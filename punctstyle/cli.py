@@ -47,7 +47,6 @@ from punctstyle.api.text import (  # noqa: F401  (re-exported: the CLI's names b
     sequence_of_text,
     sequence_with_marks,
 )
-from punctstyle.attribution.verify_command import run_verify
 from punctstyle.io import InputError
 from punctstyle.settings import schema_default
 
@@ -113,21 +112,21 @@ def cmd_app(args: argparse.Namespace) -> int:
 
 
 def cmd_rolling(args: argparse.Namespace) -> int:
-    """``punctstyle rolling``: the logic is :mod:`punctstyle.attribution.rolling`."""
+    """``punctstyle rolling``: :func:`punctstyle.api.results.rolling_sequence` (the logic is
+    :mod:`punctstyle.attribution.rolling`)."""
+    from punctstyle.api.results import rolling_sequence
     from punctstyle.attribution.bundle import load_attribution_bundle  # lazy: loads torch
-    from punctstyle.attribution.rolling import default_window, roll_with_bundle, rolling_table
+    from punctstyle.attribution.rolling import rolling_table
 
-    name = "<stdin>" if args.file == "-" else args.file
+    name = input_name(args)
     if args.figure and not args.figure.lower().endswith((".png", ".pdf", ".svg")):
         raise InputError(f"{args.figure}: figure file must end in .png, .pdf or .svg")
     sequence = sequence_with_marks(name, read_text(args.file, max_read_bytes(args)), purpose="roll over")
     bundle = load_attribution_bundle(args.model)
-    window = args.window or default_window(bundle.threshold)
-    if len(sequence) < window:
-        raise InputError(f"{name}: {len(sequence)} marks, shorter than one window of {window} (lower --window)")
-    result = roll_with_bundle(bundle, sequence.marks, sequence.gaps, window, args.step)
+    result = rolling_sequence(name, sequence, bundle, args.window, args.step)
     if args.figure:
-        from punctstyle.report.plots.rolling import rolling_figure, save_figure_as
+        from punctstyle.api.figures import rolling_figure
+        from punctstyle.report.plots.rolling import save_figure_as
 
         save_figure_as(rolling_figure(result, f"{name}: rolling attribution"), args.figure)
     if args.json:
@@ -252,8 +251,18 @@ def _rolling_arguments(command: argparse.ArgumentParser) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """``verify``: General Imposters score and decision (punctstyle.attribution.verify_command)."""
-    return run_verify(args, lambda parsed: read_text(parsed.file, max_read_bytes(parsed)))
+    """``verify``: General Imposters score and decision (:func:`punctstyle.api.verify`)."""
+    from punctstyle.api.results import verify
+
+    name = input_name(args)
+    result = verify(read_text(args.file, max_read_bytes(args)), args.author, args.model, name)
+    if result.warning:
+        sys.stderr.write(f"punctstyle: {name}: {result.warning}\n")
+    if args.json:
+        sys.stdout.write(json.dumps(result.as_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(result.table())
+    return EXIT_OK
 
 
 COMMANDS: tuple[Command, ...] = (

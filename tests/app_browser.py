@@ -75,13 +75,14 @@ def chromium() -> Iterator[Any]:
         driver.quit()
 
 
-def paste_and_submit(driver: Any, text: str) -> None:
-    """Put ``text`` in the page's text box (as a paste does) and submit the form."""
+def paste_and_submit(driver: Any, text: str, button: str = "#submit") -> None:
+    """Put ``text`` in the page's text box (as a paste does) and submit the form with ``button``
+    (a CSS selector; default: the first button, Attribute)."""
     from selenium.webdriver.common.by import By
 
     box = driver.find_element(By.ID, "text")
     driver.execute_script("arguments[0].value = arguments[1];", box, text)
-    driver.find_element(By.ID, "submit").click()
+    driver.find_element(By.CSS_SELECTOR, button).click()
 
 
 def upload_and_submit(driver: Any, path: Path) -> None:

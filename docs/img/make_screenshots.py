@@ -4,7 +4,8 @@ Usage (from the repository root; RESULTS: a finished run, e.g. of config/test.ya
 
     PYTHONPATH=. .venv/bin/python docs/img/make_screenshots.py RESULTS
 
-Writes docs/img/app_<view>.png. Uses the browser tests' helpers (tests/app_browser.py): Debian's
+Writes docs/img/app_<view>.png (the verification is of the pasted text against the first author of
+the menu, the rolling view of the pasted text with the bundle's window). Uses the browser tests' helpers (tests/app_browser.py): Debian's
 chromium and chromedriver, selenium. The pasted text is invented sentences (not a corpus book).
 """
 
@@ -44,6 +45,12 @@ def main(results: str) -> int:
         driver.get(url + "/books")
         driver.find_element("css selector", "ul.links a").click()
         full_page_screenshot(driver, out / "app_book.png")
+        for name in ("verify", "rolling"):
+            driver.get(url + "/")
+            paste_and_submit(driver, TEXT, button=f'button[formaction="/{name}"]')
+            full_page_screenshot(driver, out / f"app_{name}.png")
+        driver.get(url + "/maps")
+        driver.save_screenshot(str(out / "app_maps.png"))  # the first family's maps: the whole page is 3 families
     return 0
 
 

@@ -9,6 +9,9 @@ Tour (docs/api.md)::
     attribution = results.attribute(text)               # every author ranked, the verdict
     attribution.ranking                                 # a DataFrame
     results.corpus("f3"), results.recognition("author")
+    results.verify(text, "Austen, Jane")                # General Imposters score and decision
+    results.rolling(text)                               # slices along the text, change points
+    results.map_families(), results.maps("f3").coordinates
     punctstyle.api.text_figure(attribution, results.signatures())
 
 Refusals are :class:`punctstyle.io.InputError` subclasses carrying the CLI's one-line messages
@@ -39,6 +42,9 @@ EXPORTS: dict[str, str] = {
     "open_results": "punctstyle.api.results",
     "Results": "punctstyle.api.results",
     "attribute": "punctstyle.api.results",
+    "verify": "punctstyle.api.results",
+    "rolling": "punctstyle.api.results",
+    "CorpusMap": "punctstyle.api.results",
     "Attribution": "punctstyle.api.attribution",
     # figures
     "sequence_figure": "punctstyle.api.figures",
@@ -46,9 +52,10 @@ EXPORTS: dict[str, str] = {
     "comparison_figure": "punctstyle.api.figures",
     "text_figure": "punctstyle.api.figures",
     "author_figure": "punctstyle.api.figures",
+    "rolling_figure": "punctstyle.api.figures",
 }
-"""Public name -> the module that defines it. A new function (``verify``, ``rolling``) is one
-entry here and its definition in that module."""
+"""Public name -> the module that defines it. A new function is one entry here and its
+definition in that module."""
 
 __all__ = sorted(EXPORTS)
 

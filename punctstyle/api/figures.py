@@ -9,7 +9,8 @@
 * :func:`comparison_figure`: several fingerprints in one compact figure (grouped f1 bars, a
   row of f3 heat maps);
 * :func:`text_figure`: an attribution's text beside its nearest authors' signatures;
-* :func:`author_figure`: one author's fingerprint from a run or a bundle.
+* :func:`author_figure`: one author's fingerprint from a run or a bundle;
+* :func:`rolling_figure`: a rolling attribution along the text (:mod:`punctstyle.report.plots.rolling`).
 """
 
 from __future__ import annotations
@@ -146,3 +147,12 @@ def text_figure(attribution: Any, signatures: Any, nearest: int = 2) -> Figure:
 def author_figure(results: Any, author: str) -> Figure:
     """One author's fingerprint (mean f1 and f3 over the author's books)."""
     return fingerprint_figure({author: results.fingerprint(author)})
+
+
+def rolling_figure(result: Any, title: str | None = None) -> Figure:
+    """A rolling attribution (:meth:`punctstyle.api.Results.rolling`) along the text: each slice's
+    score for the authors that win a slice, the slices' authors as a strip, the change points
+    dashed (:func:`punctstyle.report.plots.rolling.rolling_figure`)."""
+    from punctstyle.report.plots.rolling import rolling_figure as draw
+
+    return draw(result, title if title is not None else f"rolling attribution: {result.n_marks} marks")

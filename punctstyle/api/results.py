@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,13 @@ CORPUS_TABLE = Path("corpus") / "{feature}.parquet"
 RECOGNITION = Path("analysis") / "recognition" / "{task}_{kind}.csv"
 RECOGNITION_KINDS = ("summary", "results")
 SUMMARY = Path("corpus") / "summary.json"
+MAPS = Path("analysis") / "maps"
+MAP_FIGURES_FOLDER = Path("figures") / "maps"
+MAP_TABLE_SUFFIXES = {"coordinates": "_coordinates.csv", "edges": "_consensus_edges.csv", "summary": "_summary.json"}
+MAP_FIGURE_NAMES = ("pca", "mds_delta", "mds_kl", "dendrogram")
+"""The maps of rule corpus_map (:data:`punctstyle.plan.maps.MAP_FIGURES`), in the order they are shown."""
+FAMILY_NAME = re.compile(r"^[A-Za-z0-9_+\-]+$")
+"""A map family as the workflow names it (``f3``, ``all``, ``words``, ``all+words``): one path part."""
 
 
 def is_bundle(folder: Path) -> bool:
@@ -175,6 +184,33 @@ class Results:
             return []
         return [t for t in ("author", "genre") if (self.folder / str(RECOGNITION).format(task=t, kind="summary")).is_file()]
 
+    def map_families(self) -> list[str]:
+        """The families with maps in this run (``analysis/maps/<family>_coordinates.csv``); none
+        in a bundle or a run made with ``maps.enabled: false``."""
+        folder = self.folder / MAPS
+        if self.kind != "run" or not folder.is_dir():
+            return []
+        suffix = MAP_TABLE_SUFFIXES["coordinates"]
+        names = (p.name[: -len(suffix)] for p in folder.iterdir() if p.name.endswith(suffix) and p.is_file())
+        return sorted(n for n in names if FAMILY_NAME.match(n))
+
+    def maps(self, family: str) -> CorpusMap:
+        """The maps of the corpus for one family (rule corpus_map): the coordinates (one row per
+        book: ``book_id``, ``author``, ``pca1``, ``pca2``, ``mds_delta1``, ``mds_delta2`` and, for a
+        distribution, ``mds_kl1``, ``mds_kl2``), the consensus tree's edges (``Source``,
+        ``Target``, ``Weight``: Gephi's columns), the summary and the PNG figures present. Only fixed names under
+        ``analysis/maps`` and ``figures/maps`` of this run are read."""
+        families = self.map_families()
+        if family not in families:
+            raise InputError(f"{family}: no maps of this family in {self.folder} "
+                             f"({'families: ' + ', '.join(families) if families else 'no maps in this run'})")
+        tables = {key: self.folder / MAPS / f"{family}{suffix}" for key, suffix in MAP_TABLE_SUFFIXES.items()}
+        edges = pd.read_csv(tables["edges"]) if tables["edges"].is_file() else pd.DataFrame()
+        summary = json.loads(tables["summary"].read_text(encoding="utf-8")) if tables["summary"].is_file() else {}
+        figures = {name: self.folder / MAP_FIGURES_FOLDER / f"{family}_{name}.png" for name in MAP_FIGURE_NAMES}
+        return CorpusMap(family, pd.read_csv(tables["coordinates"]), edges, summary,
+                         {name: path for name, path in figures.items() if path.is_file()})
+
     def summary(self) -> dict[str, Any]:
         """The corpus summary (``corpus/summary.json``: books and authors kept, exclusions)."""
         return json.loads(self._run_file(SUMMARY, "corpus summary").read_text(encoding="utf-8"))
@@ -186,11 +222,69 @@ class Results:
         sequence = sequence_with_marks(name, checked_text(text, name))
         return attribute_sequence(name, sequence, self.bundle)
 
+    def verify(self, text: str, author: str, name: str = TEXT_NAME) -> Any:
+        """Is ``text`` by ``author``? General Imposters score and decision against the bundle's
+        verification reference (:func:`punctstyle.attribution.verify_command.verify_text`): a
+        :class:`~punctstyle.attribution.verify_command.Verification` (``score``, ``decision``,
+        the band ``p1``..``p2``, ``warning``). Refused as ``punctstyle verify`` refuses."""
+        from punctstyle.attribution.verify_command import verify_text
+
+        return verify_text(name, checked_text(text, name), author, self.bundle_folder)
+
+    def rolling(self, text: str, window: int | None = None, step: int | None = None, name: str = TEXT_NAME) -> Any:
+        """Rolling attribution of ``text`` (:func:`rolling_sequence`): a
+        :class:`~punctstyle.attribution.rolling.RollingResult`."""
+        sequence = sequence_with_marks(name, checked_text(text, name), purpose="roll over")
+        return rolling_sequence(name, sequence, self.bundle, window, step)
+
+
+@dataclass(frozen=True)
+class CorpusMap:
+    """One family's maps of a run (:meth:`Results.maps`); ``figures``: name -> PNG path."""
+
+    family: str
+    coordinates: pd.DataFrame
+    edges: pd.DataFrame
+    summary: dict[str, Any] = field(default_factory=dict)
+    figures: dict[str, Path] = field(default_factory=dict)
+
+
+def rolling_sequence(name: str, sequence: Any, bundle: Any, window: int | None = None, step: int | None = None) -> Any:
+    """Slices of ``window`` marks every ``step`` marks (defaults: the bundle's threshold, a
+    quarter window; :func:`punctstyle.attribution.rolling.roll_with_bundle`) scored by the method
+    most accurate at that length, and the change points. A text shorter than one window raises
+    :class:`InputError` (``punctstyle rolling``'s message)."""
+    from punctstyle.attribution.rolling import default_window, roll_with_bundle
+
+    window = int(window or default_window(bundle.threshold))
+    if len(sequence) < window:
+        raise InputError(f"{name}: {len(sequence)} marks, shorter than one window of {window} (lower --window)")
+    return roll_with_bundle(bundle, sequence.marks, sequence.gaps, window, step)
+
+
+def model_results(model: Any) -> Results:
+    return model if isinstance(model, Results) else open_results(model)
+
+
+def verify(text: str, author: str, model: Any, name: str = TEXT_NAME) -> Any:
+    """:meth:`Results.verify` on ``model`` (a :class:`Results`, a run's outdir, or a bundle folder
+    holding the verification files; such a folder needs no MLP)."""
+    from punctstyle.attribution.verify_command import verify_text
+
+    if isinstance(model, Results):
+        return model.verify(text, author, name)
+    folder = Path(os.fspath(model))  # a bundle folder is handed over as given: its name is printed as given
+    return verify_text(name, checked_text(text, name), author, folder / BUNDLE_IN_RUN if is_run(folder) else model)
+
+
+def rolling(text: str, model: Any, window: int | None = None, step: int | None = None, name: str = TEXT_NAME) -> Any:
+    """:meth:`Results.rolling` on ``model`` (a :class:`Results`, a run's outdir or a bundle folder)."""
+    return model_results(model).rolling(text, window, step, name)
+
 
 def attribute(text: str, model: Any, name: str = TEXT_NAME) -> Attribution:
     """Rank the authors of ``model`` (a bundle folder, a run's outdir, or :class:`Results`) for ``text``."""
-    results = model if isinstance(model, Results) else open_results(model)
-    return results.attribute(text, name)
+    return model_results(model).attribute(text, name)
 
 
 def feature_vector(row: pd.Series | pd.DataFrame, feature: str) -> np.ndarray:

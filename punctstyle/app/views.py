@@ -1,6 +1,6 @@
 """The app's pages: each is a function returning :func:`page` of :class:`Section` objects, and
-one :class:`Route` entry in :data:`ROUTES`. A new view (``verify``, ``rolling``) is one function
-here and one entry in :data:`ROUTES` (``nav`` set when it belongs in the top bar); the generic
+one :class:`Route` entry in :data:`ROUTES`. A new view is one function here and one entry in
+:data:`ROUTES` (``nav`` set when it belongs in the top bar); the generic
 template ``page.html`` draws its sections (a heading, notes, a warning, a figure, a table, links).
 """
 
@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
-from flask import abort, current_app, render_template, request, url_for
+from flask import Response, abort, current_app, render_template, request, send_file, url_for
 from matplotlib.figure import Figure
+from werkzeug.exceptions import RequestEntityTooLarge
 
-from punctstyle.api.figures import author_figure, fingerprint_figure, sequence_figure, text_figure
+from punctstyle.api.figures import author_figure, fingerprint_figure, rolling_figure, sequence_figure, text_figure
 from punctstyle.api.results import Results
 from punctstyle.api.text import EmptyText, decoded_text, too_large
 from punctstyle.io import InputError
@@ -224,6 +225,103 @@ def mean_sd_table(summary: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
+# --------------------------------------------------------------------------- verification, rolling
+
+
+def verify_view() -> str:
+    """A text and a chosen author: the General Imposters score, the decision and its band."""
+    results = opened()
+    name, text = submitted_text()
+    chosen = request.form.get("author", "").strip()
+    if not chosen:
+        raise InputError("no author chosen: pick one in the author menu, then Verify")
+    outcome = results.verify(text, chosen, name)
+    band = "whole texts" if outcome.band_length == "whole" else f"excerpts of {outcome.band_length} marks"
+    table = pd.DataFrame([{"author": outcome.author, "score": outcome.score, "decision": outcome.decision,
+                           "undecided band": f"[{outcome.p1:.2f}, {outcome.p2:.2f}]", "band calibrated on": band}])
+    notes = [f"Decision: {outcome.decision}.",
+             f"Score {outcome.score:.2f}: the share of General Imposters iterations ({outcome.family}) in which "
+             f"{outcome.author}'s texts are nearer to this text than every other author's.",
+             f"Below {outcome.p1:.2f}: different author; above {outcome.p2:.2f}: same author; between: undecided.",
+             f"{outcome.n_marks} marks, {outcome.n_words} words; {outcome.n_authors} authors in the verification reference."]
+    return page(name, [Section(f"Is it by {outcome.author}?", notes=notes, warning=outcome.warning,
+                               table=html_table(table, 2))], text=text)
+
+
+def rolling_view() -> str:
+    """A text: the slices' scores along it (the figure) and the change points and segments."""
+    results = opened()
+    name, text = submitted_text()
+    outcome = results.rolling(text, name=name)
+    segments = pd.DataFrame([{"from mark": int(round(a)), "to mark": int(round(b)), "author": str(who)}
+                             for a, b, who in outcome.segments])
+    changes = ", ".join(f"{c:.0f}" for c in outcome.change_marks) or "none"
+    notes = [f"{outcome.n_marks} marks; {len(outcome.starts)} slices of {outcome.window} marks every {outcome.step}; "
+             f"method {outcome.scores.method} ({outcome.scores.kind}).",
+             f"Change points (marks): {changes}."]
+    return page(name, [
+        Section("Where does the hand change?", notes=notes, table=html_table(segments)),
+        Section("Along the text", notes=["Each slice's score for the authors that win a slice; the strip on top: "
+                                         "each slice's author; dashed lines: the change points."],
+                figure=figure_uri(rolling_figure(outcome, f"{name}: rolling attribution")),
+                figure_alt="rolling attribution along the text"),
+    ], text=text)
+
+
+# --------------------------------------------------------------------------- maps of the corpus
+
+MAP_TITLES = {"pca": "PCA", "mds_delta": "MDS of Delta distances", "mds_kl": "MDS of KL divergences",
+              "dendrogram": "Ward dendrogram (Delta)"}
+
+
+def maps() -> str:
+    """Each family's maps (rule corpus_map): its summary and PNG figures, read from the run."""
+    results = opened()
+    families = results.map_families()
+    if not families:
+        return page("Maps", [Section("Maps of the corpus", notes=["No maps in this run (open a finished run made "
+                                                                  "with maps.enabled)."])])
+    sections = []
+    for family in families:
+        corpus_map = results.maps(family)
+        notes = map_notes(corpus_map.summary)
+        if not corpus_map.figures:
+            sections.append(Section(f"{family}", notes=notes + ["No figure of this family in figures/maps."]))
+        for index, name in enumerate(corpus_map.figures):
+            sections.append(Section(f"{family}: {MAP_TITLES.get(name, name)}", notes=notes if index == 0 else [],
+                                    figure=url_for("map_figure", family=family, name=name),
+                                    figure_alt=f"{family} {MAP_TITLES.get(name, name)}"))
+    return page("Maps", sections)
+
+
+def map_notes(summary: dict[str, Any]) -> list[str]:
+    """The summary's counts and agreements, in words (absent fields are left out)."""
+    notes = []
+    if "n_documents" in summary:
+        notes.append(f"{summary['n_documents']} books by {summary.get('n_authors', '?')} authors, "
+                     f"{summary.get('n_columns', '?')} columns.")
+    agreement = [f"{float(summary[key]):.2f} ({label})" for key, label in (
+        ("nearest_neighbour_same_author_delta", "Delta"), ("nearest_neighbour_same_author_kl", "KL"))
+        if isinstance(summary.get(key), (int, float))]
+    if agreement:
+        notes.append("Share of books whose nearest neighbour is by the same author: " + ", ".join(agreement) + ".")
+    if isinstance(summary.get("ward_delta_purity"), (int, float)):
+        notes.append(f"Purity of the Ward tree (Delta) cut into as many clusters as authors: "
+                     f"{float(summary['ward_delta_purity']):.2f}.")
+    return notes
+
+
+def map_figure(family: str, name: str) -> Response:
+    """One map's PNG: only a file that :meth:`Results.maps` lists, inside the opened folder."""
+    results = opened()
+    if family not in results.map_families():
+        abort(404, description=f"{family}: no maps of this family here")
+    path = results.maps(family).figures.get(name)
+    if path is None or not path.resolve().is_relative_to(results.folder):
+        abort(404, description=f"{family} {name}: no such map here")
+    return send_file(path, mimetype="image/png")
+
+
 ROUTES: tuple[Route, ...] = (
     Route("/", "home", home, nav="Text"),
     Route("/text", "text", analyse_text, methods=("POST",), button="Attribute"),
@@ -232,6 +330,10 @@ ROUTES: tuple[Route, ...] = (
     Route("/books", "books", books, nav="Books"),
     Route("/books/<int:book_id>", "book", book),
     Route("/recognition", "recognition", recognition, nav="Recognition"),
+    Route("/maps", "maps", maps, nav="Maps"),
+    Route("/maps/<family>/<name>.png", "map_figure", map_figure),
+    Route("/verify", "verify", verify_view, methods=("POST",), button="Verify", asks_author=True),
+    Route("/rolling", "rolling", rolling_view, methods=("POST",), button="Rolling"),
 )
 """Every page of the app: a new view is one function above and one entry here."""
 
@@ -244,4 +346,8 @@ def form_context(results: Results) -> dict[str, Any]:
     """The text form's submit buttons ``(url, label)`` and its author menu (empty: none)."""
     buttons = [(url_for(route.endpoint), route.button) for route in ROUTES if route.button]
     asks = any(route.asks_author for route in ROUTES)
-    return {"buttons": buttons, "form_authors": list(results.authors()["author"]) if asks else []}
+    try:
+        chosen = request.form.get("author", "") if request.method == "POST" else ""
+    except RequestEntityTooLarge:  # the refusal page of a request over the limit: no form to read
+        chosen = ""
+    return {"buttons": buttons, "form_authors": list(results.authors()["author"]) if asks else [], "chosen_author": chosen}

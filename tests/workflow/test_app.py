@@ -53,6 +53,11 @@ def test_api_on_the_fixture_run(default_fixture_run):
     assert {"method", "n_classes", "accuracy[f1]"} <= set(summary.columns)
     bundle = api.open_results(default_fixture_run["outdir"] / "models" / "attribution")
     assert bundle.kind == "bundle" and list(bundle.authors()["author"]) == list(results.authors()["author"])
+    verification = results.verify(book_text(AUTHORS[author_index], book), AUTHORS[author_index].corpus_name)
+    assert 0.0 <= verification.score <= 1.0 and verification.decision in ("same author", "different author", "undecided")
+    for family in results.map_families():
+        coordinates = results.maps(family).coordinates
+        assert len(coordinates) and set(coordinates["book_id"]) <= set(documents["book_id"])
 
 
 def test_the_example_notebook_runs_top_to_bottom(default_fixture_run, tmp_path, monkeypatch):
@@ -99,7 +104,7 @@ def test_the_page_loads(page, shot):
     assert "punctstyle" in driver.title, f"title {driver.title!r}; see {picture}"
     assert driver.find_element(By.ID, "text").is_displayed(), f"no text box; see {picture}"
     nav = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "header nav a")]
-    assert nav == ["Text", "Authors", "Books", "Recognition"], f"{nav}; see {picture}"
+    assert nav == ["Text", "Authors", "Books", "Recognition", "Maps"], f"{nav}; see {picture}"
 
 
 def test_pasting_a_known_text_shows_its_author_first(page, shot):
@@ -142,3 +147,20 @@ def test_the_corpus_view_draws_a_figure(page, shot):
     images = drawn_images(driver)
     assert images and images[0]["complete"] and images[0]["width"] > 100 and images[0]["height"] > 100, (
         f"no figure drawn: {images}; see {picture}")
+
+
+def test_the_maps_view_draws_the_runs_maps(page, shot, default_fixture_run):
+    from selenium.webdriver.common.by import By
+
+    from punctstyle.api import open_results
+
+    families = open_results(default_fixture_run["outdir"]).map_families()
+    assert families, "the fixture run has no maps (rule corpus_map is part of the default DAG)"
+    driver, url = page
+    driver.get(url + "/maps")
+    picture = shot(driver, "maps")
+    headings = [h.text for h in driver.find_elements(By.CSS_SELECTOR, "section h2")]
+    assert {h.split(":")[0] for h in headings} == set(families), f"{headings}; see {picture}"
+    images = drawn_images(driver)
+    assert images and all(i["complete"] and i["width"] > 100 and i["height"] > 100 for i in images), (
+        f"a map not drawn: {images}; see {picture}")
