@@ -16,11 +16,7 @@ warning, in the table, in ``--json`` and on standard error, as ``punctstyle attr
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -129,17 +125,3 @@ def verify_text(name: str, text: str, author: str, model: Any) -> Verification:
     length, band = bundle.band(family, n_marks)
     return Verification(name, author, family, n_marks, len(stream), score, decide(score, band), length, band.p1,
                         band.p2, length_warning(bundle, n_marks), len(authors), bundle.directory)
-
-
-def run_verify(args: argparse.Namespace, read: Callable[[argparse.Namespace], str]) -> int:
-    """The ``verify`` command: ``read(args)`` gives the text of ``args.file``."""
-    name = "<stdin>" if args.file == "-" else args.file
-    result = verify_text(name, read(args), args.author, args.model)
-    if result.warning:
-        sys.stderr.write(f"punctstyle: {name}: {result.warning}\n")
-    if args.json:
-        sys.stdout.write(json.dumps(result.as_json(), indent=2, ensure_ascii=False) + "\n")
-    else:
-        sys.stdout.write(result.table())
-    return EXIT_OK
-
