@@ -394,7 +394,7 @@ def load_verification(directory: Any) -> VerificationBundle:
     return VerificationBundle(folder, record, reference)
 
 
-# --------------------------------------------------------------------------- the rule's job
+# ------------------------------------------------ what the rule reads (its job: attribution.verification_job)
 
 
 def needs_word_streams(settings: VerificationSettings) -> bool:
