@@ -49,7 +49,7 @@ from punctstyle.corpus.tables import text_groups
 from punctstyle.corpus.words import WordMatrix, select_vocabulary
 from punctstyle.features import compute_features
 from punctstyle.featuresets import matrices_from_tables, resolve_feature_set
-from punctstyle.io import InputError, atomic_open, read_json_object, write_json_atomic, write_parquet_atomic
+from punctstyle.io import InputError, read_json_object, write_json_atomic, write_parquet_atomic
 from punctstyle.marks import feature_column_names
 
 FORMAT = "punctstyle-verification/1"
@@ -394,53 +394,9 @@ def load_verification(directory: Any) -> VerificationBundle:
     return VerificationBundle(folder, record, reference)
 
 
-# --------------------------------------------------------------------------- the rule's job
+# ------------------------------------------------ what the rule reads (its job: attribution.verification_job)
 
 
 def needs_word_streams(settings: VerificationSettings) -> bool:
     """Whether the run reads word streams: word families measured at excerpt lengths."""
     return settings.uses_words and bool(settings.lengths)
-
-
-def verification_job(
-    tables: Mapping[str, pd.DataFrame],
-    sequence_paths: Sequence[Any],
-    outputs: Mapping[str, Any],
-    settings: VerificationSettings,
-    *,
-    word_matrix: Any = None,
-    texts: Sequence[Any] = (),
-    words: Sequence[Any] = (),
-    rules: Any = None,
-    log: Callable[[str], None] = lambda message: None,
-) -> pd.DataFrame:
-    """The ``verification`` rule: measure (:func:`verification_run`), then write ``results``
-    (one row per family, length and seed), ``summary`` (:func:`summary_table`) and the bundle's
-    ``reference`` and ``record`` (:func:`write_verification_files`). ``word_matrix``: the path of
-    ``corpus/words.npz`` (word families); ``texts``, ``words``, ``rules``: the books' texts,
-    words files and the tokenizer rules file (word families at excerpt lengths). Returns the summary."""
-    from punctstyle.corpus.sequences import document_sequences
-    from punctstyle.corpus.words import CorpusWordFiles, read_word_matrix
-    from punctstyle.text.tokenizer import TokenizerRules
-
-    _, labels, book_ids = matrices_from_tables(dict(tables), "author")
-    table = next(iter(tables.values()))
-    sequences = document_sequences(list(sequence_paths), table, book_ids)
-    matrix = read_word_matrix(word_matrix) if settings.uses_words else None
-    streams = None
-    if needs_word_streams(settings):
-        files = CorpusWordFiles(book_ids, texts, words, TokenizerRules.load(rules))
-
-        def streams(i: int) -> np.ndarray:
-            marks, gaps = sequences[i]
-            return files.stream(i, marks, gaps)
-
-    results, bands = verification_run(tables, matrix, settings, sequences.__getitem__, streams, log)
-    summary = summary_table(results)
-    for frame, key in ((results, "results"), (summary, "summary")):
-        with atomic_open(outputs[key], "w", encoding="utf-8", newline="") as handle:
-            frame.to_csv(handle, index=False)
-    reference, chosen = reference_frame(tables, matrix, settings)
-    write_verification_files(outputs, reference, chosen, bands, results, settings,
-                             float(pd.to_numeric(table["n_marks"]).median()))
-    return summary

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from punctstyle.report.plots.base import new_figure, set_title, set_xlabel, set_ylabel
+from punctstyle.report.plots.base import new_figure, placeholder_figure, set_title, set_xlabel, set_ylabel
 
 WORD_INPUT_PREFIXES: tuple[str, ...] = ("words", "distorted")
 
@@ -105,3 +108,25 @@ def plot_translators(recognition: pd.DataFrame, title: str) -> Figure:
     ax.legend(fontsize=8, loc="lower right", frameon=False)
     set_title(ax, title)
     return fig
+
+
+CROSS_FIGURE_SPECS: dict[str, tuple[str, Any, str, str]] = {
+    "cross_domain": ("cross_domain_summary", plot_cross_domain, "Author recognition within one group and across groups",
+                     "No pair of groups has enough authors with books in both (cross.genres.min_authors)"),
+    "gap_weibull_fit": ("gap_weibull_examples", plot_gap_fit, "Discrete Weibull fits of the word gaps",
+                        "No book has two distinct gap lengths"),
+    "gap_weibull_plane": ("gap_weibull", plot_weibull_plane, "Word gaps: (p, β) by author", "No book to fit"),
+    "translators": ("translator_recognition", plot_translators, "Translated books: original author or translator",
+                    "Too few translated books with two translators or two original authors "
+                    "(cross.translators.min_books)"),
+}
+"""Rule figures_cross's figures: output name -> (the table drawn, the function, title, what the
+placeholder says when the table is empty)."""
+
+
+def cross_figure(name: str, tables: Mapping[str, pd.DataFrame]) -> Figure:
+    """Figure ``name`` of :data:`CROSS_FIGURE_SPECS` drawn from ``tables`` (rule cross_analyses' tables by
+    name), or its placeholder when its table has no row."""
+    table, draw, title, empty = CROSS_FIGURE_SPECS[name]
+    frame = tables[table]
+    return draw(frame, title) if len(frame) else placeholder_figure(empty, title)

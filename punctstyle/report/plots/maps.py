@@ -17,7 +17,16 @@ import numpy as np
 from matplotlib.figure import Figure
 from scipy.cluster.hierarchy import dendrogram
 
-from punctstyle.report.plots.base import legend_label, new_figure, plain_text, set_title, set_xlabel, set_ylabel
+from punctstyle.beyond.maps import CorpusMaps
+from punctstyle.report.plots.base import (
+    legend_label,
+    new_figure,
+    placeholder_figure,
+    plain_text,
+    set_title,
+    set_xlabel,
+    set_ylabel,
+)
 
 AUTHOR_COLOURS: tuple[str, ...] = (
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#393b79",
@@ -76,4 +85,28 @@ def dendrogram_figure(linkage_matrix: np.ndarray, leaf_labels: Sequence[str], le
     return fig
 
 
-__all__ = ["TOP_K", "author_colours", "dendrogram_figure", "scatter_map"]
+def map_figures(maps: CorpusMaps, family_name: str, top_k: int = TOP_K, kl: bool = True) -> dict[str, Figure]:
+    """The four maps of one family (rule corpus_map's outputs ``pca``, ``mds_delta``, ``mds_kl``,
+    ``dendrogram``): PCA with each axis' share of the variance, classical MDS of Burrows' Delta,
+    classical MDS of the symmetrised KL divergences (a placeholder when ``kl`` is false: the family
+    is not one distribution feature) and the Ward dendrogram of Delta."""
+    coordinates, authors = maps.coordinates, maps.coordinates["author"]
+    pca = list(maps.summary["pca_variance_share"]) + [0.0, 0.0]
+    figures = {
+        "pca": scatter_map(coordinates[["pca1", "pca2"]].to_numpy(), authors, f"PCA of the documents, {family_name}",
+                           f"PC1 ({pca[0]:.0%} of the variance)", f"PC2 ({pca[1]:.0%})", top_k),
+        "mds_delta": scatter_map(coordinates[["mds_delta1", "mds_delta2"]].to_numpy(), authors,
+                                 f"Classical MDS of Burrows' Delta distances, {family_name}", "MDS 1", "MDS 2", top_k),
+    }
+    figures["mds_kl"] = (
+        scatter_map(coordinates[["mds_kl1", "mds_kl2"]].to_numpy(), authors,
+                    f"Classical MDS of symmetrised KL divergences, {family_name}", "MDS 1", "MDS 2", top_k) if kl else
+        placeholder_figure(f"No KL map for {family_name}: KL divergence needs one distribution feature "
+                           "(f1, f3, f4, f5, f7)"))
+    figures["dendrogram"] = dendrogram_figure(
+        maps.tree, maps.leaf_labels, maps.leaf_authors,
+        f"Ward dendrogram of Burrows' Delta ({maps.summary['tree_level']}), {family_name}", top_k, authors)
+    return figures
+
+
+__all__ = ["TOP_K", "author_colours", "dendrogram_figure", "map_figures", "scatter_map"]

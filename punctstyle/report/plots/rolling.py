@@ -18,7 +18,16 @@ from matplotlib.figure import Figure
 
 from punctstyle.attribution.rolling import PROBABILITY, RollingResult
 from punctstyle.io import atomic_path
-from punctstyle.report.plots.base import close_figure, legend_label, new_figure, plain_text, set_title, set_xlabel, set_ylabel
+from punctstyle.report.plots.base import (
+    close_figure,
+    legend_label,
+    new_figure,
+    placeholder_figure,
+    plain_text,
+    set_title,
+    set_xlabel,
+    set_ylabel,
+)
 
 MAX_COLOURED = 10
 AUTHOR_COLOURS: tuple[str, ...] = (
@@ -104,6 +113,16 @@ def collaborations_figure(summary: pd.DataFrame, title: str, step: int) -> Figur
     return fig
 
 
+def collaborations_report_figure(summary: pd.DataFrame, window: int, step: int, seeds: Sequence[int]) -> Figure:
+    """Rule rolling_collaborations' figure: :func:`collaborations_figure` of ``summary`` titled with
+    the slices (``window`` marks every ``step``) and the ``seeds``; a placeholder when no
+    collaboration could be made."""
+    if not len(summary):
+        return placeholder_figure("No collaboration: no held-out book is long enough for its parts (rolling.part_marks)")
+    title = f"Rolling attribution on synthetic collaborations: slices of {window} marks every {step}, seeds {list(seeds)}"
+    return collaborations_figure(summary, title, step)
+
+
 FIGURE_FORMATS = ("png", "pdf", "svg")
 
 
@@ -120,4 +139,4 @@ def save_figure_as(fig: Figure, path: str) -> None:
         close_figure(fig)
 
 
-__all__ = ["FIGURE_FORMATS", "collaborations_figure", "MAX_COLOURED", "coloured_authors", "rolling_figure", "save_figure_as"]
+__all__ = ["FIGURE_FORMATS", "collaborations_figure", "collaborations_report_figure", "MAX_COLOURED", "coloured_authors", "rolling_figure", "save_figure_as"]
