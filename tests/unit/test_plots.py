@@ -636,13 +636,8 @@ def test_map_figures_follow_the_label_policy_and_the_variance_shares():
     assert "No KL map for f3+f5" in map_figures(maps, "f3+f5", kl=False)["mds_kl"].axes[0].texts[0].get_text()
 
 
-SCATTER_MAP_TITLE = pytest.mark.xfail(
-    strict=True, reason="scatter_map fits its title to the whole cell, legend included (set_title's reserve unused): "
-    "a long family name leaves the figure by a few pixels; fixing it changes the maps' figures")
-
-
 @pytest.mark.parametrize("kind", list(LONG_TEXTS))
-@pytest.mark.parametrize("name", [pytest.param("maps_pca", marks=SCATTER_MAP_TITLE), "maps_mds_kl_placeholder",
+@pytest.mark.parametrize("name", ["maps_pca", "maps_mds_kl_placeholder",
                                   "rolling", "rolling_collaborations"])
 def test_beyond_figures_keep_long_text_inside_the_figure(name, kind, monkeypatch):
     """(The cross and verification figures' long texts: tests/unit/test_cross.py, test_verification.py.)"""

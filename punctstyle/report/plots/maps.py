@@ -58,10 +58,12 @@ def scatter_map(coordinates: np.ndarray, authors: Sequence[str], title: str, xla
         mine = authors == name
         ax.scatter(coordinates[mine, 0], coordinates[mine, 1], s=18, color=colour, linewidths=0,
                    label=legend_label(fig, plain_text(name)))
-    set_title(ax, plain_text(title))
-    set_xlabel(ax, xlabel)
+    legend = ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    # the title and the x label fit the cell less the legend beside the axes (inches)
+    legend_width = legend.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi
+    set_title(ax, plain_text(title), reserve=legend_width)
+    set_xlabel(ax, xlabel, reserve=legend_width)
     set_ylabel(ax, ylabel)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return fig
 
 
