@@ -96,7 +96,8 @@ def test_every_declared_figure_is_a_png_with_its_pdf(run):
                      for task in ("author", "genre")}
     expected |= {f"maps/{family}_{name}.png" for family in default_config["maps"]["families"]
                  for name in ("pca", "mds_delta", "mds_kl", "dendrogram")}
-    expected |= {"rolling/collaborations.png"}
+    expected |= {"rolling/collaborations.png", "beyond/verification.png"}
+    expected |= {f"beyond/{name}.png" for name in ("cross_domain", "gap_weibull_fit", "gap_weibull_plane", "translators")}
     assert names == expected
     for png in figures:
         assert_png_and_pdf(png)
@@ -105,7 +106,8 @@ def test_every_declared_figure_is_a_png_with_its_pdf(run):
     figure_rules = declared.loc[declared["output_file"].str.contains("/figures/"), "rule"].unique()
     assert set(figure_rules) == {"figures_corpus", "figures_documents", "figures_kl_heatmaps", "figures_kl",
                                  "figures_recognition", "figures_temporal", "figures_f3_importance",
-                                 "figures_parts", "corpus_map", "rolling_collaborations"}
+                                 "figures_parts", "corpus_map", "rolling_collaborations", "figures_verification",
+                                 "figures_cross"}
 
 
 def test_sequence_books_and_pairs(run):

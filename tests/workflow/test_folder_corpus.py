@@ -336,7 +336,8 @@ def test_a_folder_without_genres_or_dates_plans_neither(tmp_path):
     text = proc.stdout + proc.stderr
     stats = text[text.index("Job stats:") :]
     jobs = [line.split()[0] for line in stats[: stats.index("total")].splitlines()[3:]]
-    assert {"select_books", "corpus_tables", "consistency", "recognition", "skipped_analyses"} <= set(jobs), jobs
+    # the analyses' rows wait for the corpus_tables checkpoint (the classes it holds name them)
+    assert {"select_books", "corpus_tables"} <= set(jobs), jobs
     assert not {"temporal", "figures_temporal"} & set(jobs), jobs
     assert "task=genre" not in text and "analysis/recognition/genre" not in text
     bad = tmp_path / "bad.yaml"

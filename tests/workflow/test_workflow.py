@@ -118,7 +118,7 @@ def test_a_new_class_size_that_caps_to_every_class_plans_no_row(workflow_run, tm
 BEYOND_THE_PAPER = {"corpus_words", "recognition_word_tables", "attribution_model", "f3_importance_row",
                     "f3_importance", "figures_f3_importance", "book_parts", "figures_parts", "length_curve_row",
                     "length_curve", "figures_length_curve", "sequence_row", "sequence_table", "verification",
-                    "figures_verification"}
+                    "figures_verification", "corpus_map", "rolling_collaborations", "cross_analyses", "figures_cross"}
 PAPER_RULES = {"download_catalog", "select_books", "download_book", "tokenizer_rules", "extract_book", "book_features",
                "corpus_tables", "consistency", "consistency_summary", "recognition", "recognition_tables",
                "appendix_table", "temporal", "figures_corpus", "figures_documents", "figures_kl",
