@@ -93,10 +93,11 @@ def test_word_rows_read_the_books_words(run):
 
 def test_the_whole_book_network_is_the_recognition_grids_read_from_its_store(run):
     """Training mode "whole" trains no MLP of its own: the recognition row's fit (the 2-author
-    row's, and the "all" row's for 10 authors, which caps to the corpus's 3) is read from the
-    store (punctstyle.experiments.model_store) and the whole-book accuracy is the grid's."""
+    row's, and the "all" row's for 10 authors, which caps to the corpus's 3 and is named by
+    them) is read from the store (punctstyle.experiments.model_store) and the whole-book
+    accuracy is the grid's."""
     outdir = run["outdir"]
-    for classes in (2, 10):
+    for classes in (2, 3):
         log = (outdir / f"logs/length/author_{classes}_classes_seed0.log").read_text()
         assert "mlp f1: the recognition grid's fit, read from the store" in log
     results = pd.read_csv(outdir / "analysis/length/author_results.csv", dtype={"length": str})
