@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from punctstyle.beyond.maps import WORDS, family_features
-from punctstyle.plan.targets import out
+from punctstyle.plan.targets import out, word_stream_inputs
 
 SECTION_MAPS = "Maps of the corpus"
 SECTION_ROLLING = "Rolling attribution"
@@ -59,12 +59,9 @@ def rolling_word_inputs(config: dict[str, Any], book_ids: Iterable[int], rules_f
     re-tokenized) and the corpus word matrix; none without a word method."""
     if not set(config["rolling"]["methods"]) & set(ROLLING_WORD_METHODS):
         return {}
-    ids = list(book_ids)
     return {
-        "texts": [out(config, f"books/{book_id}.txt.gz") for book_id in ids],
-        "word_files": [out(config, f"words/{book_id}.parquet") for book_id in ids],
+        **word_stream_inputs(config, book_ids, rules_file, words_key="word_files"),
         "words": out(config, "corpus/words.npz"),
-        "rules": rules_file,
     }
 
 

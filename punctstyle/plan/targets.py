@@ -16,6 +16,20 @@ def out(config: dict[str, Any], path: str) -> str:
     return f"{config['outdir']}/{path}"
 
 
+def word_stream_inputs(config: dict[str, Any], book_ids: Iterable[int], rules_file: str,
+                       words_key: str = "words") -> dict[str, Any]:
+    """The inputs a job needs for the books' word streams (punctstyle.corpus.words.CorpusWordFiles):
+    each book's words file (``words_key``: the stream kept at extraction and the whole-book
+    counts), its text and the tokenizer ``rules_file`` (a words file of an older punctstyle is
+    re-tokenized from the text)."""
+    ids = list(book_ids)
+    return {
+        "texts": [out(config, f"books/{book_id}.txt.gz") for book_id in ids],
+        words_key: [out(config, f"words/{book_id}.parquet") for book_id in ids],
+        "rules": rules_file,
+    }
+
+
 def expand_product(pattern: str, **values: Iterable[Any]) -> list[str]:
     """``pattern`` formatted with every combination of ``values`` (the last keyword varies
     fastest), as Snakemake's ``expand`` does with its default product."""

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from punctstyle.attribution.verification_run import VerificationSettings, needs_word_streams
-from punctstyle.plan.targets import out
+from punctstyle.plan.targets import out, word_stream_inputs
 
 VERIFICATION_FIGURE = "beyond/verification"
 """The figure of rule figures_verification (``figures/<name>.png`` and ``.pdf``)."""
@@ -31,10 +31,7 @@ def verification_word_inputs(config: dict[str, Any], book_ids: Iterable[int], ru
         return {}
     inputs: dict[str, Any] = {"word_matrix": out(config, "corpus/words.npz")}
     if needs_word_streams(settings):
-        ids = list(book_ids)
-        inputs["texts"] = [out(config, f"books/{book_id}.txt.gz") for book_id in ids]
-        inputs["words"] = [out(config, f"words/{book_id}.parquet") for book_id in ids]
-        inputs["rules"] = rules_file
+        inputs.update(word_stream_inputs(config, book_ids, rules_file))
     return inputs
 
 

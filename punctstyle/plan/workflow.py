@@ -363,12 +363,7 @@ class WorkflowPlan:
         the row's training vocabulary); none without a word method."""
         if not uses_word_features(self.length_methods()):
             return {}
-        ids = list(book_ids)
-        return {
-            "texts": self.per_book("books/{book_id}.txt.gz", ids),
-            "words": self.per_book("words/{book_id}.parquet", ids),
-            "rules": rules_file,
-        }
+        return targets.word_stream_inputs(self.config, book_ids, rules_file)
 
     def length_row_files(self, name: str, counts: CorpusCounts | None = None) -> list[str]:
         """The length curve's row files, named by the authors each row holds (``counts``)."""
