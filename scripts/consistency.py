@@ -4,7 +4,7 @@
 import pandas as pd
 
 from punctstyle.analyses.consistency_files import consistency_job
-from punctstyle.logs import configure_logging
+from punctstyle.logs import configure_logging, job_cost_line
 
 log = configure_logging(snakemake.log[0])
 consistency_job(
@@ -17,3 +17,4 @@ consistency_job(
     top_k=snakemake.params.top_k,
     log=log,
 )
+log.info("%s", job_cost_line())

@@ -2,11 +2,14 @@
 gaps (:func:`punctstyle.beyond.cross_job.cross_analyses_job`)."""
 
 from punctstyle.beyond.cross_job import cross_analyses_job
-from punctstyle.logs import configure_logging
+from punctstyle.logs import configure_logging, job_cost_line
+
+log = configure_logging(snakemake.log[0])
 
 inputs, params = snakemake.input, snakemake.params
 cross_analyses_job(
     table=inputs.table, selection=inputs.selection, catalog=inputs.catalog, sequences=inputs.sequences,
     output=snakemake.output, cross=params.cross, mlp=params.mlp, min_docs_per_author=params.min_docs_per_author,
-    config=snakemake.config, threads=snakemake.threads, log=configure_logging(snakemake.log[0]),
+    config=snakemake.config, threads=snakemake.threads, log=log,
 )  # fmt: skip
+log.info("%s", job_cost_line())

@@ -2,11 +2,14 @@
 (:func:`punctstyle.experiments.collaborations_job.rolling_collaborations_job`)."""
 
 from punctstyle.experiments.collaborations_job import rolling_collaborations_job
-from punctstyle.logs import configure_logging
+from punctstyle.logs import configure_logging, job_cost_line
+
+log = configure_logging(snakemake.log[0])
 
 inputs = snakemake.input
 rolling_collaborations_job(
     tables=inputs.tables, sequences=inputs.sequences, output=snakemake.output, settings=snakemake.params.settings,
-    log=configure_logging(snakemake.log[0]), texts=inputs.get("texts"), word_files=inputs.get("word_files"),
+    log=log, texts=inputs.get("texts"), word_files=inputs.get("word_files"),
     words=inputs.get("words"), rules=inputs.get("rules"),
 )  # fmt: skip
+log.info("%s", job_cost_line())

@@ -1,8 +1,9 @@
 """Rule temporal: the temporal analysis of section 5 (:func:`punctstyle.analyses.temporal_job.temporal_job`)."""
 
-from punctstyle.logs import configure_logging
+from punctstyle.logs import configure_logging, job_cost_line
 from punctstyle.analyses.temporal_job import temporal_job
 
 log = configure_logging(snakemake.log[0])
 params = snakemake.params
 temporal_job(params.temporal, params.publication_years_csv, snakemake.input, snakemake.output, log)
+log.info("%s", job_cost_line())

@@ -183,6 +183,16 @@ def word_methods(words: Mapping[str, Any], task: str) -> dict[str, list[str]]:
     return {name: expand_word_sets(sets, words["top_k"]) for name, sets in words["methods"].items() if sets}
 
 
+@dataclass(frozen=True)
+class WordBaselineRun:
+    """The word baselines of one row: the results frame
+    (:func:`punctstyle.analyses.recognition.word_results_frame`) and the experiments whose fitted
+    classifiers were kept (``keep``), each with its words."""
+
+    results: pd.DataFrame
+    kept: list[Experiment]
+
+
 def word_baseline_run(
     tables: Mapping[str, pd.DataFrame],
     task: str,
@@ -193,23 +203,29 @@ def word_baseline_run(
     methods: Mapping[str, Sequence[str]],
     test_fraction: float,
     classifier_options: Mapping[str, Mapping[str, Any]],
-) -> pd.DataFrame:
+    keep: Collection[tuple[str, str]] = (),
+) -> WordBaselineRun:
     """The word baselines of one row of Tables 2-3 (:func:`punctstyle.analyses.recognition.word_experiments`
     on the row's split): the books' relative word frequencies and pool cutoffs from ``matrix``
-    (a :class:`punctstyle.corpus.words.WordMatrix`), in the corpus tables' order; the results frame
-    (:func:`punctstyle.analyses.recognition.word_results_frame`)."""
+    (a :class:`punctstyle.corpus.words.WordMatrix`), in the corpus tables' order. The fits of the
+    (method, word set) pairs in ``keep`` are kept with their words (the store of fits later
+    analyses read, :mod:`punctstyle.experiments.model_store`)."""
     features, labels, book_ids = matrices_from_tables(tables, task_column(task))
-    experiments = word_experiments(
-        features,
-        labels,
-        matrix.relative_frequencies(book_ids),
-        task=task,
-        class_sizes=[class_size],
-        seeds=[seed],
-        methods=methods,
-        test_fraction=test_fraction,
-        word_cutoff=matrix.cutoff[matrix.rows_of(book_ids)],
-        classifier_options=classifier_options,
-        groups=text_groups(next(iter(tables.values())), book_ids),
+    experiments = list(
+        word_experiments(
+            features,
+            labels,
+            matrix.relative_frequencies(book_ids),
+            task=task,
+            class_sizes=[class_size],
+            seeds=[seed],
+            methods=methods,
+            test_fraction=test_fraction,
+            word_cutoff=matrix.cutoff[matrix.rows_of(book_ids)],
+            classifier_options=classifier_options,
+            groups=text_groups(next(iter(tables.values())), book_ids),
+            keep=keep,
+            pool_words=matrix.vocabulary,
+        )
     )
-    return word_results_frame(experiments)
+    return WordBaselineRun(word_results_frame(experiments), [e for e in experiments if e.model is not None])

@@ -17,7 +17,7 @@ texts: a text's excerpts are then all in the training set or all in the testing 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,6 +77,9 @@ class Experiment:
     classes: np.ndarray
     diagnostics: dict[str, int] = field(default_factory=dict)
     model: Classifier | None = None
+    vocabulary: tuple[str, ...] = ()
+    """Word sets: the words of the word block, best first (when the caller names the word
+    matrix's columns and keeps the model, :func:`word_experiments`)."""
 
     def confusion(self) -> pd.DataFrame:
         """Confusion matrix over the row's sampled classes (see :func:`confusion_matrix`)."""
@@ -214,6 +217,8 @@ def word_experiments(
     word_cutoff: np.ndarray | None = None,
     classifier_options: Mapping[str, Mapping[str, Any]] | None = None,
     groups: Sequence[Any] | None = None,
+    keep: Collection[tuple[str, str]] = (),
+    pool_words: Sequence[str] | None = None,
 ) -> Iterator[Experiment]:
     """The word baselines of the grid: one :class:`Experiment` per (n_classes, seed, method, word set).
 
@@ -227,7 +232,10 @@ def word_experiments(
     whose first ``k`` columns are the top ``k`` of every smaller ``k``); the word block of a
     set is the documents' relative frequencies of those words, best first. Each experiment's
     ``diagnostics`` adds ``top_k``, ``n_vocabulary`` and ``vocabulary_proven``. ``groups``: as
-    for :func:`recognition_experiments`.
+    for :func:`recognition_experiments`. ``keep``: (method, word set) pairs whose fitted
+    classifier stays on the experiment, with its ``vocabulary`` (the block's words, best first,
+    read from ``pool_words``: the word of each column of ``word_frequencies``), for the store of
+    fits later analyses read (:mod:`punctstyle.experiments.model_store`).
     """
     import scipy.sparse as sp
 
@@ -292,12 +300,18 @@ def word_experiments(
                     else:
                         proven = vocabulary.bound == 0.0
                     diagnostics.update(top_k=k, n_vocabulary=n_vocabulary, vocabulary_proven=int(proven))
+                    kept = (method, name) in keep
+                    block_words = () if not kept or pool_words is None else tuple(
+                        str(pool_words[c]) for c in vocabulary.columns[:n_vocabulary].tolist()
+                    )
                     yield Experiment(
                         method=method,
                         feature_set=name,
                         y_pred=scored.y_pred,
                         diagnostics=diagnostics,
                         baseline=scored.baseline,
+                        model=scored.model if kept else None,
+                        vocabulary=block_words,
                         **common,
                     )
 

@@ -161,6 +161,13 @@ class LengthRow:
     """The row's words, best first (word features only; chosen on the training documents)."""
 
 
+def block_words(names: Sequence[str], vocabulary: Sequence[str]) -> tuple[str, ...] | None:
+    """The words of a feature set's word block (its last name ``words<k>``: the first
+    ``min(k, |vocabulary|)`` of the row's words, best first); None without a word feature."""
+    k = word_feature_k(names[-1]) if names else None
+    return None if k is None else tuple(vocabulary[: min(k, len(vocabulary))])
+
+
 def _maker(method: str, names: tuple[str, ...], seed: int, options: Mapping[str, Any]) -> Callable[[], Any]:
     """A factory of a fresh registered classifier built for (seed, feature names)."""
     return lambda: build_classifier(method, seed=seed, feature_set=names, **options)
@@ -181,7 +188,7 @@ def length_curve_row(
     classifier_options: Mapping[str, Mapping[str, Any]] | None = None,
     word_counts: Callable[[int], tuple[Sequence[str], np.ndarray]] | None = None,
     groups: Sequence[Any] | None = None,
-    stored: Callable[[str, str, tuple[str, ...], np.ndarray, np.ndarray], Any] | None = None,
+    stored: Callable[..., Any] | None = None,
 ) -> LengthRow:
     """Accuracy at every length for one row (see the module docstring).
 
@@ -200,10 +207,11 @@ def length_curve_row(
     text's excerpts stay on one side of the split; word features are refused then (the word
     counts are those of whole texts).
 
-    ``stored(method, feature_set, feature_names, classes, train_index)``: the recognition grid's
-    fitted classifier of this row, trained on the documents ``train_index`` (positions in
-    ``labels``), or None; training mode ``"whole"`` uses it instead of fitting the same network
-    again (:mod:`punctstyle.experiments.model_store`).
+    ``stored(method, feature_set, feature_names, classes, train_index, vocabulary)``: the
+    recognition grid's fitted classifier of this row, trained on the documents ``train_index``
+    (positions in ``labels``), or None; ``vocabulary``: the words of a word set's block, best
+    first (None for punctuation sets); training mode ``"whole"`` uses it instead of fitting the
+    same network again (:mod:`punctstyle.experiments.model_store`).
     """
     check_methods(methods)
     if groups is not None and uses_word_features(methods):
@@ -271,7 +279,8 @@ def length_curve_row(
                     }
                     if y_train.size and y_test.size:
                         if model is None and mode == "whole" and stored is not None and keep_train.all():
-                            model = stored(method, name, names, split.classes, split.train_index)
+                            model = stored(method, name, names, split.classes, split.train_index,
+                                           block_words(names, vocabulary))
                         if model is None or mode == "excerpt":
                             X_train = stack_features(train.features[train_label], names)[keep_train]
                             make = _maker(method, names, seed, options.get(method, {}))

@@ -126,10 +126,10 @@ def length_curve_job(
         used = min(n_classes, n_available)
         stored_fit = stored_fit_reader(fitted, "author", used, seed, classifier_options.get(STORED_METHOD, {}))
 
-        def stored(method: str, name: str, names: Any, classes: Any, train_index: Any) -> Any:
+        def stored(method: str, name: str, names: Any, classes: Any, train_index: Any, words: Any = None) -> Any:
             if method != STORED_METHOD or not fitted:
                 return None
-            model = stored_fit(name, names, classes, book_ids[train_index])
+            model = stored_fit(name, names, classes, book_ids[train_index], words)
             if model is not None and log is not None:
                 log.info("%s %s: the recognition grid's fit, read from the store (not trained again)", method, name)
             return model
@@ -277,9 +277,9 @@ def recognition_job(
             classifier_options=classifier_options,
             keep=keep,
         )
-    word_results = None
+    word_run = None
     if (run or words_only) and word_methods and word_matrix is not None:
-        word_results = word_baseline_run(
+        word_run = word_baseline_run(
             tables,
             task,
             class_size,
@@ -288,11 +288,12 @@ def recognition_job(
             methods=word_methods,
             test_fraction=test_fraction,
             classifier_options=word_options or {},
+            keep=keep,
         )
         if log is not None:
-            log.info("word baselines:\n%s", word_results.to_string())
+            log.info("word baselines:\n%s", word_run.results.to_string())
     if "words" in outputs:
-        write_word_results(outputs["words"], word_results)
+        write_word_results(outputs["words"], word_run.results if word_run else None)
     if "results" in outputs:
         write_row_files(
             outputs["results"],
@@ -303,7 +304,8 @@ def recognition_job(
             run.confusion if run else None,
         )
     if "fitted" in outputs:
-        write_fitted(outputs["fitted"], _fitted_entries(run, tables, task, keep) if run else [])
+        kept = [*(run.experiments if run else []), *(word_run.kept if word_run else [])]
+        write_fitted(outputs["fitted"], _fitted_entries(kept, tables, task, keep))
     if "models" in outputs:
         Path(outputs["models"]).mkdir(parents=True, exist_ok=True)
         for experiment in run.experiments if run else []:
@@ -327,15 +329,17 @@ def enough_classes(n_available: int, task: str, log: Any = None) -> bool:
 
 
 def _fitted_entries(
-    run: RecognitionRun, tables: Mapping[str, pd.DataFrame], task: str, keep: Sequence[tuple[str, str]]
+    experiments: Sequence[Any], tables: Mapping[str, pd.DataFrame], task: str, keep: Sequence[tuple[str, str]]
 ) -> list[FittedEntry]:
-    """The kept fits of a recognition row as store entries (book ids in the corpus tables' order)."""
+    """The kept fits of a recognition row (its punctuation experiments and word baselines) as
+    store entries (book ids in the corpus tables' order; a word set's entry holds its words)."""
     _, _, book_ids = matrices_from_tables({"f1": tables["f1"]}, task_column(task))
     entries = []
-    for e in run.experiments:
+    for e in experiments:
         if (e.method, e.feature_set) in keep and e.model is not None and getattr(e.model, "model", None) is not None:
             key = StoreKey(task, e.n_classes, e.seed, e.method, e.feature_set)
-            entries.append(FittedEntry(key, e.model.model, book_ids[e.train_index], book_ids[e.test_index], e.y_pred))
+            entries.append(FittedEntry(key, e.model.model, book_ids[e.train_index], book_ids[e.test_index], e.y_pred,
+                                       vocabulary=tuple(e.vocabulary)))
     return entries
 
 

@@ -8,8 +8,9 @@ A recognition row (task, class size, seed) writes the MLPs that later analyses a
   whole training books: the recognition grid's network), scored there on every excerpt length;
 * the f3 importance's test-split MLP (permutation importance, the ``k = d`` row).
 
-Which views a row stores is planned by :func:`stored_views` (the length curve's punctuation
-MLP sets when it trains on whole books, and ``f3`` when the importance runs) and which rows by
+Which views a row stores is planned by :func:`stored_views` (the length curve's MLP sets when it
+trains on whole books: punctuation sets from the grid, word sets such as ``words1000`` from the
+grid's word baselines; and ``f3`` when the importance runs) and which rows by
 :func:`stores_row` (the class sizes those analyses run, or the ``"all"`` row they cap to).
 Nothing else is stored: the other networks of the grid are not read again.
 
@@ -18,11 +19,15 @@ uncompressed ``.npz`` (float32 weights do not compress: measured in docs/perform
 per stored view ``i``, the arrays of :func:`model_arrays` under
 ``"{i}/..."``, the training and test book ids and the test predictions; ``"meta"`` is a JSON
 string (format, and per view: task, n_classes, seed, method, feature_set, feature columns,
-protocol = the MLP's parameters, epochs). Written atomically (:func:`punctstyle.io.atomic_path`).
+protocol = the MLP's parameters, epochs; a word set's ``vocabulary``: the words of its block,
+best first). Written atomically (:func:`punctstyle.io.atomic_path`).
 
 Reading (:class:`FittedModels`): a stored model is returned only for the row it was fitted on; a
 stored model of the same (task, n_classes, seed, view) whose classes, feature columns, seed,
-protocol or training books differ is an error of one line naming the file and the field.
+protocol or training books differ is an error of one line naming the file and the field. A word
+set whose stored words differ from the asking row's is not the same experiment (the grid chose
+its words from each book's pool, :mod:`punctstyle.corpus.words`, and the choice may be unproven):
+it is not returned, and the caller trains its own.
 """
 
 from __future__ import annotations
@@ -59,16 +64,22 @@ class StoreKey:
 
 def stored_views(config: Mapping[str, Any], task: str) -> list[str]:
     """The MLP feature views of ``task``'s recognition rows that later analyses read: the
-    length curve's punctuation MLP sets when it trains on whole books (``length_curve.training``
-    holds ``"whole"``), and ``"f3"`` for the f3 importance, each only when the recognition grid
-    trains that view (``recognition.methods.mlp``). Author task only; word views are not stored."""
+    length curve's MLP sets when it trains on whole books (``length_curve.training`` holds
+    ``"whole"``), and ``"f3"`` for the f3 importance, each only when the recognition grid trains
+    that view: a punctuation set in ``recognition.methods.mlp``, a word set (``words1000``,
+    ``all+words1000``) among the MLP sets of the word baselines (``recognition.words``, whose
+    tasks must hold ``task``: :func:`punctstyle.analyses.paper.word_methods`). Author task only."""
     if task != "author":
         return []
+    from punctstyle.analyses.paper import word_methods  # lazy: pandas, only for planning
+
     grid = set(config["recognition"]["methods"].get(STORED_METHOD) or [])
+    words = config["recognition"].get("words")
+    grid |= set(word_methods(words, task).get(STORED_METHOD) or []) if words else set()
     views: list[str] = []
     length = config["length_curve"]
     if length["enabled"] and "whole" in length["training"]:
-        views += [name for name in length["methods"].get(STORED_METHOD) or [] if "words" not in name]
+        views += list(length["methods"].get(STORED_METHOD) or [])
     if config["beyond"]["importance"]["enabled"]:
         views.append("f3")
     return [name for name in dict.fromkeys(views) if name in grid]
@@ -185,6 +196,8 @@ class FittedEntry:
     train_ids: np.ndarray
     test_ids: np.ndarray
     y_pred: np.ndarray
+    vocabulary: tuple[str, ...] = ()
+    """A word set's words, best first (empty for punctuation sets)."""
 
 
 def write_fitted(path: Any, entries: Sequence[FittedEntry]) -> None:
@@ -204,6 +217,7 @@ def write_fitted(path: Any, entries: Sequence[FittedEntry]) -> None:
                 "protocol": asdict(entry.model.params),
                 "epochs": int(entry.model.epochs),
                 "best_epoch": int(entry.model.best_epoch),
+                **({"vocabulary": list(entry.vocabulary)} if entry.vocabulary else {}),
             }
         )
     arrays["meta"] = np.asarray(json.dumps({"format": STORE_FORMAT, "views": meta}))
@@ -258,16 +272,24 @@ class FittedModels:
         train_ids: Sequence[Any],
         params: Any,
         device: str = "cpu",
+        vocabulary: Sequence[str] | None = None,
     ) -> Any:
         """The stored :class:`punctstyle.classifiers.mlp.TrainedMLP` of ``key``, checked against the
         row that asks for it: its feature columns (``feature_columns``), its sampled ``classes``,
         the book ids it trains on (``train_ids``) and the MLP parameters (``params``, an
-        :class:`~punctstyle.classifiers.mlp.MLPParams`). None when ``key`` is not stored; an
-        :class:`~punctstyle.io.InputError` (one line: file, key, field) when it does not match."""
+        :class:`~punctstyle.classifiers.mlp.MLPParams`). None when ``key`` is not stored, or when
+        it is a word set stored with other words than the row's ``vocabulary`` (module docstring);
+        an :class:`~punctstyle.io.InputError` (one line: file, key, field) when it does not match,
+        or when a word set is asked for without the row's words."""
         if key not in self._entries:
             return None
         path, view, arrays = self._entries[key]
         where = f"{path}: stored {key.method} {key.feature_set!r} ({key.task}, {key.n_classes} classes, seed {key.seed})"
+        if "vocabulary" in view:
+            if vocabulary is None:
+                raise InputError(f"{where} is a word set: the asking row must name its words")
+            if list(view["vocabulary"]) != [str(w) for w in vocabulary]:
+                return None
         checks = (
             ("feature columns", list(view["feature_columns"]), list(feature_columns)),
             ("classes", [str(c) for c in arrays["classes"]], sorted(str(c) for c in classes)),
@@ -307,14 +329,15 @@ def stored_classifier(model: Any, *, seed: int, device: str = "cpu", num_threads
 
 def stored_fit_reader(
     fitted: Sequence[Any], task: str, n_classes: int, seed: int, options: Mapping[str, Any]
-) -> Callable[[str, Sequence[str], Any, Any], Any]:
-    """``stored(feature_set, feature_columns, classes, train_ids)``: the recognition grid's fitted
-    MLP of this row and feature set, as a fitted classifier, read from the store files ``fitted``
-    (:class:`FittedModels`; checked against the row), or None
-    when none is stored (the caller trains it)."""
+) -> Callable[..., Any]:
+    """``stored(feature_set, feature_columns, classes, train_ids, vocabulary=None)``: the
+    recognition grid's fitted MLP of this row and feature set, as a fitted classifier, read from
+    the store files ``fitted`` (:class:`FittedModels`; checked against the row; ``vocabulary``:
+    the row's words, for a word set), or None when none is stored (the caller trains it)."""
     models = FittedModels(fitted)
 
-    def stored(feature_set: str, feature_columns: Sequence[str], classes: Any, train_ids: Any) -> Any:
+    def stored(feature_set: str, feature_columns: Sequence[str], classes: Any, train_ids: Any,
+               vocabulary: Sequence[str] | None = None) -> Any:
         key = StoreKey(task, n_classes, seed, STORED_METHOD, feature_set)
         if key not in models.keys():
             return None
@@ -322,7 +345,9 @@ def stored_fit_reader(
 
         params = options["params"] if isinstance(options["params"], MLPParams) else MLPParams.from_config(options["params"])
         model = models.model(key, feature_columns=feature_columns, classes=classes, train_ids=train_ids, params=params,
-                             device=options.get("device", "cpu"))
+                             device=options.get("device", "cpu"), vocabulary=vocabulary)
+        if model is None:
+            return None
         return stored_classifier(model, seed=seed, device=options.get("device", "cpu"),
                                  num_threads=options.get("num_threads"))
 

@@ -4,6 +4,8 @@ length curve and the f3 importance give the same results from them as when they 
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -86,8 +88,9 @@ def test_the_length_curve_and_the_importance_read_the_grid_fit_with_equal_result
     models = FittedModels([path])
     calls = []
 
-    def stored(method, name, names, classes, train_index):
+    def stored(method, name, names, classes, train_index, words=None):
         calls.append(name)
+        assert words is None  # a punctuation set has no words
         model = models.model(key, feature_columns=names, classes=classes, train_ids=book_ids[train_index],
                              params=params)
         return stored_classifier(model, seed=0)
@@ -125,6 +128,12 @@ def test_only_the_views_and_rows_later_analyses_read_are_stored():
     assert stored_views(_config(), "author") == ["all", "f3"]
     assert stored_views(_config(training=["excerpt"]), "author") == ["f3"]
     assert stored_views(_config(), "genre") == []
+    words = {"tasks": ["author"], "top_k": [100, 1000], "methods": {"mlp": ["words"], "delta": ["words"]}}
+    with_words = _config()
+    with_words["recognition"]["words"] = words
+    assert stored_views(with_words, "author") == ["all", "words1000", "f3"]  # the grid's word baseline
+    with_words["recognition"]["words"] = {**words, "tasks": []}
+    assert stored_views(with_words, "author") == ["all", "f3"]  # no word baseline: the curve trains it
     assert stores_row(10, 36, [10, 50]) and not stores_row(100, 36, [10, 50])
     assert stores_row("all", 36, [10, 50]) and not stores_row("all", 60, [10, 50])
     assert fitted_inputs(_config(), "author", "50", "1") == [
@@ -150,3 +159,87 @@ def test_the_recognition_row_stores_only_the_asked_views_at_the_asked_sizes(tmp_
         # the models folder keeps the full-corpus row's networks only, as before
         saved = sorted(path.name for path in outputs["models"].glob("*.pt"))
         assert saved == (["mlp_f1_4classes.pt", "mlp_f3_4classes.pt"] if class_size == "all" else [])
+
+
+def test_the_length_curve_reads_the_word_baselines_fit_when_its_words_are_the_rows(tmp_path):
+    """The length curve's whole-book word network (words<k>) is the grid's word baseline of the
+    same row: stored with its words, read back with equal results; stored with other words, it
+    is not the same experiment and the curve trains its own."""
+    from punctstyle.analyses.recognition import word_experiments
+    from punctstyle.corpus.words import build_word_matrix
+    from tests.unit.test_length_curve_words import _row_inputs, _word_corpus
+
+    labels, documents = _word_corpus()
+    matrix = build_word_matrix(
+        ((100 + i, list(c), np.array(list(c.values())), s.n_words) for i, (s, _, c) in enumerate(documents)),
+        pool_per_book=1000,
+    )
+    params = mlp_params(hidden=8, max_epochs=4)
+    options = {"mlp": {"params": params, "num_threads": 1}}
+    (experiment,) = word_experiments(
+        {}, labels, matrix.relative_frequencies(100 + np.arange(labels.size)), task="author", class_sizes=[3],
+        seeds=[0], methods={"mlp": ["words5"]}, test_fraction=0.25, word_cutoff=matrix.cutoff,
+        classifier_options=options, keep=[("mlp", "words5")], pool_words=matrix.vocabulary,
+    )
+    assert len(experiment.vocabulary) == 5 and experiment.model is not None
+    book_ids = 100 + np.arange(labels.size)
+    key = StoreKey("author", 3, 0, "mlp", "words5")
+
+    def store(vocabulary):
+        path = tmp_path / f"fitted_{len(list(tmp_path.iterdir()))}.npz"
+        write_fitted(path, [FittedEntry(key, experiment.model.model, book_ids[experiment.train_index],
+                                        book_ids[experiment.test_index], experiment.y_pred, vocabulary=vocabulary)])
+        return FittedModels([path])
+
+    row = dict(task="author", n_classes=3, seed=0, test_fraction=0.25, lengths=[20], methods={"mlp": ["words5"]},
+               training=["whole"], classifier_options=options)
+    document, word_counts = _row_inputs(documents)
+    trained = length_curve_row(document, labels, **row, word_counts=word_counts)
+
+    def reader(models, calls):
+        def stored(method, name, names, classes, train_index, words=None):
+            model = models.model(key, feature_columns=names, classes=classes, train_ids=book_ids[train_index],
+                                 params=params, vocabulary=words)
+            calls.append(model is not None)
+            return None if model is None else stored_classifier(model, seed=0)
+        return stored
+
+    calls = []
+    read = length_curve_row(document, labels, **row, word_counts=word_counts,
+                            stored=reader(store(experiment.vocabulary), calls))
+    assert calls == [True] and trained.results.equals(read.results)
+    assert list(read.vocabulary[:5]) == list(experiment.vocabulary)
+    other = (*experiment.vocabulary[1:], experiment.vocabulary[0])  # same words, another order
+    calls = []
+    retrained = length_curve_row(document, labels, **row, word_counts=word_counts, stored=reader(store(other), calls))
+    assert calls == [False] and trained.results.equals(retrained.results)
+    with pytest.raises(InputError, match="must name its words"):
+        store(experiment.vocabulary).model(key, feature_columns=("words5",), classes=experiment.classes,
+                                           train_ids=book_ids[experiment.train_index], params=params)
+
+
+def test_the_recognition_row_stores_its_word_baseline_with_the_words(tmp_path):
+    """A recognition row keeps the word baseline's network a later analysis reads (words5 here),
+    with the words of its block; the punctuation view beside it as before."""
+    from punctstyle.corpus.words import build_word_matrix, write_word_matrix
+    from punctstyle.experiments.jobs import recognition_job
+    from tests.unit.test_recognition import _tables
+
+    tables = _tables(3, 6)
+    rng = np.random.default_rng(0)
+    words = [f"w{i:02d}" for i in range(12)]
+    books = [(int(i), words, rng.integers(1, 30, size=len(words)), 400) for i in tables["f1"]["book_id"]]
+    write_word_matrix(tmp_path / "words.npz", build_word_matrix(books, pool_per_book=12))
+    options = {"mlp": {"params": mlp_params(hidden=8, max_epochs=2), "num_threads": 1}}
+    outputs = {"fitted": tmp_path / "fitted.npz", "words": tmp_path / "words.csv"}
+    recognition_job(tables, "author", "all", 0, outputs, methods={"mlp": ["f3"]}, test_fraction=0.2,
+                    classifier_options=options, all_configured=True,
+                    word_methods={"mlp": ["words5", "words10"], "delta": ["words5"]},
+                    word_matrix=tmp_path / "words.npz", word_options=options,
+                    store_views=["f3", "words5"], store_class_sizes=[3])
+    models = FittedModels([outputs["fitted"]])
+    assert sorted(key.feature_set for key in models.keys()) == ["f3", "words5"]
+    with np.load(outputs["fitted"]) as data:
+        views = {view["feature_set"]: view for view in json.loads(str(data["meta"]))["views"]}
+    assert "vocabulary" not in views["f3"] and len(views["words5"]["vocabulary"]) == 5
+    assert set(views["words5"]["vocabulary"]) <= set(words)

@@ -6,6 +6,7 @@ with a small grid; config/test.yaml keeps the curve off for the other workflow t
 
 from __future__ import annotations
 
+import re
 import zipfile
 from pathlib import Path
 
@@ -36,7 +37,8 @@ def run(tmp_path_factory):
         "lengths": LENGTHS,
         "class_sizes": [2, 10],
         # a word method: the rows also read the books' texts, words files and tokenizer rules
-        "methods": {"kl": ["f3"], "mlp": ["f1"], "delta": ["words20"]},
+        # words100: the grid's word baseline network of the same row, read from its store
+        "methods": {"kl": ["f3"], "mlp": ["f1", "words100"], "delta": ["words20"]},
         "training": ["whole", "excerpt"],
     }
     overlay = {"recognition": {"mlp": {"max_epochs": 5}}, "length_curve": length}
@@ -63,6 +65,7 @@ def test_rows_table_and_markdown(run):
     assert set(zip(results["method"], results["feature_set"], strict=True)) == {
         ("kl", "f3"),
         ("mlp", "f1"),
+        ("mlp", "words100"),
         ("delta", "words20"),
     }
     assert results["accuracy"].between(0, 1).all()
@@ -88,7 +91,10 @@ def test_word_rows_read_the_books_words(run):
     delta = results[(results["method"] == "delta") & (results["length"] == "whole")]
     assert len(delta) == 4 and delta["accuracy"].between(0, 1).all()
     log = (outdir / "logs/length/author_2_classes_seed0.log").read_text()
-    assert "the row's 20 words (training books only)" in log
+    # the row's words: the largest k of its word methods (words100), or every word the
+    # fixture's training books have when they have fewer
+    found = re.search(r"the row's (\d+) words \(training books only\)", log)
+    assert found and 20 < int(found.group(1)) <= 100, log
 
 
 def test_the_whole_book_network_is_the_recognition_grids_read_from_its_store(run):
@@ -101,11 +107,28 @@ def test_the_whole_book_network_is_the_recognition_grids_read_from_its_store(run
         log = (outdir / f"logs/length/author_{classes}_classes_seed0.log").read_text()
         assert "mlp f1: the recognition grid's fit, read from the store" in log
     results = pd.read_csv(outdir / "analysis/length/author_results.csv", dtype={"length": str})
-    whole = results[(results["method"] == "mlp") & (results["length"] == "whole") & (results["n_classes"] == 2)]
+    whole = results[(results["method"] == "mlp") & (results["feature_set"] == "f1") & (results["length"] == "whole")
+                    & (results["n_classes"] == 2)]
     grid = pd.read_csv(outdir / "analysis/recognition/author/2_classes/seed0_results.csv")
     grid = grid[(grid["method"] == "mlp") & (grid["feature_set"] == "f1")]
     row = whole[whole["seed"] == 0]
     assert row["accuracy"].tolist() == grid["accuracy"].tolist() and row["epochs"].tolist() == grid["epochs"].tolist()
+
+
+def test_the_whole_book_word_network_is_the_word_baselines_read_from_the_store(run):
+    """The word network of training mode "whole" (words100) is the grid's word baseline of the
+    same row, stored with its words and read back: the same accuracy and epochs."""
+    outdir = run["outdir"]
+    for classes in (2, 3):
+        log = (outdir / f"logs/length/author_{classes}_classes_seed0.log").read_text()
+        assert "mlp words100: the recognition grid's fit, read from the store" in log
+    results = pd.read_csv(outdir / "analysis/length/author_results.csv", dtype={"length": str})
+    whole = results[(results["method"] == "mlp") & (results["feature_set"] == "words100")
+                    & (results["length"] == "whole") & (results["n_classes"] == 2) & (results["seed"] == 0)]
+    grid = pd.read_csv(outdir / "analysis/recognition/author/2_classes/seed0_words.csv")
+    grid = grid[(grid["method"] == "mlp") & (grid["feature_set"] == "words100")]
+    assert len(whole) == len(grid) == 1
+    assert whole["accuracy"].tolist() == grid["accuracy"].tolist() and whole["epochs"].tolist() == grid["epochs"].tolist()
 
 
 def test_figure_and_report_table(run):

@@ -141,6 +141,10 @@ def test_the_paper_only_overlays_plan_the_paper_and_nothing_beyond(workflow_run)
     assert paper_seeds == default_seeds == {"0", "1"}
     one_run_rules, one_run_seeds = rules_and_seeds("config/paper_only.yaml", "config/one_run_per_row.yaml")
     assert one_run_rules == paper_rules and one_run_seeds == {"0"}
+    # the opt-in analyses of docs/results.md: the sequence network (config/test.yaml keeps the
+    # length curve off, so only the sequence network's rules join)
+    all_rules, _ = rules_and_seeds("config/all_analyses.yaml")
+    assert "sequence_row" not in default_rules and {"sequence_row", "sequence_table"} <= all_rules - default_rules
 
 
 @pytest.mark.parametrize(
