@@ -71,7 +71,7 @@ def stored_views(config: Mapping[str, Any], task: str) -> list[str]:
     tasks must hold ``task``: :func:`punctstyle.analyses.paper.word_methods`). Author task only."""
     if task != "author":
         return []
-    from punctstyle.analyses.paper import word_methods  # lazy: pandas, only for planning
+    from punctstyle.analyses.paper import word_methods  # lazy: the readers of stored fits import numpy only
 
     grid = set(config["recognition"]["methods"].get(STORED_METHOD) or [])
     words = config["recognition"].get("words")
