@@ -32,6 +32,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from punctstyle import __version__
@@ -51,6 +52,7 @@ from punctstyle.io import InputError
 from punctstyle.settings import schema_default
 
 DEFAULT_MODEL_DIR = os.path.join("results", "models", "attribution")
+MODEL_HINT = "point --model at a run's outdir or an attribution bundle folder"
 EXIT_OK = 0
 EXIT_INPUT_ERROR = 2
 _read_bounded = read_bounded
@@ -67,6 +69,44 @@ def max_read_bytes(args: argparse.Namespace) -> int:
 
 def input_name(args: argparse.Namespace) -> str:
     return "<stdin>" if args.file == "-" else args.file
+
+
+def model_folder(model: str | None) -> str:
+    """The bundle folder ``--model`` names: a bundle folder, or a run's outdir (its
+    ``models/attribution``, as :func:`punctstyle.api.open_results` takes either). Without
+    ``--model``: ``results/models/attribution`` of the working folder or of the nearest folder
+    above it that has one; none found is refused, saying where it looked."""
+    from punctstyle.api.results import BUNDLE_IN_RUN, is_run
+
+    if model is not None:
+        return os.path.join(model, BUNDLE_IN_RUN) if is_run(Path(model)) else model
+    here = Path.cwd()
+    for folder in (here, *here.parents):
+        if (folder / DEFAULT_MODEL_DIR).is_dir():
+            return DEFAULT_MODEL_DIR if folder == here else str(folder / DEFAULT_MODEL_DIR)
+    raise InputError(f"{here / DEFAULT_MODEL_DIR}: model folder does not exist (looked for {DEFAULT_MODEL_DIR} "
+                     f"in {here} and the folders above it; {MODEL_HINT})")
+
+
+def figure_target(path: str | None) -> str | None:
+    """``--figure``: checked before any work, so that a bad path costs nothing: a known
+    extension, an existing folder (not created), a folder this user can write in (a probe file
+    is created and removed there)."""
+    import tempfile
+
+    if path is None:
+        return None
+    if not path.lower().endswith((".png", ".pdf", ".svg")):
+        raise InputError(f"{path}: figure file must end in .png, .pdf or .svg")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InputError(f"{path}: no such folder {folder} (create it first)")
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".punctstyle-probe-"):
+            pass
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write in {folder} ({exc.strerror or exc})") from None
+    return path
 
 
 def _print_json(obj: Any) -> None:
@@ -95,7 +135,7 @@ def cmd_attribute(args: argparse.Namespace) -> int:
 
     name = input_name(args)
     sequence = sequence_with_marks(name, read_text(args.file, max_read_bytes(args)))
-    attribution = attribute_sequence(name, sequence, load_attribution_bundle(args.model))
+    attribution = attribute_sequence(name, sequence, load_attribution_bundle(model_folder(args.model)))
     if attribution.warning:
         sys.stderr.write(f"punctstyle: {name}: {attribution.warning}\n")
     if args.json:
@@ -119,16 +159,18 @@ def cmd_rolling(args: argparse.Namespace) -> int:
     from punctstyle.attribution.rolling import rolling_table
 
     name = input_name(args)
-    if args.figure and not args.figure.lower().endswith((".png", ".pdf", ".svg")):
-        raise InputError(f"{args.figure}: figure file must end in .png, .pdf or .svg")
+    figure = figure_target(args.figure)
     sequence = sequence_with_marks(name, read_text(args.file, max_read_bytes(args)), purpose="roll over")
-    bundle = load_attribution_bundle(args.model)
+    bundle = load_attribution_bundle(model_folder(args.model))
     result = rolling_sequence(name, sequence, bundle, args.window, args.step)
-    if args.figure:
+    if figure:
         from punctstyle.api.figures import rolling_figure
         from punctstyle.report.plots.rolling import save_figure_as
 
-        save_figure_as(rolling_figure(result, f"{name}: rolling attribution"), args.figure)
+        try:
+            save_figure_as(rolling_figure(result, f"{name}: rolling attribution"), figure)
+        except OSError as exc:
+            raise InputError(f"{figure}: cannot write the figure ({exc.strerror or exc})") from None
     if args.json:
         _print_json({"file": name, "model": bundle.directory, **result.as_json()})
     else:
@@ -181,17 +223,14 @@ def _positive_int(value: str) -> int:
     return number
 
 
+MODEL_HELP = (f"attribution bundle folder, or a run's outdir (default: {DEFAULT_MODEL_DIR} of the working folder "
+              "or of the nearest folder above it that has one)")
 FILE_HELP = "plain text file (UTF-8, else Latin-1; a Gutenberg header/footer is stripped); - reads stdin"
 
 
 def add_model_arguments(command: argparse.ArgumentParser) -> None:
     """``--model DIR``, ``--top N`` and ``--json`` of ``attribute``."""
-    command.add_argument(
-        "--model",
-        metavar="DIR",
-        default=DEFAULT_MODEL_DIR,
-        help=f"attribution bundle folder (default: {DEFAULT_MODEL_DIR})",
-    )
+    command.add_argument("--model", metavar="DIR", default=None, help=MODEL_HELP)
     command.add_argument(
         "--top", metavar="N", type=_positive_int, default=5, help="number of authors shown (default: 5)"
     )
@@ -231,16 +270,15 @@ def _verify_arguments(command: argparse.ArgumentParser) -> None:
     """FILE, ``--max-mb``, ``--author NAME``, ``--model DIR`` and ``--json`` of ``verify``."""
     add_input_arguments(command)
     command.add_argument("--author", metavar="NAME", required=True, help="the author to verify (as in the bundle)")
-    command.add_argument("--model", metavar="DIR", default=DEFAULT_MODEL_DIR,
-                         help=f"attribution bundle folder with the verification files (default: {DEFAULT_MODEL_DIR})")
+    command.add_argument("--model", metavar="DIR", default=None,
+                         help=MODEL_HELP + "; the bundle needs the verification files")
     command.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
 def _rolling_arguments(command: argparse.ArgumentParser) -> None:
     """FILE, ``--max-mb``, ``--model``, ``--window``, ``--step``, ``--json`` and ``--figure`` of ``rolling``."""
     add_input_arguments(command)
-    command.add_argument("--model", metavar="DIR", default=DEFAULT_MODEL_DIR,
-                         help=f"attribution bundle folder (default: {DEFAULT_MODEL_DIR})")
+    command.add_argument("--model", metavar="DIR", default=None, help=MODEL_HELP)
     command.add_argument("--window", metavar="N", type=_positive_int, default=None,
                          help="marks per slice (default: the bundle's minimum marks for attribution, else 800)")
     command.add_argument("--step", metavar="S", type=_positive_int, default=None,
@@ -255,7 +293,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from punctstyle.api.results import verify
 
     name = input_name(args)
-    result = verify(read_text(args.file, max_read_bytes(args)), args.author, args.model, name)
+    result = verify(read_text(args.file, max_read_bytes(args)), args.author, model_folder(args.model), name)
     if result.warning:
         sys.stderr.write(f"punctstyle: {name}: {result.warning}\n")
     if args.json:

@@ -15,7 +15,7 @@ Tour (docs/api.md)::
     punctstyle.api.text_figure(attribution, results.signatures())
 
 Refusals are :class:`punctstyle.io.InputError` subclasses carrying the CLI's one-line messages
-(:class:`EmptyText`, :class:`NoMarks`, :class:`TooLarge`, :class:`HtmlText`, :class:`BinaryText`).
+(:class:`EmptyText`, :class:`NoMarks`, :class:`TooLarge`, :class:`HtmlText`, :class:`BinaryText`, :class:`ManyBooks`).
 
 Names are resolved on first use (PEP 562), so ``import punctstyle`` stays light: the figures
 import matplotlib, and a bundle imports torch only when loaded.
@@ -38,6 +38,7 @@ EXPORTS: dict[str, str] = {
     "TooLarge": "punctstyle.api.text",
     "HtmlText": "punctstyle.api.text",
     "BinaryText": "punctstyle.api.text",
+    "ManyBooks": "punctstyle.api.text",
     # a run or a bundle
     "open_results": "punctstyle.api.results",
     "Results": "punctstyle.api.results",

@@ -39,6 +39,29 @@ FAMILY_NAME = re.compile(r"^[A-Za-z0-9_+\-]+$")
 """A map family as the workflow names it (``f3``, ``all``, ``words``, ``all+words``): one path part."""
 
 
+def read_table(path: Path) -> pd.DataFrame:
+    """A Parquet or CSV table of a run; an unreadable one (truncated, not a table) raises
+    :class:`InputError` naming the file."""
+    import pyarrow as pa
+
+    try:
+        return pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
+    except (OSError, ValueError, pa.ArrowException, pd.errors.ParserError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"{path}: not a readable table ({first})") from None
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    """A JSON object of a run; an unreadable one raises :class:`InputError` naming the file."""
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise InputError(f"{path}: not a readable JSON file ({exc})") from None
+    if not isinstance(value, dict):
+        raise InputError(f"{path}: not a JSON object")
+    return value
+
+
 def is_bundle(folder: Path) -> bool:
     return (folder / "manifest.json").is_file() and (folder / "mlp.pt").is_file()
 
@@ -86,6 +109,13 @@ class Results:
         path = self.folder / relative
         if not path.is_file():
             raise InputError(f"{path}: no such file in this run ({what} not made)")
+        return self.inside(path)
+
+    def inside(self, path: Path) -> Path:
+        """``path`` when it resolves inside the opened folder; a link pointing out of it is
+        refused (:class:`InputError`): nothing outside the folder is read."""
+        if not path.resolve().is_relative_to(self.folder):
+            raise InputError(f"{path.relative_to(self.folder)}: a link out of the opened folder, not read")
         return path
 
     @property
@@ -99,9 +129,12 @@ class Results:
     @cached_property
     def bundle(self) -> Any:
         """The attribution bundle (:class:`punctstyle.attribution.bundle.AttributionBundle`;
-        loading it imports torch)."""
-        from punctstyle.attribution.bundle import load_attribution_bundle
+        loading it imports torch). A bundle file linked out of the opened folder is refused."""
+        from punctstyle.attribution.bundle import BUNDLE_FILES, load_attribution_bundle
 
+        for name in BUNDLE_FILES.values():
+            if (self.bundle_folder / name).exists():
+                self.inside(self.bundle_folder / name)
         return load_attribution_bundle(self.bundle_folder)
 
     # ----------------------------------------------------------------- tables
@@ -115,7 +148,7 @@ class Results:
     def _corpus(self, feature: str) -> pd.DataFrame:
         cache = self.__dict__.setdefault("_tables", {})
         if feature not in cache:
-            cache[feature] = pd.read_parquet(self._run_file(Path(str(CORPUS_TABLE).format(feature=feature)), "corpus table"))
+            cache[feature] = read_table(self._run_file(Path(str(CORPUS_TABLE).format(feature=feature)), "corpus table"))
         return cache[feature]
 
     def documents(self) -> pd.DataFrame:
@@ -142,7 +175,7 @@ class Results:
         if self.has_bundle:
             from punctstyle.attribution.bundle import read_signatures
 
-            frame = read_signatures(self.bundle_folder / "signatures.parquet")
+            frame = read_signatures(self.inside(self.bundle_folder / "signatures.parquet"))
             return frame.reset_index() if "author" not in frame.columns else frame
         tables = [self._corpus(f) for f in ("f1", "f3")]
         merged = tables[0][["author"] + feature_column_names("f1")].join(tables[1][feature_column_names("f3")])
@@ -176,7 +209,7 @@ class Results:
         method, class count and feature set) or ``"results"`` (one row per seed)."""
         if task not in ("author", "genre") or kind not in RECOGNITION_KINDS:
             raise InputError(f"{task} {kind}: no such recognition table (task author or genre, kind summary or results)")
-        return pd.read_csv(self._run_file(Path(str(RECOGNITION).format(task=task, kind=kind)), "recognition table"))
+        return read_table(self._run_file(Path(str(RECOGNITION).format(task=task, kind=kind)), "recognition table"))
 
     def recognition_tasks(self) -> list[str]:
         """The tasks with a recognition summary in this run."""
@@ -205,15 +238,15 @@ class Results:
             raise InputError(f"{family}: no maps of this family in {self.folder} "
                              f"({'families: ' + ', '.join(families) if families else 'no maps in this run'})")
         tables = {key: self.folder / MAPS / f"{family}{suffix}" for key, suffix in MAP_TABLE_SUFFIXES.items()}
-        edges = pd.read_csv(tables["edges"]) if tables["edges"].is_file() else pd.DataFrame()
-        summary = json.loads(tables["summary"].read_text(encoding="utf-8")) if tables["summary"].is_file() else {}
+        edges = read_table(self.inside(tables["edges"])) if tables["edges"].is_file() else pd.DataFrame()
+        summary = read_json(self.inside(tables["summary"])) if tables["summary"].is_file() else {}
         figures = {name: self.folder / MAP_FIGURES_FOLDER / f"{family}_{name}.png" for name in MAP_FIGURE_NAMES}
-        return CorpusMap(family, pd.read_csv(tables["coordinates"]), edges, summary,
-                         {name: path for name, path in figures.items() if path.is_file()})
+        return CorpusMap(family, read_table(self.inside(tables["coordinates"])), edges, summary,
+                         {name: self.inside(path) for name, path in figures.items() if path.is_file()})
 
     def summary(self) -> dict[str, Any]:
         """The corpus summary (``corpus/summary.json``: books and authors kept, exclusions)."""
-        return json.loads(self._run_file(SUMMARY, "corpus summary").read_text(encoding="utf-8"))
+        return read_json(self._run_file(SUMMARY, "corpus summary"))
 
     # ----------------------------------------------------------------- one text
 
@@ -227,9 +260,14 @@ class Results:
         verification reference (:func:`punctstyle.attribution.verify_command.verify_text`): a
         :class:`~punctstyle.attribution.verify_command.Verification` (``score``, ``decision``,
         the band ``p1``..``p2``, ``warning``). Refused as ``punctstyle verify`` refuses."""
+        from punctstyle.attribution.verification_run import FILES
         from punctstyle.attribution.verify_command import verify_text
 
-        return verify_text(name, checked_text(text, name), author, self.bundle_folder)
+        text = checked_text(text, name)
+        for file in FILES.values():
+            if (self.bundle_folder / file).exists():
+                self.inside(self.bundle_folder / file)
+        return verify_text(name, text, checked_author(author), self.bundle_folder)
 
     def rolling(self, text: str, window: int | None = None, step: int | None = None, name: str = TEXT_NAME) -> Any:
         """Rolling attribution of ``text`` (:func:`rolling_sequence`): a
@@ -249,17 +287,40 @@ class CorpusMap:
     figures: dict[str, Path] = field(default_factory=dict)
 
 
-def rolling_sequence(name: str, sequence: Any, bundle: Any, window: int | None = None, step: int | None = None) -> Any:
+WINDOW_HINT = "lower --window"
+"""The CLI's and the API's hint on a text shorter than one window (the app gives its own)."""
+
+
+def rolling_sequence(name: str, sequence: Any, bundle: Any, window: int | None = None, step: int | None = None,
+                     hint: str = WINDOW_HINT) -> Any:
     """Slices of ``window`` marks every ``step`` marks (defaults: the bundle's threshold, a
     quarter window; :func:`punctstyle.attribution.rolling.roll_with_bundle`) scored by the method
     most accurate at that length, and the change points. A text shorter than one window raises
     :class:`InputError` (``punctstyle rolling``'s message)."""
     from punctstyle.attribution.rolling import default_window, roll_with_bundle
 
-    window = int(window or default_window(bundle.threshold))
+    window = default_window(bundle.threshold) if window is None else positive_marks("window", window)
+    step = None if step is None else positive_marks("step", step)
     if len(sequence) < window:
-        raise InputError(f"{name}: {len(sequence)} marks, shorter than one window of {window} (lower --window)")
+        raise InputError(f"{name}: {len(sequence)} marks, shorter than one window of {window} ({hint})")
     return roll_with_bundle(bundle, sequence.marks, sequence.gaps, window, step)
+
+
+def positive_marks(argument: str, value: Any) -> int:
+    """``window`` or ``step``: a whole number of marks, at least 1 (0 and negatives refused,
+    not replaced by the default)."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{argument}: expected a whole number of marks (int) or None, got {type(value).__name__}")
+    if value < 1:
+        raise InputError(f"{argument}={value}: expected a positive number of marks")
+    return int(value)
+
+
+def checked_author(author: Any) -> str:
+    """``author`` when it is a string (else :class:`TypeError` naming the argument)."""
+    if not isinstance(author, str):
+        raise TypeError(f"author: expected a str (an author name as the bundle writes it), got {type(author).__name__}")
+    return author
 
 
 def model_results(model: Any) -> Results:
@@ -274,7 +335,8 @@ def verify(text: str, author: str, model: Any, name: str = TEXT_NAME) -> Any:
     if isinstance(model, Results):
         return model.verify(text, author, name)
     folder = Path(os.fspath(model))  # a bundle folder is handed over as given: its name is printed as given
-    return verify_text(name, checked_text(text, name), author, folder / BUNDLE_IN_RUN if is_run(folder) else model)
+    return verify_text(name, checked_text(text, name), checked_author(author),
+                       folder / BUNDLE_IN_RUN if is_run(folder) else model)
 
 
 def rolling(text: str, model: Any, window: int | None = None, step: int | None = None, name: str = TEXT_NAME) -> Any:

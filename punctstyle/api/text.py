@@ -10,7 +10,11 @@ with status 2); its subclass says which refusal it is, for callers that want to 
 :class:`TooLarge`       more bytes than the reading limit (``--max-mb``)
 :class:`HtmlText`       an HTML or XML page (the download route's check)
 :class:`BinaryText`     binary content (NUL characters after decoding)
+:class:`ManyBooks`      several Project Gutenberg books in one text (several start markers)
 =====================  ===============================================================
+
+A text handed to the API that is not a ``str`` (``None``, bytes, a path, a list) raises
+:class:`TypeError` naming the argument and the accepted type.
 
 Nothing here imports torch or spaCy (the shipped tokenizer rules spare spaCy).
 """
@@ -26,6 +30,7 @@ from punctstyle.io import InputError
 from punctstyle.marks import MARKS
 from punctstyle.sources.decoding import html_start
 from punctstyle.sources.folder import decode_document
+from punctstyle.text.clean import START_MARKER
 from punctstyle.text.chunk_cache import ChunkCachedExtractor
 
 READ_CHUNK = 1024 * 1024
@@ -56,6 +61,10 @@ class HtmlText(TextRefused):
 
 class BinaryText(TextRefused):
     """Binary content (NUL characters)."""
+
+
+class ManyBooks(TextRefused):
+    """Several Project Gutenberg books in one text: cleaning would keep only the first."""
 
 
 def too_large(name: str, max_bytes: int, hint: str = "raise it with --max-mb") -> TooLarge:
@@ -110,16 +119,31 @@ def decoded_text(name: str, data: bytes) -> str:
     text, _ = decode_document(data)
     if "\x00" in text:
         raise BinaryText(f"{name}: not a plain text file (binary content, NUL bytes)")
+    return one_book(name, text)
+
+
+def one_book(name: str, text: str) -> str:
+    """``text`` unless it holds several Project Gutenberg books (more than one ``*** START OF``
+    marker): cleaning keeps the text between the first start and end markers, so the other
+    books would be dropped without a word (:class:`ManyBooks`)."""
+    starts = len(START_MARKER.findall(text))
+    if starts > 1:
+        raise ManyBooks(f"{name}: {starts} Project Gutenberg books in one text ({starts} '*** START OF' lines); "
+                        "only the first would be read: give one book at a time")
     return text
 
 
-def checked_text(text: str, name: str = TEXT_NAME) -> str:
-    """A text handed over as a string, refused as a file's bytes would be (HTML, NUL bytes)."""
+def checked_text(text: Any, name: str = TEXT_NAME) -> str:
+    """A text handed over as a string, refused as a file's bytes would be (HTML, NUL bytes,
+    several Gutenberg books); anything but a ``str`` raises :class:`TypeError` naming ``text``."""
+    if not isinstance(text, str):
+        raise TypeError(f"text: expected a str (the text itself; read a file with punctstyle.api.read_text(path, "
+                        f"max_bytes)), got {type(text).__name__}")
     if "\x00" in text:
         raise BinaryText(f"{name}: not a plain text file (binary content, NUL bytes)")
     if (tag := html_start(text[:4096].encode("utf-8", "replace"))) is not None:
         raise HtmlText(f"{name}: an HTML page, not a text (starts with {tag})")
-    return text
+    return one_book(name, text)
 
 
 def sequence_of_text(text: str) -> Any:

@@ -25,6 +25,12 @@ from punctstyle.io import InputError
 FIGURE_DPI = 80
 NEAREST_AUTHORS = 2
 UPLOAD_HINT = "start the app with a larger --max-mb"
+ECHO_CHARACTERS = 20_000
+"""A text up to this many characters is put back in the text box with its answer; a longer one
+(a whole book) is not sent back: the page says so."""
+WINDOW_HINT = "paste a longer text: a slice is the bundle's threshold"
+NO_BUNDLE = ("{folder}: no attribution bundle here (models/attribution/ of the run): texts can be drawn, "
+             "not {what}; build it with `snakemake attribution_model`, then restart the app")
 
 
 @dataclass
@@ -60,7 +66,22 @@ def opened() -> Results:
 
 
 def page(title: str, sections: Sequence[Section], text: str = "") -> str:
-    return render_template("page.html", title=title, sections=list(sections), text=text, refusal=None)
+    """The page of ``sections``; ``text`` goes back into the text box unless it is longer than
+    :data:`ECHO_CHARACTERS` (then a note says it was not sent back)."""
+    sections = list(sections)
+    if len(text) > ECHO_CHARACTERS:
+        sections.append(Section("The text", notes=[f"The text ({len(text):,} characters) is not sent back into the "
+                                                   "text box: paste or drop it again to ask another question."]))
+        text = ""
+    return render_template("page.html", title=title, sections=sections, text=text, refusal=None)
+
+
+def bundle_opened(what: str) -> Results:
+    """The opened results when they hold an attribution bundle; else the app's refusal."""
+    results = opened()
+    if not results.has_bundle:
+        raise InputError(NO_BUNDLE.format(folder=results.folder.name, what=what))
+    return results
 
 
 def figure_uri(fig: Figure) -> str:
@@ -120,7 +141,7 @@ def attribution_sections(attribution: Any, results: Results) -> list[Section]:
 
 def home() -> str:
     results = opened()
-    notes = [f"Opened {results.kind}: {results.folder}"]
+    notes = [f"Opened {results.kind}: {results.folder.name}"]
     if results.kind == "run":
         documents = results.documents()
         notes.append(f"{len(documents)} books by {documents['author'].nunique()} authors.")
@@ -232,8 +253,8 @@ def verify_view() -> str:
     """A text and a chosen author: the General Imposters score, the decision and its band."""
     results = opened()
     name, text = submitted_text()
-    chosen = request.form.get("author", "").strip()
-    if not chosen:
+    chosen = request.form.get("author", "")
+    if not chosen.strip():
         raise InputError("no author chosen: pick one in the author menu, then Verify")
     outcome = results.verify(text, chosen, name)
     band = "whole texts" if outcome.band_length == "whole" else f"excerpts of {outcome.band_length} marks"
@@ -250,9 +271,13 @@ def verify_view() -> str:
 
 def rolling_view() -> str:
     """A text: the slices' scores along it (the figure) and the change points and segments."""
-    results = opened()
+    from punctstyle.api.results import rolling_sequence
+    from punctstyle.api.text import checked_text, sequence_with_marks
+
+    results = bundle_opened("rolled over")
     name, text = submitted_text()
-    outcome = results.rolling(text, name=name)
+    sequence = sequence_with_marks(name, checked_text(text, name), purpose="roll over")
+    outcome = rolling_sequence(name, sequence, results.bundle, hint=WINDOW_HINT)
     segments = pd.DataFrame([{"from mark": int(round(a)), "to mark": int(round(b)), "author": str(who)}
                              for a, b, who in outcome.segments])
     changes = ", ".join(f"{c:.0f}" for c in outcome.change_marks) or "none"
@@ -326,7 +351,7 @@ ROUTES: tuple[Route, ...] = (
     Route("/", "home", home, nav="Text"),
     Route("/text", "text", analyse_text, methods=("POST",), button="Attribute"),
     Route("/authors", "authors", authors, nav="Authors"),
-    Route("/authors/<name>", "author", author),
+    Route("/authors/<path:name>", "author", author),
     Route("/books", "books", books, nav="Books"),
     Route("/books/<int:book_id>", "book", book),
     Route("/recognition", "recognition", recognition, nav="Recognition"),
@@ -350,4 +375,8 @@ def form_context(results: Results) -> dict[str, Any]:
         chosen = request.form.get("author", "") if request.method == "POST" else ""
     except RequestEntityTooLarge:  # the refusal page of a request over the limit: no form to read
         chosen = ""
-    return {"buttons": buttons, "form_authors": list(results.authors()["author"]) if asks else [], "chosen_author": chosen}
+    try:
+        authors = list(results.authors()["author"]) if asks else []
+    except InputError:  # an unreadable corpus table: its refusal is the page's message, the menu is empty
+        authors = []
+    return {"buttons": buttons, "form_authors": authors, "chosen_author": chosen}

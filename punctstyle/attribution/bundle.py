@@ -240,7 +240,7 @@ def load_attribution_bundle(directory: Any) -> AttributionBundle:
     threshold = read_threshold(paths["threshold"])
     check_threshold(paths["threshold"], threshold)
     signatures = read_signatures(paths["signatures"])
-    check_signatures(paths["signatures"], signatures, manifest["kl_features"])
+    check_signatures(paths["signatures"], signatures, manifest["kl_features"], manifest["classes"])
     model = read_model(paths["model"])
     check_model(paths["model"], model, manifest)
     return AttributionBundle(folder, model, signatures, threshold, manifest)

@@ -90,11 +90,15 @@ def check_threshold(path: Any, threshold: Mapping[str, Any]) -> None:
             raise _bad(path, "calibration.temperature", f"expected a positive number, got {temperature!r:.80}")
 
 
-def check_signatures(path: Any, signatures: pd.DataFrame, kl_features: Sequence[str]) -> None:
-    """Every column of every KL feature is present and numeric; at least two authors."""
+def check_signatures(path: Any, signatures: pd.DataFrame, kl_features: Sequence[str],
+                     classes: Sequence[str] | None = None) -> None:
+    """Every column of every KL feature is present and numeric; at least two authors; when
+    ``classes`` (the manifest's) is given, one signature per class, no more, no fewer."""
 
     if len(signatures) < 2:
         raise _bad(path, "author", f"{len(signatures)} author(s), at least 2 needed")
+    if classes is not None:
+        _check_signature_authors(path, signatures, classes)
     for feature in kl_features:
         columns = feature_column_names(feature)
         missing = [c for c in columns if c not in signatures.columns]
@@ -102,6 +106,20 @@ def check_signatures(path: Any, signatures: pd.DataFrame, kl_features: Sequence[
             raise _bad(path, feature, f"{len(missing)} of its {len(columns)} columns missing (first: {missing[0]!r})")
         if not all(pd.api.types.is_numeric_dtype(signatures[c]) for c in columns):
             raise _bad(path, feature, "non-numeric columns")
+
+
+def _check_signature_authors(path: Any, signatures: pd.DataFrame, classes: Sequence[str]) -> None:
+    """The signatures' authors are the model's classes, each once (else the KL column would
+    read ``n/a`` and KL would pick its winner among the others)."""
+    authors = [str(a) for a in (signatures["author"] if "author" in signatures.columns else signatures.index)]
+    missing = [str(c) for c in classes if str(c) not in authors]
+    if missing:
+        raise _bad(path, "author", f"{len(missing)} of the model's {len(classes)} authors have no signature "
+                                   f"(first: {missing[0]!r})")
+    extra = sorted(set(authors) - {str(c) for c in classes})
+    if extra or len(set(authors)) != len(authors):
+        what = f"not an author of the model: {extra[0]!r}" if extra else "an author listed twice"
+        raise _bad(path, "author", what)
 
 
 def check_model(path: Any, model: TrainedMLP, manifest: Mapping[str, Any]) -> None:

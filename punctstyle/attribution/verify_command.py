@@ -79,10 +79,12 @@ def length_warning(bundle: VerificationBundle, n_marks: int) -> str | None:
     """The attribution bundle's "too short" message (``threshold.json`` beside the verification
     files), else a note when the text is shorter than every calibrated excerpt length; None."""
     from punctstyle.attribution.bundle import BUNDLE_FILES, read_threshold
+    from punctstyle.attribution.bundle_checks import check_threshold
 
     threshold_path = os.path.join(bundle.directory, BUNDLE_FILES["threshold"])
     if os.path.isfile(threshold_path):
         threshold = read_threshold(threshold_path)
+        check_threshold(threshold_path, threshold)  # a bad field: one line, as `attribute` refuses it
         needed = threshold.get("min_marks")
         if needed is not None and n_marks < int(needed):
             return (f"too short to say anything: {n_marks} marks, at least {int(needed)} needed for a reliable "
@@ -94,6 +96,20 @@ def length_warning(bundle: VerificationBundle, n_marks: int) -> str | None:
         return (f"shorter than every calibrated length: {n_marks} marks, the band was calibrated on "
                 f"{min(lengths)} marks or more")
     return None
+
+
+def nearest_author_hint(author: str, authors: list[str]) -> str:
+    """``did you mean 'X'?`` with the nearest name (white space and case ignored first, then
+    :func:`difflib.get_close_matches`), else one example name. The name itself must match
+    exactly, in the CLI, the API and the app alike."""
+    import difflib
+
+    def key(name: str) -> str:
+        return " ".join(name.split()).casefold()
+
+    same = [a for a in authors if key(a) == key(author)]
+    close = same or difflib.get_close_matches(author, authors, n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else f"e.g. {authors[0]!r}"
 
 
 def verify_text(name: str, text: str, author: str, model: Any) -> Verification:
@@ -112,7 +128,7 @@ def verify_text(name: str, text: str, author: str, model: Any) -> Verification:
     authors = bundle.authors
     if author not in authors:
         raise InputError(f"{author!r}: not an author of the verification reference in {bundle.directory} "
-                         f"({len(authors)} authors, e.g. {authors[0]!r})")
+                         f"({len(authors)} authors; {nearest_author_hint(author, authors)})")
     sequence, stream = book_word_stream(text, ChunkCachedExtractor())
     n_marks = len(sequence.marks)
     needed = int(bundle.record["min_marks"])

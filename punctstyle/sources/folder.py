@@ -193,6 +193,22 @@ def _row_problem(row: pd.Series, folder: Path) -> str | None:
     return None
 
 
+def _resolved_files(frame: pd.DataFrame, folder: Path) -> pd.Series:
+    return frame["file"].map(lambda f: resolve_document(folder, f))
+
+
+def _same_files(frame: pd.DataFrame, folder: Path) -> pd.Series:
+    """True for a row whose file (symlinks resolved) an earlier row already names: the same
+    document under two ids, or through a link, enters the corpus once."""
+    return _resolved_files(frame, folder).duplicated(keep="first")
+
+
+def same_file_reason(row: pd.Series, frame: pd.DataFrame, folder: Path) -> str:
+    files = _resolved_files(frame, folder)
+    first = frame.loc[files == resolve_document(folder, row["file"]), "line"].min()
+    return f"same file as row {first} ({files[row.name].name}), read once"
+
+
 def _where(path: str | os.PathLike[str], row: pd.Series) -> str:
     return f"{path}: row {row['line']}" + (f" ({row['file']})" if row["file"] else "")
 
@@ -209,13 +225,16 @@ def folder_selection(
     ``exclusions`` (``book_id`` Int64, null when no id can be derived; ``stage``;
     ``reason``, one line naming the CSV row and file) lists the bad rows (stage ``metadata``)
     and the documents of authors with fewer than ``min_docs_per_author`` of them (stage
-    ``selection``). The filter log has ``metadata_rows``, ``duplicate_ids`` and
-    ``min_docs_per_author`` steps. Raises :class:`EmptySelectionError` when nothing is left.
+    ``selection``). The filter log has ``metadata_rows``, ``duplicate_ids`` (a repeated id, or
+    a file an earlier row names, symlinks resolved) and ``min_docs_per_author`` steps. Raises :class:`EmptySelectionError` when nothing is left.
     """
     import pandas as pd
 
 
     folder = Path(folder)
+    if metadata.empty:
+        raise EmptySelectionError(f"{metadata_path}: no document row, only a header (one row per document: "
+                                  "file, author, ...)")
     frame = metadata.copy()
     frame["doc_id"] = [safe_doc_id(i) if i else doc_id_from_file(f) for i, f in zip(frame["id"], frame["file"])]
     frame["book_id"] = pd.array([book_number(d) if d else None for d in frame["doc_id"]], dtype="Int64")
@@ -235,8 +254,14 @@ def folder_selection(
             f"duplicate id {row['doc_id']!r} (book_id {row['book_id']}), first used at row {first_line[row['book_id']]}"
         )
         excluded.append((row["line"], row["book_id"], "metadata", f"{_where(metadata_path, row)}: {reason}"))
-    log.append({"filter": "duplicate_ids", "removed": int(repeated.sum()), "remaining": int((~repeated).sum())})
     frame = frame[~repeated]
+    same_file = _same_files(frame, folder)
+    for _, row in frame[same_file].iterrows():
+        reason = same_file_reason(row, frame, folder)
+        excluded.append((row["line"], row["book_id"], "metadata", f"{_where(metadata_path, row)}: {reason}"))
+    removed = int(repeated.sum()) + int(same_file.sum())
+    log.append({"filter": "duplicate_ids", "removed": removed, "remaining": int((~same_file).sum())})
+    frame = frame[~same_file]
     largest = largest_author(frame)
     sizes = frame["author"].map(frame["author"].value_counts())
     too_few = sizes < (min_docs_per_author or 0)

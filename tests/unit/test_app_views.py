@@ -29,6 +29,14 @@ def model(tiny_bundle, verification_bundle, tmp_path_factory):  # noqa: F811
     return folder
 
 
+@pytest.fixture()
+def run(tiny_run, tmp_path):  # noqa: F811
+    """A copy of the tiny run for one test: the maps written into it reach no other test."""
+    copy = tmp_path / "run"
+    shutil.copytree(tiny_run, copy)
+    return copy
+
+
 @pytest.fixture(scope="module")
 def collaboration() -> str:
     """Semicolons, then commas, then semicolons again."""
@@ -45,10 +53,17 @@ def client(model):
 # --------------------------------------------------------------------------- the API
 
 
-def test_verify_in_the_api_is_the_commands_verification(model):
+def test_verify_in_the_api_is_the_commands_verification(model, tmp_path, capsys):
+    from punctstyle import cli
+
     text = styled_text("Semicolon Writer", np.random.default_rng(5))
     results = api.open_results(model)
     own, other = results.verify(text, "Semicolon Writer"), api.verify(text, "Exclaiming Writer", model)
+    path = tmp_path / "disputed.txt"
+    path.write_text(text, encoding="utf-8")
+    for outcome in (own, other):
+        assert cli.main(["verify", str(path), "--author", outcome.author, "--model", str(model), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out) == {**outcome.as_json(), "file": str(path)}
     assert own.score > other.score and own.decision == "same author" and other.decision == "different author"
     assert own.as_json()["file"] == "<text>" and own.n_authors == 3
     with pytest.raises(InputError, match=r"'Nobody': not an author of the verification reference"):
@@ -81,11 +96,11 @@ def write_maps(run, family: str) -> None:
     figure.savefig(run / "figures" / "maps" / f"{family}_pca.png", dpi=20)
 
 
-def test_maps_of_a_run(tiny_run, model):  # noqa: F811
-    results = api.open_results(tiny_run)
+def test_maps_of_a_run(run, model):  # noqa: F811
+    results = api.open_results(run)
     assert results.map_families() == [] and api.open_results(model).map_families() == []
-    write_maps(tiny_run, "f3")
-    (tiny_run / "analysis" / "maps" / "notes.txt").write_text("not a map", encoding="utf-8")
+    write_maps(run, "f3")
+    (run / "analysis" / "maps" / "notes.txt").write_text("not a map", encoding="utf-8")
     corpus_map = results.maps("f3")
     assert results.map_families() == ["f3"] and list(corpus_map.coordinates["author"]) == ["a", "b"]
     assert list(corpus_map.edges.columns) == ["Source", "Target", "Weight"] and corpus_map.summary["n_documents"] == 2
@@ -139,13 +154,14 @@ def test_maps_page_without_maps_says_so(client):
     assert "No maps in this run" in page and "Traceback" not in page
 
 
-def test_maps_page_shows_the_runs_pngs_and_nothing_else(tiny_run):  # noqa: F811
+def test_maps_page_shows_the_runs_pngs_and_nothing_else(run):
     from punctstyle.app.server import create_app
 
-    write_maps(tiny_run, "all")
-    client = create_app(api.open_results(tiny_run), max_upload_bytes=4096).test_client()
+    write_maps(run, "all")
+    client = create_app(api.open_results(run), max_upload_bytes=4096).test_client()
     page = client.get("/maps").get_data(as_text=True)
     assert 'src="/maps/all/pca.png"' in page and "all: PCA" in page and "2 books by 2 authors" in page
+    assert page.count("<h2>") == 1  # the family written by this test only
     assert "Ward tree (Delta) cut into as many clusters as authors: 1.00." in page
     png = client.get("/maps/all/pca.png")
     assert png.status_code == 200 and png.data[:4] == b"\x89PNG"

@@ -152,11 +152,11 @@ def test_files_resolving_outside_the_folder_are_bad_rows(tmp_path):
     (root / "sub").mkdir(parents=True)
     outside = tmp_path / "secret.txt"
     outside.write_text("root:x:0:0\n")
-    for name in ("a1.txt", "a2.txt"):
+    for name in ("a1.txt", "a2.txt", "a3.txt"):
         (root / name).write_text("Yes, no; maybe.\n")
     (root / "out_link.txt").symlink_to(outside)
     (root / "sub" / "in_link.txt").symlink_to(root / "a2.txt")
-    (root / "sub" / "up.txt").symlink_to(Path("..") / "a1.txt")
+    (root / "sub" / "up.txt").symlink_to(Path("..") / "a3.txt")  # (a link to a1.txt would be row 2's file again)
     csv = write_csv(
         root / "metadata.csv",
         "file,author,id\n"

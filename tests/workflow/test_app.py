@@ -8,8 +8,8 @@ Every browser check writes a screenshot under the test's tmp folder and names it
 
 from __future__ import annotations
 
+import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -32,7 +32,7 @@ NOTEBOOK = REPO / "docs" / "api_tour.ipynb"
 KNOWN = (1, book_ids(1)[0])  # author index, a corpus book of that author (Comma, Barnaby, 201)
 
 
-def test_api_on_the_fixture_run(default_fixture_run):
+def test_api_on_the_fixture_run(default_fixture_run, tmp_path, capsys):
     from matplotlib.figure import Figure
 
     import punctstyle
@@ -53,8 +53,17 @@ def test_api_on_the_fixture_run(default_fixture_run):
     assert {"method", "n_classes", "accuracy[f1]"} <= set(summary.columns)
     bundle = api.open_results(default_fixture_run["outdir"] / "models" / "attribution")
     assert bundle.kind == "bundle" and list(bundle.authors()["author"]) == list(results.authors()["author"])
-    verification = results.verify(book_text(AUTHORS[author_index], book), AUTHORS[author_index].corpus_name)
-    assert 0.0 <= verification.score <= 1.0 and verification.decision in ("same author", "different author", "undecided")
+    text = book_text(AUTHORS[author_index], book)
+    scores = {a.corpus_name: results.verify(text, a.corpus_name) for a in AUTHORS}
+    own = scores[AUTHORS[author_index].corpus_name]
+    assert own.decision == "same author", own.as_json()
+    assert own.score > max(v.score for name, v in scores.items() if name != own.author), {n: v.score for n, v in scores.items()}
+    path = tmp_path / "book.txt"
+    path.write_text(text, encoding="utf-8")
+    from punctstyle import cli
+
+    assert cli.main(["verify", str(path), "--author", own.author, "--model", str(default_fixture_run["outdir"]), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {**own.as_json(), "file": str(path)}  # the API's answer is the CLI's
     for family in results.map_families():
         coordinates = results.maps(family).coordinates
         assert len(coordinates) and set(coordinates["book_id"]) <= set(documents["book_id"])
@@ -73,7 +82,14 @@ def test_the_example_notebook_runs_top_to_bottom(default_fixture_run, tmp_path, 
     outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
     assert not [o for o in outputs if o.get("output_type") == "error"]
     assert any("image/png" in o.get("data", {}) for o in outputs), "the notebook draws no figure"
-    assert sys.executable  # the kernel is this interpreter's (ipykernel's python3 spec)
+    from punctstyle import api
+
+    opened = notebook.cells[1].outputs[0]["data"]["text/plain"]  # PUNCTSTYLE_RESULTS reached the kernel
+    assert opened == repr(api.open_results(default_fixture_run["outdir"])), opened
+    printed = "".join(o.get("text", "") for o in notebook.cells[-1].outputs)
+    assert printed == ("EmptyText -> <text>: empty text, nothing to compute features of\n"
+                       "NoMarks -> <text>: no punctuation mark in the text, nothing to compute features of\n"
+                       "HtmlText -> <text>: an HTML page, not a text (starts with <!doctype)\n"), printed
 
 
 # --------------------------------------------------------------------------- the browser
