@@ -243,7 +243,8 @@ def add_app_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("results", metavar="RESULTS_OR_BUNDLE",
                          help="a finished run's outdir (e.g. results) or an attribution bundle folder")
     command.add_argument("--host", default="127.0.0.1",
-                         help="address to listen on (default: 127.0.0.1, this machine only)")
+                         help="address to listen on (default: 127.0.0.1, this machine only); the page answers "
+                              "requests for this name, 127.0.0.1 and localhost only (421 for another Host)")
     command.add_argument("--port", metavar="N", type=_port, default=8050,
                          help="port to listen on (default: 8050; 0: any free port)")
     command.add_argument("--max-mb", metavar="MB", type=_positive_number, default=default,

@@ -57,15 +57,16 @@ def served(results_path: Any, max_upload_bytes: int = 2 * 1024 * 1024) -> Iterat
 
 
 @contextlib.contextmanager
-def chromium() -> Iterator[Any]:
-    """Headless Chromium (Debian's) with Debian's chromedriver."""
+def chromium(*arguments: str) -> Iterator[Any]:
+    """Headless Chromium (Debian's) with Debian's chromedriver; ``arguments``: more command-line
+    switches (e.g. ``--host-resolver-rules=MAP attacker.example 127.0.0.1``)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
     options.binary_location = _which(CHROMIUM_NAMES) or ""
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     f"--window-size={WINDOW[0]},{WINDOW[1]}"):
+                     f"--window-size={WINDOW[0]},{WINDOW[1]}", *arguments):
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service(executable_path=_which(CHROMEDRIVER_NAMES)), options=options)
     driver.set_page_load_timeout(30)

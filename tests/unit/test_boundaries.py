@@ -374,3 +374,40 @@ def test_the_same_file_twice_enters_the_corpus_once_with_a_reason(tmp_path):
     assert list(exclusions["reason"]) == ["m.csv: row 3 (a.txt): same file as row 2 (a.txt), read once",
                                           "m.csv: row 4 (link.txt): same file as row 2 (a.txt), read once"]
     assert log[1] == {"filter": "duplicate_ids", "removed": 2, "remaining": 2}
+
+
+# --------------------------------------------------------------------------- over HTTP (waitress, a real socket)
+
+
+def http_get(url: str, path: str, host: str | None = None) -> tuple[int, str]:
+    import http.client
+    from urllib.parse import urlsplit
+
+    address = urlsplit(url)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
+    try:
+        connection.putrequest("GET", path, skip_host=host is not None)
+        if host is not None:
+            connection.putheader("Host", host)
+        connection.endheaders()
+        response = connection.getresponse()
+        return response.status, response.read().decode("utf-8")
+    finally:
+        connection.close()
+
+
+def test_over_http_a_foreign_host_and_links_out_of_the_run_are_refused(run, tmp_path):
+    from tests.app_browser import served
+
+    write_maps(run, "f3")
+    outside_copy(run / "analysis" / "maps" / "f3_summary.json", tmp_path)
+    outside_copy(run / "sequences" / "10.parquet", tmp_path)
+    with served(run) as url:
+        status, body = http_get(url, "/authors", host=f"attacker.example:{url.rsplit(':', 1)[1]}")
+        assert status == 421 and body.startswith("attacker.example: not a host name this app answers")
+        assert "Comma, Cid" not in body
+        assert http_get(url, "/authors")[0] == 200  # Host: 127.0.0.1:<port>
+        for path, file in (("/maps", "analysis/maps/f3_summary.json"), ("/books/10", "sequences/10.parquet")):
+            status, body = http_get(url, path)
+            assert status == 400 and f"{file}: a link out of the opened folder, not read" in body, body
+            assert str(tmp_path) not in body

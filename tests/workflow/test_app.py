@@ -180,3 +180,51 @@ def test_the_maps_view_draws_the_runs_maps(page, shot, default_fixture_run):
     images = drawn_images(driver)
     assert images and all(i["complete"] and i["width"] > 100 and i["height"] > 100 for i in images), (
         f"a map not drawn: {images}; see {picture}")
+
+
+# --------------------------------------------------------------------------- the boundaries (docs/app.md)
+
+
+@pytest.fixture(scope="module")
+def linked_out(default_fixture_run, tmp_path_factory):
+    """A copy of the fixture run whose first map summary and first book's sequence are links to
+    files outside it (what a shared results folder could hold): (the copy, the linked book)."""
+    import shutil
+
+    from punctstyle.api import open_results
+
+    root = tmp_path_factory.mktemp("linked_out")
+    run = root / "results"
+    shutil.copytree(default_fixture_run["outdir"], run, symlinks=True,
+                    ignore=shutil.ignore_patterns("books", "words", "features", "logs", ".snakemake"))
+    results = open_results(run)
+    book = int(results.documents()["book_id"].iloc[0])
+    family = results.map_families()[0]
+    for path in (run / "analysis" / "maps" / f"{family}_summary.json", run / "sequences" / f"{book}.parquet"):
+        target = root / path.name
+        shutil.move(path, target)
+        path.symlink_to(target)
+    return run, book
+
+
+def test_the_browser_is_refused_what_lies_outside_the_run_and_a_foreign_host(linked_out, shot):
+    from selenium.webdriver.common.by import By
+
+    from tests.app_browser import chromium, served
+
+    reason = browser_missing()
+    if reason:
+        pytest.skip(reason)
+    run, book = linked_out
+    with served(run) as url, chromium("--host-resolver-rules=MAP attacker.example 127.0.0.1") as driver:
+        for path, file in (("/maps", "_summary.json"), (f"/books/{book}", f"sequences/{book}.parquet")):
+            driver.get(url + path)
+            picture = shot(driver, path.strip("/").replace("/", "_"))
+            refusals = driver.find_elements(By.ID, "refusal")
+            assert refusals and file in refusals[0].text and "a link out of the opened folder, not read" in refusals[0].text, (
+                f"see {picture}")
+            assert str(run.parent) not in driver.page_source, f"an absolute path in the page; see {picture}"
+        driver.get(url.replace("127.0.0.1", "attacker.example") + "/authors")
+        picture = shot(driver, "foreign_host")
+        text = driver.find_element(By.TAG_NAME, "body").text
+        assert text.startswith("attacker.example: not a host name this app answers"), f"{text!r}; see {picture}"
