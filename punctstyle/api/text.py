@@ -10,7 +10,7 @@ with status 2); its subclass says which refusal it is, for callers that want to 
 :class:`TooLarge`       more bytes than the reading limit (``--max-mb``)
 :class:`HtmlText`       an HTML or XML page (the download route's check)
 :class:`BinaryText`     binary content (NUL characters after decoding)
-:class:`ManyBooks`      several Project Gutenberg books in one text (several start markers)
+:class:`ManyBooks`      several Project Gutenberg books in one text (a start marker after an end marker)
 =====================  ===============================================================
 
 A text handed to the API that is not a ``str`` (``None``, bytes, a path, a list) raises
@@ -30,7 +30,7 @@ from punctstyle.io import InputError
 from punctstyle.marks import MARKS
 from punctstyle.sources.decoding import html_start
 from punctstyle.sources.folder import decode_document
-from punctstyle.text.clean import START_MARKER
+from punctstyle.text.clean import END_MARKER, START_MARKER
 from punctstyle.text.chunk_cache import ChunkCachedExtractor
 
 READ_CHUNK = 1024 * 1024
@@ -123,14 +123,23 @@ def decoded_text(name: str, data: bytes) -> str:
 
 
 def one_book(name: str, text: str) -> str:
-    """``text`` unless it holds several Project Gutenberg books (more than one ``*** START OF``
-    marker): cleaning keeps the text between the first start and end markers, so the other
-    books would be dropped without a word (:class:`ManyBooks`)."""
-    starts = len(START_MARKER.findall(text))
-    if starts > 1:
-        raise ManyBooks(f"{name}: {starts} Project Gutenberg books in one text ({starts} '*** START OF' lines); "
-                        "only the first would be read: give one book at a time")
+    """``text`` unless it holds several Project Gutenberg books (a ``*** START OF`` line after an
+    ``*** END OF`` line): cleaning keeps the text between the first start and end markers, so the
+    other books would be dropped without a word (:class:`ManyBooks`). A book whose header repeats
+    its start line (ebook 148) is one book."""
+    books = gutenberg_books(text)
+    if books > 1:
+        raise ManyBooks(f"{name}: {books} Project Gutenberg books in one text (a '*** START OF' line after an "
+                        "'*** END OF' line); only the first would be read: give one book at a time")
     return text
+
+
+def gutenberg_books(text: str) -> int:
+    """1 + the number of times a start marker follows an end marker (0 start markers: 1)."""
+    events = sorted([(m.start(), "start") for m in START_MARKER.finditer(text)]
+                    + [(m.start(), "end") for m in END_MARKER.finditer(text)])
+    kinds = [kind for _, kind in events]
+    return 1 + sum(1 for before, after in zip(kinds, kinds[1:]) if (before, after) == ("end", "start"))
 
 
 def checked_text(text: Any, name: str = TEXT_NAME) -> str:

@@ -332,9 +332,11 @@ def test_concatenated_gutenberg_books_are_refused_not_cut_to_the_first(run, tmp_
 
     one = gutenberg_book("ONE", STYLES["Comma, Cid"] * 20)
     assert len(api.extract(one)) > 0
+    repeated_start = one.replace("*** START OF", "*** START OF THIS EBOOK ONE\n\n*** START OF", 1)  # as ebook 148
+    assert len(api.features(repeated_start)["f1"]) == 10  # one book
     both = one + gutenberg_book("TWO", STYLES["Bang, Bea"] * 20)
-    message = ("2 Project Gutenberg books in one text (2 '*** START OF' lines); only the first would be read: "
-               "give one book at a time")
+    message = ("2 Project Gutenberg books in one text (a '*** START OF' line after an '*** END OF' line); only the "
+               "first would be read: give one book at a time")
     with pytest.raises(api.ManyBooks) as caught:
         api.features(both)
     assert str(caught.value) == f"<text>: {message}"
