@@ -193,6 +193,9 @@ def linked_out(default_fixture_run, tmp_path_factory):
 
     from punctstyle.api import open_results
 
+    reason = browser_missing()
+    if reason:  # before the copy: nothing to check it with
+        pytest.skip(reason)
     root = tmp_path_factory.mktemp("linked_out")
     run = root / "results"
     shutil.copytree(default_fixture_run["outdir"], run, symlinks=True,
@@ -210,11 +213,6 @@ def linked_out(default_fixture_run, tmp_path_factory):
 def test_the_browser_is_refused_what_lies_outside_the_run_and_a_foreign_host(linked_out, shot):
     from selenium.webdriver.common.by import By
 
-    from tests.app_browser import chromium, served
-
-    reason = browser_missing()
-    if reason:
-        pytest.skip(reason)
     run, book = linked_out
     with served(run) as url, chromium("--host-resolver-rules=MAP attacker.example 127.0.0.1") as driver:
         for path, file in (("/maps", "_summary.json"), (f"/books/{book}", f"sequences/{book}.parquet")):
