@@ -4,6 +4,7 @@ shows no absolute path, and every bad input is a one-line refusal (docs/app.md, 
 
 from __future__ import annotations
 
+import contextlib
 import html
 import io
 import json
@@ -398,13 +399,31 @@ def http_get(url: str, path: str, host: str | None = None) -> tuple[int, str]:
         connection.close()
 
 
-def test_over_http_a_foreign_host_and_links_out_of_the_run_are_refused(run, tmp_path):
-    from tests.app_browser import served
+@contextlib.contextmanager
+def app_command(folder: Path):
+    """``punctstyle app FOLDER --port 0`` in a process of its own; yields its address."""
+    import subprocess
+    import sys
 
+    from tests.conftest import REPO
+
+    server = subprocess.Popen([sys.executable, "-m", "punctstyle", "app", str(folder), "--port", "0"],
+                              stderr=subprocess.PIPE, text=True, cwd=REPO,
+                              env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+    try:
+        line = server.stderr.readline()
+        assert " on http://127.0.0.1:" in line, line
+        yield line.split(" on ", 1)[1].split()[0].rstrip("/")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_over_http_a_foreign_host_and_links_out_of_the_run_are_refused(run, tmp_path):
     write_maps(run, "f3")
     outside_copy(run / "analysis" / "maps" / "f3_summary.json", tmp_path)
     outside_copy(run / "sequences" / "10.parquet", tmp_path)
-    with served(run) as url:
+    with app_command(run) as url:
         status, body = http_get(url, "/authors", host=f"attacker.example:{url.rsplit(':', 1)[1]}")
         assert status == 421 and body.startswith("attacker.example: not a host name this app answers")
         assert "Comma, Cid" not in body
