@@ -13,6 +13,7 @@ import numpy as np
 
 from punctstyle.text.extract import OTHER, WORD, PunctuationSequence, classify_token, sequence_from_classes, word_key
 from punctstyle.text.tokenizer import TokenizerRules
+from punctstyle.text.languages import normalise_marks
 from punctstyle.text.tokenizer_facts import _simple_chunk_words, _tokenizer_facts, default_rules
 
 PIECE_CHARS: int = 250_000
@@ -71,6 +72,20 @@ class ChunkCachedExtractor:
         self._last_code = np.zeros(0, np.int16)
         self._classes = np.zeros(0, np.int8)
         self._n_classes = 0
+
+    @property
+    def rules(self) -> TokenizerRules:
+        """The tokenizer's rules (with the language whose marks extraction maps,
+        :func:`normalise`)."""
+        return self._facts.tokenizer.rules
+
+    def normalise(self, text: str) -> str:
+        """A raw text with its language's marks mapped onto the paper's, before cleaning
+        (:func:`punctstyle.text.languages.normalise_marks`; English: the text itself)."""
+        rules = self.rules
+        if rules.language == "en" and not rules.dialogue_dash:
+            return text
+        return normalise_marks(text, rules.language, rules.dialogue_dash)
 
     @property
     def cache_size(self) -> int:

@@ -189,10 +189,21 @@ def default_rules() -> TokenizerRules:
         return export_extraction_rules()
 
 
-def export_extraction_rules(tokenizer: Any = None) -> TokenizerRules:
+def export_extraction_rules(
+    tokenizer: Any = None, *, language: str = "en", dialogue_dash: bool = False
+) -> TokenizerRules:
     """The tokenizer's rules (:func:`punctstyle.text.tokenizer.export_rules`, imports spaCy) with
-    the simple-chunk forms the fast path checked against them, for jobs to read."""
-    rules = export_rules(tokenizer if tokenizer is not None else english_tokenizer())
+    the simple-chunk forms the fast path checked against them, for jobs to read. ``language``
+    other than English and no ``tokenizer``: spaCy's blank tokenizer of that language
+    (:func:`punctstyle.text.languages.blank_tokenizer`); ``language`` and ``dialogue_dash`` are
+    kept in the rules (the mark mapping extraction applies, :mod:`punctstyle.text.languages`)."""
+    from punctstyle.text.languages import blank_tokenizer, language_code
+
+    language = language_code(language) or "en"
+    if tokenizer is None:
+        tokenizer = english_tokenizer() if language == "en" else blank_tokenizer(language)
+    rules = export_rules(tokenizer)
+    rules = replace(rules, language=language, dialogue_dash=dialogue_dash)
     return replace(rules, simple_forms=tuple(sorted(_tokenizer_facts(rules).simple_classes)))
 
 
