@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from punctstyle.io import InputError
+from punctstyle.text.languages import language_code
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -228,7 +229,7 @@ def header_metadata(root: Any) -> dict[str, str]:
     profile = _first(header, "profileDesc")
     language = _first(profile, "langUsage", "language")
     ident = (language.get("ident") if language is not None else None) or root.get(XML_LANG) or ""
-    meta["language"] = ident.split("-")[0].strip().lower()
+    meta["language"] = language_code(ident)
     text_desc = _first(profile, "textDesc")
     if text_desc is not None:
         for child in text_desc:
@@ -403,13 +404,56 @@ class TeiSettings:
         )
 
 
+def header_language(path: str | os.PathLike[str]) -> str:
+    """The language of a TEI file's header (:func:`header_metadata`'s rule), read up to the end
+    of the ``teiHeader`` only (the planning reads it for every file); ``""`` when absent or
+    unreadable."""
+    from lxml import etree  # lazy: only the TEI source needs lxml
+
+    root_lang = ""
+    try:
+        for event, element in etree.iterparse(
+            str(path), events=("start", "end"), resolve_entities=False, no_network=True, load_dtd=False
+        ):
+            name = _local(element.tag)
+            if event == "start" and name == "TEI":
+                root_lang = element.get(XML_LANG) or ""
+            elif event == "end" and name == "language" and element.get("ident"):
+                return language_code(element.get("ident"))
+            elif event == "end" and name == "teiHeader":
+                break
+    except (etree.XMLSyntaxError, OSError):
+        return ""
+    return language_code(root_lang)
+
+
+def corpus_language(settings: TeiSettings) -> str:
+    """The corpus language: the configured one, else the most common language of the metadata
+    table's ``language`` column, else of the files' headers (:func:`header_language`), else
+    English; as spaCy's code (:func:`punctstyle.text.languages.language_code`)."""
+    from collections import Counter
+
+    if settings.language:
+        return language_code(settings.language)
+    codes: list[str] = []
+    if settings.metadata:
+        table = read_eltec_metadata(settings.metadata)
+        if "language" in table.columns:
+            codes = [language_code(c) for c in table["language"] if c]
+    if not codes:
+        root = Path(settings.path)
+        codes = [header_language(p) for p in sorted(root.glob(settings.pattern)) if p.is_file()]
+    counts = Counter(c for c in codes if c)
+    return min(counts, key=lambda c: (-counts[c], c)) if counts else "en"
+
+
 def tei_metadata(settings: TeiSettings) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
     """The folder source's metadata rows (:func:`punctstyle.sources.folder.read_metadata`'s
     columns, ``line`` the row number, plus ``language``, ``gender``, ``time_slot``) of the TEI
     files matching ``settings.pattern``, each parsed once (:func:`read_tei_file`), and the
     left-out ``(file, reason)`` pairs: refused files, metadata-table rows without a file, and
-    (without a configured language) files whose header language is not the corpus'
-    (the most common one)."""
+    (without a configured language) files whose language is not the corpus'
+    (:func:`corpus_language`)."""
     import pandas as pd
 
     from punctstyle.sources.folder import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
@@ -432,23 +476,20 @@ def tei_metadata(settings: TeiSettings) -> tuple[pd.DataFrame, list[tuple[str, s
             for column, key in ELTEC_COLUMNS.items():
                 if column in listed.index and listed[column]:
                     meta[key] = listed[column]
-        meta["language"] = meta["language"].split("-")[0].lower()
+        meta["language"] = language_code(meta["language"])
         rows.append({"file": relative, "id": path.stem, **meta})
     if table is not None:
         present = {p.stem for p in files}
         for name in table.index:
             if name not in present:
                 left_out.append((f"{name}.xml", f"listed in {settings.metadata} but no such file under {root}"))
-    language = settings.language
-    if not language:
-        counts = pd.Series([r["language"] for r in rows if r["language"]]).value_counts()
-        language = str(counts.index[0]) if len(counts) else ""
+    language = corpus_language(settings)
     kept = []
     for row in rows:
         if not settings.language and row["language"] and row["language"] != language:
             left_out.append((row["file"], f"language {row['language']!r} is not the corpus language {language!r}"))
             continue
-        row["language"] = language or "en"
+        row["language"] = language
         kept.append(row)
     columns = [*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS, "language", "gender", "time_slot"]
     frame = pd.DataFrame([{c: str(r.get(c, "") or "") for c in columns} for r in kept], columns=columns)

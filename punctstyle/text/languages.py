@@ -56,8 +56,8 @@ LANGUAGE_CODES: dict[str, str] = {
 
 _COMMON = {"‹": "'", "›": "'", "¿": None, "¡": None}
 _GREEK = {";": "?", "\u037e": "?", "\u0387": ";", "\u00b7": ";"}
-DIALOGUE_DASH = re.compile(r"^([^\S\n]*)[—–―]", re.MULTILINE)
-"""A dash (em, en, horizontal bar) opening a line, after optional spaces."""
+DIALOGUE_DASH = re.compile(r"^([^\S\n]*)[—–―][^\S\n]*", re.MULTILINE)
+"""A dash (em, en, horizontal bar) opening a line, after optional spaces, with the spaces after it."""
 DIALOGUE_DASH_OPTIONS: tuple[str, ...] = ("none", "quote")
 """``extraction.dialogue_dash``: ``none`` (dashes stay out, the paper's rule) or ``quote``."""
 
@@ -127,3 +127,17 @@ def blank_tokenizer(language: str):  # noqa: ANN201 - a spaCy Tokenizer (spaCy i
     if not isinstance(nlp.tokenizer, Tokenizer):
         raise ValueError(f"language {code!r}: spaCy's tokenizer for it is not rule-based; not supported")
     return nlp.tokenizer
+
+
+_RULES_FILE = re.compile(r"tokenizer_rules(?:-([a-z]{2,3}(?:-dialogue)?))?-spacy[^/]*\.json$")
+
+
+def rules_file_variant(path: str) -> tuple[str, bool]:
+    """``(language, dialogue_dash)`` named by a rules file's name
+    (``.../tokenizer_rules-fr-dialogue-spacy3.8.json`` -> ``("fr", True)``; the paper's
+    ``tokenizer_rules-spacy3.8.json`` -> ``("en", False)``): the rule that exports them reads
+    its output's name, so the English file and its rule stay as they were."""
+    match = _RULES_FILE.search(str(path))
+    if match is None:
+        raise ValueError(f"{path}: not a tokenizer rules file name (tokenizer_rules[-<language>]-spacy<version>.json)")
+    return parse_variant(match.group(1) or "")
