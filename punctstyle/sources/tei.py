@@ -127,7 +127,8 @@ def parse_tree(data: bytes) -> Any:
     try:
         root = etree.fromstring(data, _parser())
     except etree.XMLSyntaxError as exc:
-        raise TeiRefusal(f"not well-formed XML ({_clean(str(exc))})") from None
+        message = re.sub(r" \(<string>, line \d+\)$", "", _clean(str(exc)))
+        raise TeiRefusal(f"not well-formed XML ({message})") from None
     if root is None:
         raise TeiRefusal("not well-formed XML (no root element)")
     dtd = root.getroottree().docinfo.internalDTD
