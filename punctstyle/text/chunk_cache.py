@@ -250,7 +250,7 @@ class ChunkCachedExtractor:
         last_codes: list[int] = []
         hard: list[int] = []
         for k, chunk in enumerate(chunks):
-            if word is not None and chunk.isalpha() and chunk.isascii() and chunk not in rules:
+            if word is not None and not facts.unicode and chunk.isalpha() and chunk.isascii() and chunk not in rules:
                 classes.append(word)  # the commonest chunk: a plain word
                 words.append((word_key(chunk),))
                 first_codes.append(right_get(chunk, 0))
@@ -259,7 +259,7 @@ class ChunkCachedExtractor:
             simple = simple_chunk(chunk)
             if simple is not None:
                 classes.append(simple[0])
-                words.append(_simple_chunk_words(chunk))
+                words.append(simple[3] if len(simple) == 4 else _simple_chunk_words(chunk))
                 first_codes.append(right_get(simple[1], 0))
                 last_codes.append(left_get(simple[2], 0))
                 continue

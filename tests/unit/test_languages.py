@@ -128,3 +128,13 @@ def test_rules_keep_the_language_and_the_english_file_is_unchanged(tmp_path, rul
     assert (loaded.language, loaded.dialogue_dash) == ("fr", True)
     english = default_rules().to_json()
     assert "language" not in english and "dialogue_dash" not in english
+
+
+def test_other_languages_have_a_fast_path(rules):
+    from punctstyle.text.tokenizer_facts import _tokenizer_facts
+
+    for language in ("fr", "de", "es", "pl", "el"):
+        facts = _tokenizer_facts(rules(language, False))
+        assert facts.unicode and len(facts.simple_classes) >= 90, language
+        assert facts.simple_chunk("«été") is None and facts.simple_chunk('"Łódź,') is not None
+    assert not _tokenizer_facts(default_rules()).unicode
