@@ -37,7 +37,8 @@ def tei_selection(settings: TeiSettings, *, min_docs_per_author: int | None) -> 
     import pandas as pd
 
     metadata, left_out = tei_metadata(settings)
-    where = settings.metadata or settings.path
+    # the rows are the TEI files (sorted by path), numbered from 1: "<folder>: row 3 (level1/x.xml)"
+    where = settings.path
     selection, exclusions, filter_log = folder_selection(
         metadata.drop(columns=list(TEI_COLUMNS)),
         settings.path,
