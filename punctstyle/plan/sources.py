@@ -21,7 +21,9 @@ def skipped_analyses(source: str, folder_columns: list[str]) -> list[tuple[str, 
         return []
     skipped = []
     if "genre" not in folder_columns:
-        cause = "TEI headers give no genre" if source == "tei" else "the metadata CSV has no genre column (or it is empty)"
+        cause = "the metadata CSV has no genre column (or it is empty)"
+        if source == "tei":
+            cause = "TEI headers give no genre (tei.genre_from: time_slot or gender gives one)"
         skipped.append(("genre analysis", cause))
     if not {"year", "author_birth", "author_death"} & set(folder_columns):
         skipped.append(

@@ -71,7 +71,7 @@ class WorkflowPlan:
         publication-year CSV stops here with one line (:class:`InputError`)."""
         columns = metadata_columns(folder_metadata_path(config)) if config["source"] == "folder" else []
         if config["source"] == "tei":
-            columns = list(sources.TEI_COLUMNS)
+            columns = list(sources.TEI_COLUMNS) + (["genre"] if config["tei"].get("genre_from") else [])
             TeiSettings.from_config(config)  # a missing folder or table: one line naming the key
         plan = cls(config, tuple(columns))
         plan.publication_years_csv()

@@ -367,7 +367,7 @@ def find_metadata_table(folder: str | os.PathLike[str]) -> Path | None:
 @dataclass(frozen=True)
 class TeiSettings:
     """The ``tei`` config block: ``path``, ``pattern``, ``metadata`` (the table or None),
-    ``parts``, ``notes``, plus the corpus ``language`` (``""``: from the headers)."""
+    ``parts``, ``notes``, ``genre_from``, plus the corpus ``language`` (``""``: from the headers)."""
 
     path: str
     pattern: str
@@ -376,6 +376,8 @@ class TeiSettings:
     notes: bool = False
     language: str = ""
     max_bytes: int | None = None
+    genre_from: str | None = None
+    """``time_slot`` or ``gender``: the metadata field each text's ``genre`` is taken from."""
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> TeiSettings:
@@ -402,6 +404,7 @@ class TeiSettings:
             notes=bool(block.get("notes", False)),
             language=str(config.get("language") or ""),
             max_bytes=int(max_mb * 1024 * 1024) if max_mb else None,
+            genre_from=block.get("genre_from") or None,
         )
 
 
@@ -492,6 +495,9 @@ def tei_metadata(settings: TeiSettings) -> tuple[pd.DataFrame, list[tuple[str, s
             continue
         row["language"] = language
         kept.append(row)
+    if settings.genre_from:
+        for row in kept:
+            row["genre"] = row.get(settings.genre_from, "")
     columns = [*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS, "language", "gender", "time_slot"]
     frame = pd.DataFrame([{c: str(r.get(c, "") or "") for c in columns} for r in kept], columns=columns)
     for column in ("author_birth", "author_death", "year"):

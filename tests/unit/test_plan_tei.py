@@ -64,3 +64,8 @@ def test_selection_inputs_and_params(eltec):
     params = tei_select_params(cfg, "fr")
     assert params["language"] == "" and params["tei"]["parts"] == ["body"]
     assert tei_select_params(config(language="fr"), "fr")["language"] == "fr"
+
+
+def test_genre_from_feeds_the_genre_analysis(eltec):
+    plan = WorkflowPlan.from_config(config(source="tei", **{"tei.path": str(eltec), "tei.genre_from": "gender"}))
+    assert plan.skipped_analyses() == []

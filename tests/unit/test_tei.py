@@ -201,3 +201,14 @@ def test_ingest_writes_the_body_text(corpus):
     assert refused.status == "rejected" and "declares entities" in refused.reason
     too_big = read_tei_document(str(path), 1, "x", parts=("body",), notes=False, max_bytes=10)
     assert too_big.status == "rejected" and "exceeds the cap" in too_big.reason
+
+
+def test_genre_from_time_slot_or_gender(corpus):
+    root, _, settings = corpus
+    from dataclasses import replace
+
+    frame, _ = tei_metadata(replace(settings, genre_from="time_slot"))
+    assert dict(zip(frame["author"], frame["genre"])) == {"Virgule, Anne": "T1", "Point, Bernard": "T2"}
+    selection, _, _ = tei_selection(replace(settings, genre_from="gender"), min_docs_per_author=3)
+    assert sorted(map(tuple, selection["bookshelves"])) == [("F",)] * 3 + [("M",)] * 3
+    assert (tei_metadata(settings)[0]["genre"] == "").all()
