@@ -1,4 +1,8 @@
-"""Rule tokenizer_rules: export spaCy's English tokenizer rules once per spaCy version."""
+"""Rule tokenizer_rules: export spaCy's tokenizer rules once per spaCy version and language.
+
+The output's name says the language and the dialogue-dash setting
+(punctstyle.text.languages.rules_file_variant): English without the dash is the paper's file.
+"""
 
 import sys
 
@@ -6,9 +10,17 @@ import sys
 sys.modules.setdefault("torch", None)
 
 from punctstyle.logs import configure_logging  # noqa: E402 - after the torch guard
+from punctstyle.text.languages import rules_file_variant  # noqa: E402
 from punctstyle.text.tokenizer_facts import export_extraction_rules  # noqa: E402
 
 log = configure_logging(snakemake.log[0])
-rules = export_extraction_rules()
+language, dialogue_dash = rules_file_variant(snakemake.output[0])
+rules = export_extraction_rules(language=language, dialogue_dash=dialogue_dash)
 rules.save(snakemake.output[0])
-log.info("spaCy %s: %d special cases", rules.spacy_version, len(rules.specials))
+log.info(
+    "spaCy %s (%s%s): %d special cases",
+    rules.spacy_version,
+    language,
+    ", dialogue dash" if dialogue_dash else "",
+    len(rules.specials),
+)

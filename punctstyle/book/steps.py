@@ -55,7 +55,7 @@ def clean_and_extract_with_word_ids(
     of the gap stream is ``ids[j]``, and ``np.bincount(ids)`` are the word counts."""
 
     parts, n_double_quotes, streams = [], 0, []
-    for piece in clean_pieces(text, extractor.piece_chars):
+    for piece in clean_pieces(extractor.normalise(text), extractor.piece_chars):
         sequence, ids = extractor.extract_with_word_ids(piece, vocabulary)
         parts.append(sequence)
         streams.append(ids)
@@ -72,7 +72,7 @@ def clean_and_extract(text: str, extractor: ChunkCachedExtractor) -> tuple[Punct
     copies."""
 
     parts, n_double_quotes = [], 0
-    for piece in clean_pieces(text, extractor.piece_chars):
+    for piece in clean_pieces(extractor.normalise(text), extractor.piece_chars):
         parts.append(extractor(piece))
         n_double_quotes += count_double_quotes(piece)
     return concatenate_sequences(parts), n_double_quotes

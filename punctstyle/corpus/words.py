@@ -292,7 +292,7 @@ def book_word_stream(text: str, extractor: ChunkCachedExtractor) -> tuple[Punctu
     included)."""
 
     parts, stream = [], []
-    for piece in clean_pieces(text, extractor.piece_chars):
+    for piece in clean_pieces(extractor.normalise(text), extractor.piece_chars):
         sequence, words = extractor.extract_with_word_stream(piece)
         parts.append(sequence)
         stream.extend(words)

@@ -21,7 +21,7 @@ CROSS_TABLES: tuple[str, ...] = (
 def cross_enabled(config: dict[str, Any]) -> bool:
     """Whether the analyses run: ``cross.enabled`` and a Gutenberg source (the groups, the
     translators and the subjects come from the Gutenberg catalog; a folder corpus has none)."""
-    return bool(config["cross"]["enabled"]) and config.get("source", "gutenberg") != "folder"
+    return bool(config["cross"]["enabled"]) and config.get("source", "gutenberg") not in ("folder", "tei")
 
 
 def cross_analysis_files(config: dict[str, Any]) -> dict[str, str]:

@@ -24,6 +24,8 @@ from punctstyle.plan.checkpoints import CorpusCounts
 from punctstyle.plan.report import ReportFlags, consistency_feature, n_scatter_pairs, n_sequence_books
 from punctstyle.rule_names import FEATURES
 from punctstyle.sources.folder import metadata_columns
+from punctstyle.sources.tei import TeiSettings
+from punctstyle.text.languages import rules_variant
 
 PER_BOOK_FILES = (
     "books/{book_id}.json",
@@ -68,6 +70,9 @@ class WorkflowPlan:
         """The plan, reading a folder corpus' metadata columns; a bad folder, metadata CSV or
         publication-year CSV stops here with one line (:class:`InputError`)."""
         columns = metadata_columns(folder_metadata_path(config)) if config["source"] == "folder" else []
+        if config["source"] == "tei":
+            columns = list(sources.TEI_COLUMNS) + (["genre"] if config["tei"].get("genre_from") else [])
+            TeiSettings.from_config(config)  # a missing folder or table: one line naming the key
         plan = cls(config, tuple(columns))
         plan.publication_years_csv()
         return plan
@@ -94,10 +99,21 @@ class WorkflowPlan:
     def folder_metadata(self) -> str:
         return folder_metadata_path(self.config)
 
+    def corpus_language(self) -> str:
+        """The corpus language as spaCy's code: config ``language``, else a TEI corpus' (its
+        table's or headers' most common, :func:`punctstyle.sources.tei.corpus_language`, read
+        once), else English."""
+        return sources.corpus_language(self.config)
+
     def tokenizer_rules_file(self) -> str:
         """spaCy's exported tokenizer rules, one file per installed spaCy version (an upgrade
-        re-exports them)."""
-        return self.out(f"extraction/tokenizer_rules-spacy{metadata.version('spacy')}.json")
+        re-exports them), language and dialogue-dash setting (English without it: the paper's
+        file name, ``tokenizer_rules-spacy<version>.json``; else ``tokenizer_rules-fr-spacy...``,
+        ``tokenizer_rules-fr-dialogue-spacy...``: :func:`punctstyle.text.languages.rules_variant`)."""
+        dash = self.config["extraction"].get("dialogue_dash", "none") == "quote"
+        variant = rules_variant(self.corpus_language(), dash)
+        prefix = f"tokenizer_rules-{variant}" if variant else "tokenizer_rules"
+        return self.out(f"extraction/{prefix}-spacy{metadata.version('spacy')}.json")
 
     def corpus_outputs(self) -> list[str]:
         tables = [self.out(f"corpus/{feature}.parquet") for feature in FEATURES]
@@ -105,7 +121,7 @@ class WorkflowPlan:
 
     def corpus_table_extra_inputs(self) -> dict[str, str]:
         """A folder corpus' left-out metadata rows, added to exclusions.csv."""
-        if self.config["source"] != "folder":
+        if self.config["source"] not in sources.FILE_SOURCES:
             return {}
         return {"metadata_exclusions": self.out("corpus/metadata_exclusions.csv")}
 
@@ -233,7 +249,7 @@ class WorkflowPlan:
         """The configured publication-year CSV (temporal.publication_years_csv), else a folder
         corpus' years from its metadata CSV (written by select_books), or None."""
         path = self.config["temporal"]["publication_years_csv"]
-        if not path and self.config["source"] == "folder" and "year" in self.folder_columns:
+        if not path and self.config["source"] in sources.FILE_SOURCES and "year" in self.folder_columns:
             return self.out("corpus/publication_years.csv")
         if path and not os.path.isfile(path):
             raise InputError(

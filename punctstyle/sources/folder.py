@@ -381,8 +381,9 @@ def read_document(path: str | os.PathLike[str], book_id: int, doc_id: str, max_b
     return Document(book_id, doc_id, path, "ok", text, len(data), hashlib.sha256(data).hexdigest(), encoding, None)
 
 
-def provenance(document: Document, file: str) -> dict[str, Any]:
-    """The provenance record: :data:`punctstyle.sources.provenance.PROVENANCE_KEYS` plus source, doc_id, file."""
+def provenance(document: Document, file: str, source: str = "folder") -> dict[str, Any]:
+    """The provenance record: :data:`punctstyle.sources.provenance.PROVENANCE_KEYS` plus source
+    (``folder``, or ``tei`` for :mod:`punctstyle.sources.tei_job`), doc_id, file."""
     uri = document.path.resolve().as_uri()
     outcome = f"read {document.n_bytes} bytes" if document.status == "ok" else (document.reason or document.status)
     return {
@@ -399,16 +400,20 @@ def provenance(document: Document, file: str) -> dict[str, Any]:
         "user_agent": "",
         "fetched_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "punctstyle_version": __version__,
-        "source": "folder",
+        "source": source,
         "doc_id": document.doc_id,
         "file": file,
     }
 
 
 def write_document(
-    document: Document, file: str, text_path: str | os.PathLike[str], provenance_path: str | os.PathLike[str]
+    document: Document,
+    file: str,
+    text_path: str | os.PathLike[str],
+    provenance_path: str | os.PathLike[str],
+    source: str = "folder",
 ) -> None:
     """The text (gzip; empty unless ok), then the provenance JSON, atomically and in that order."""
     Path(provenance_path).unlink(missing_ok=True)
     write_gzip_text_atomic(text_path, document.text)
-    write_json_atomic(provenance_path, provenance(document, file))
+    write_json_atomic(provenance_path, provenance(document, file, source))

@@ -13,6 +13,7 @@ import numpy as np
 
 from punctstyle.text.extract import OTHER, WORD, PunctuationSequence, classify_token, sequence_from_classes, word_key
 from punctstyle.text.tokenizer import TokenizerRules
+from punctstyle.text.languages import normalise_marks
 from punctstyle.text.tokenizer_facts import _simple_chunk_words, _tokenizer_facts, default_rules
 
 PIECE_CHARS: int = 250_000
@@ -71,6 +72,20 @@ class ChunkCachedExtractor:
         self._last_code = np.zeros(0, np.int16)
         self._classes = np.zeros(0, np.int8)
         self._n_classes = 0
+
+    @property
+    def rules(self) -> TokenizerRules:
+        """The tokenizer's rules (with the language whose marks extraction maps,
+        :func:`normalise`)."""
+        return self._facts.tokenizer.rules
+
+    def normalise(self, text: str) -> str:
+        """A raw text with its language's marks mapped onto the paper's, before cleaning
+        (:func:`punctstyle.text.languages.normalise_marks`; English: the text itself)."""
+        rules = self.rules
+        if rules.language == "en" and not rules.dialogue_dash:
+            return text
+        return normalise_marks(text, rules.language, rules.dialogue_dash)
 
     @property
     def cache_size(self) -> int:
@@ -235,7 +250,7 @@ class ChunkCachedExtractor:
         last_codes: list[int] = []
         hard: list[int] = []
         for k, chunk in enumerate(chunks):
-            if word is not None and chunk.isalpha() and chunk.isascii() and chunk not in rules:
+            if word is not None and not facts.unicode and chunk.isalpha() and chunk.isascii() and chunk not in rules:
                 classes.append(word)  # the commonest chunk: a plain word
                 words.append((word_key(chunk),))
                 first_codes.append(right_get(chunk, 0))
@@ -244,7 +259,7 @@ class ChunkCachedExtractor:
             simple = simple_chunk(chunk)
             if simple is not None:
                 classes.append(simple[0])
-                words.append(_simple_chunk_words(chunk))
+                words.append(simple[3] if len(simple) == 4 else _simple_chunk_words(chunk))
                 first_codes.append(right_get(simple[1], 0))
                 last_codes.append(left_get(simple[2], 0))
                 continue

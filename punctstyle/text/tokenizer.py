@@ -61,8 +61,18 @@ class TokenizerRules:
     """The fast path's simple-chunk forms checked against this tokenizer when the rules were
     exported (:func:`punctstyle.text.tokenizer_facts.export_extraction_rules`), so that each job need not
     probe them again; None: not checked yet."""
+    language: str = "en"
+    """The language whose blank tokenizer these rules are (:mod:`punctstyle.text.languages`): its
+    marks are mapped onto the paper's before cleaning (:func:`punctstyle.text.languages.normalise_marks`)."""
+    dialogue_dash: bool = False
+    """Whether a dash opening a line counts as a quotation mark (``extraction.dialogue_dash``)."""
 
     def to_json(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {}  # written only when not the paper's (its file stays as it was)
+        if self.language != "en":
+            extra["language"] = self.language
+        if self.dialogue_dash:
+            extra["dialogue_dash"] = True
         return {
             "spacy_version": self.spacy_version,
             "patterns": {k: list(v) if v else None for k, v in self.patterns.items()},
@@ -70,6 +80,7 @@ class TokenizerRules:
             "bare_tokens": {k: list(v) for k, v in self.bare_tokens.items()},
             "matched": sorted(self.matched),
             "simple_forms": None if self.simple_forms is None else [list(f) for f in self.simple_forms],
+            **extra,
         }
 
     @classmethod
@@ -83,6 +94,8 @@ class TokenizerRules:
             simple_forms=None
             if data.get("simple_forms") is None
             else tuple((str(a), str(b), str(c), str(d)) for a, b, c, d in data["simple_forms"]),
+            language=str(data.get("language", "en")),
+            dialogue_dash=bool(data.get("dialogue_dash", False)),
         )
 
     def save(self, path: str | os.PathLike[str]) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from punctstyle.io import InputError
-from punctstyle.text.extract import OTHER, WORD, classify_token, english_tokenizer
+from punctstyle.text.extract import OTHER, WORD, classify_token, english_tokenizer, word_key
 from punctstyle.text.tokenizer import RuleTokenizer, TokenizerRules, export_rules
 
 
@@ -95,6 +95,13 @@ class _TokenizerFacts:
     """Character -> the left tokens that end with it."""
     starting_with: dict[str, tuple[str, ...]]
     """Character -> the right tokens that start with it."""
+    unicode: bool = False
+    """Rules of another language than English: simple chunks are :data:`_UNICODE_CHUNK`'s
+    (:meth:`_unicode_chunk`), the forms in :attr:`simple_classes` have no possessive."""
+    token_match: Any = None
+    """The compiled ``token_match`` (another language's rules only)."""
+    url_match: Any = None
+    """The compiled ``url_match`` (another language's rules only)."""
 
     def simple_chunk(self, chunk: str) -> tuple[tuple[int, ...], str, str] | None:
         """Token classes (``OTHER`` dropped), first and last token of a simple chunk; None
@@ -107,6 +114,8 @@ class _TokenizerFacts:
         outer pieces), to a word, or, through the matcher, to two neighbouring pieces (a
         pattern pair). The period splits only after a lowercase letter or two capitals.
         """
+        if self.unicode:
+            return self._unicode_chunk(chunk)
         m = _SIMPLE_CHUNK.fullmatch(chunk)
         if m is None:
             return None
@@ -143,6 +152,39 @@ class _TokenizerFacts:
         at = 1 if prefix else 0
         classes = classes[:at] + (WORD,) * len(words) + classes[at + 1 :]
         return classes, pieces[0], closer or stop or possessive or words[-1]
+
+    def _unicode_chunk(self, chunk: str) -> tuple[tuple[int, ...], str, str, tuple[str, ...]] | None:
+        """:meth:`simple_chunk` for another language's rules: an optional opening ``" ' (``, a
+        core of letters of any script, an optional stop ``, ; : ! ? .`` and an optional closing
+        ``" ' )``, of a form the tokenizer agreed on for every probe (:data:`_UNICODE_PROBES`);
+        None (the tokenizer decides) when a period follows a capital not preceded by one, when
+        a string the affix loop looks at (the chunk less some outer pieces) is a special case or
+        a ``token_match``, when the core is a ``url_match``, or when two neighbouring pieces are
+        a pattern pair. Also returns the chunk's words (the core, lower-cased)."""
+        m = _UNICODE_CHUNK.fullmatch(chunk)
+        if m is None:
+            return None
+        prefix, core, stop, closer = m.groups()
+        classes = self.simple_classes.get((prefix, "", stop, closer))
+        if classes is None:
+            return None
+        if stop == "." and not _period_splits(core):
+            return None
+        n = len(chunk)
+        ends = {n, n - len(closer), n - len(closer) - len(stop)}
+        token_match, rules = self.token_match, self.rules
+        for start in {0, len(prefix)}:
+            for end in ends:
+                part = chunk[start:end]
+                if part in rules or (token_match is not None and token_match(part) is not None):
+                    return None
+        if self.url_match is not None and self.url_match(core) is not None:
+            return None
+        pieces = [p for p in (prefix, core, stop, closer) if p]
+        pairs = self.pattern_pairs
+        if any(pair in pairs for pair in zip(pieces, pieces[1:])):
+            return None
+        return classes, pieces[0], pieces[-1], (word_key(core),)
 
     def boundary_tokens(self, chunk: str) -> tuple[str | None, str | None]:
         """The first and last token of a chunk before special-case matching; None where
@@ -189,10 +231,21 @@ def default_rules() -> TokenizerRules:
         return export_extraction_rules()
 
 
-def export_extraction_rules(tokenizer: Any = None) -> TokenizerRules:
+def export_extraction_rules(
+    tokenizer: Any = None, *, language: str = "en", dialogue_dash: bool = False
+) -> TokenizerRules:
     """The tokenizer's rules (:func:`punctstyle.text.tokenizer.export_rules`, imports spaCy) with
-    the simple-chunk forms the fast path checked against them, for jobs to read."""
-    rules = export_rules(tokenizer if tokenizer is not None else english_tokenizer())
+    the simple-chunk forms the fast path checked against them, for jobs to read. ``language``
+    other than English and no ``tokenizer``: spaCy's blank tokenizer of that language
+    (:func:`punctstyle.text.languages.blank_tokenizer`); ``language`` and ``dialogue_dash`` are
+    kept in the rules (the mark mapping extraction applies, :mod:`punctstyle.text.languages`)."""
+    from punctstyle.text.languages import blank_tokenizer, language_code
+
+    language = language_code(language) or "en"
+    if tokenizer is None:
+        tokenizer = english_tokenizer() if language == "en" else blank_tokenizer(language)
+    rules = export_rules(tokenizer)
+    rules = replace(rules, language=language, dialogue_dash=dialogue_dash)
     return replace(rules, simple_forms=tuple(sorted(_tokenizer_facts(rules).simple_classes)))
 
 
@@ -239,6 +292,8 @@ def _tokenizer_facts(rules: TokenizerRules) -> _TokenizerFacts:
         starting_with={c: tuple(b for b in right if b.startswith(c)) for c in {b[0] for b in right}},
         space_table=_space_table(),
     )
+    if rules.language != "en":
+        return _unicode_facts(facts, rules, candidates)
     # Keep a form only if the tokenizer agrees on every probe of it (a safety net should a
     # future spaCy split differently: such forms then go through the tokenizer). A
     # token_match would stop the affix loop early: then no form is simple.
@@ -252,3 +307,40 @@ def _tokenizer_facts(rules: TokenizerRules) -> _TokenizerFacts:
         if all(r is None or r[0] == _classes_of(tokenizer, probe) for probe, r in results):
             agreed[key] = classes
     return replace(facts, simple_classes=agreed)
+
+
+_UNICODE_CHUNK = re.compile(r"""(["'(]?)([^\W\d_]+)([,;:!?.]?)(["')]?)""")
+"""Another language's simple chunk: opener, core of letters (any script), stop, closer."""
+_UNICODE_PROBES = (
+    "mot", "Mot", "MOT", "été", "Été", "ÉTÉ", "œuvre", "żółw", "Łódź", "ŁÓDŹ", "Straße", "Ärger",
+    "ñandú", "Ñu", "ναι", "Ναι", "ΝΑΙ", "ἀρετή", "слово", "Слово", "x", "Zz", "AB",
+)  # fmt: skip
+"""Cores the forms of :data:`_UNICODE_CHUNK` are checked on (every script a language may use)."""
+
+
+def _unicode_facts(facts: _TokenizerFacts, rules: TokenizerRules, candidates: dict) -> _TokenizerFacts:
+    """The facts of another language's rules: the simple forms of :data:`_UNICODE_CHUNK` (no
+    possessive), those the rules were exported with, else those the tokenizer agrees on for
+    every probe core (:data:`_UNICODE_PROBES`)."""
+    forms = {key: classes for key, classes in candidates.items() if key[1] == ""}
+    facts = replace(
+        facts,
+        unicode=True,
+        simple_classes=forms,
+        token_match=_compiled_match(rules.patterns.get("token_match")),
+        url_match=_compiled_match(rules.patterns.get("url_match")),
+    )
+    if rules.simple_forms is not None:  # checked when the rules were exported
+        return replace(facts, simple_classes={k: forms[k] for k in rules.simple_forms if k in forms})
+    agreed = {}
+    for key, classes in forms.items():
+        prefix, _, stop, closer = key
+        probes = [prefix + core + stop + closer for core in _UNICODE_PROBES]
+        results = [(probe, facts.simple_chunk(probe)) for probe in probes]
+        if all(r is None or r[0] == _classes_of(facts.tokenizer, probe) for probe, r in results):
+            agreed[key] = classes
+    return replace(facts, simple_classes=agreed)
+
+
+def _compiled_match(pattern: tuple[str, int] | None) -> Any:
+    return None if pattern is None else re.compile(pattern[0], pattern[1]).match

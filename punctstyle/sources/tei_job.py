@@ -1,0 +1,137 @@
+"""Checkpoint select_books and rule ingest_document for a TEI corpus (``source: tei``).
+
+The selection is the folder source's (:func:`punctstyle.sources.folder.folder_selection`) on
+the metadata rows :func:`punctstyle.sources.tei.tei_metadata` reads from the TEI files (and
+ELTeC's table), with the columns ``language``, ``gender`` and ``time_slot`` filled; refused
+files, table rows without a file and files in another language are exclusions of stage
+``metadata``, one line each (the log and the console). The ingest writes the TEI text into the
+same ``books/{id}.txt.gz`` and provenance JSON as the folder source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from pathlib import Path
+from typing import Any
+
+from punctstyle.io import InputError, atomic_open, write_parquet_atomic
+from punctstyle.sources.folder import (
+    EXCLUSION_COLUMNS,
+    Document,
+    book_number,
+    folder_selection,
+    publication_years,
+    safe_doc_id,
+    write_document,
+)
+from punctstyle.sources.selection import EmptySelectionError
+from punctstyle.sources.tei import TeiRefusal, TeiSettings, read_tei_file, tei_metadata
+
+TEI_COLUMNS: tuple[str, ...] = ("language", "gender", "time_slot")
+"""The columns a TEI selection fills beyond the folder source's (``language``: the corpus's)."""
+
+
+def tei_selection(settings: TeiSettings, *, min_docs_per_author: int | None) -> tuple[Any, Any, list[dict]]:
+    """``(selection, exclusions, filter_log)`` of a TEI corpus (module docstring)."""
+    import pandas as pd
+
+    metadata, left_out = tei_metadata(settings)
+    # the rows are the TEI files (sorted by path), numbered from 1: "<folder>: row 3 (level1/x.xml)"
+    where = settings.path
+    selection, exclusions, filter_log = folder_selection(
+        metadata.drop(columns=list(TEI_COLUMNS)),
+        settings.path,
+        metadata_path=str(where),
+        min_docs_per_author=min_docs_per_author,
+    )
+    by_file = metadata.set_index("file")
+    for column in TEI_COLUMNS:
+        selection[column] = [by_file.loc[f, column] if f in by_file.index else "" for f in selection["file"]]
+    refused = pd.DataFrame(
+        [
+            (book_number(safe_doc_id(Path(file).stem)), "metadata", f"{Path(settings.path) / file}: {reason}")
+            for file, reason in left_out
+        ],
+        columns=list(EXCLUSION_COLUMNS),
+    )
+    exclusions = pd.concat([refused, exclusions], ignore_index=True) if len(refused) else exclusions
+    exclusions["book_id"] = exclusions["book_id"].astype("Int64")
+    filter_log.insert(0, {"filter": "tei_files", "removed": len(left_out), "remaining": len(metadata)})
+    return selection, exclusions, filter_log
+
+
+def select_tei_job(params: Any, output: Any, log: Any) -> None:
+    """Checkpoint select_books for a TEI corpus: ``params.config`` (the run's config) -> the
+    selection, the filter counts, the left-out files and rows and the publication years."""
+    settings = TeiSettings.from_config(params.config)
+    try:
+        selection, exclusions, filter_log = tei_selection(
+            settings, min_docs_per_author=params.config["selection"]["min_docs_per_author"]
+        )
+    except EmptySelectionError as exc:
+        log.error("%s", exc)
+        raise InputError(str(exc)) from None
+    for reason in exclusions["reason"]:
+        log.warning("%s", reason)
+        print(f"punctstyle: left out: {reason}", file=sys.stderr)
+    for step in filter_log:
+        log.info("filter %-24s removed %6d, %6d remain", step["filter"], step["removed"], step["remaining"])
+    log.info(
+        "selected %d TEI texts by %d authors (language %s)",
+        len(selection),
+        selection["author"].nunique(),
+        selection["language"].iloc[0] if len(selection) else "?",
+    )
+    import pandas as pd
+
+    write_parquet_atomic(selection, output.selection)
+    for path, table in (
+        (output.filters, pd.DataFrame(filter_log)),
+        (output.exclusions, exclusions),
+        (output.years, publication_years(selection)),
+    ):
+        with atomic_open(path, "w", newline="") as handle:
+            table.to_csv(handle, index=False)
+
+
+def read_tei_document(
+    path: str, book_id: int, doc_id: str, *, parts: tuple[str, ...], notes: bool, max_bytes: int
+) -> Document:
+    """One TEI file -> a folder :class:`~punctstyle.sources.folder.Document` holding its text
+    (encoding ``tei``); a refused file is ``rejected`` with the reason."""
+    file = Path(path)
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        reason = f"{file}: cannot read the file ({exc.strerror or exc})"
+        return Document(book_id, doc_id, file, "unavailable", "", 0, None, None, reason)
+    digest = hashlib.sha256(data).hexdigest()
+    if len(data) > max_bytes:
+        reason = f"{file}: file of {len(data)} bytes exceeds the cap of {max_bytes} bytes"
+        return Document(book_id, doc_id, file, "rejected", "", len(data), digest, None, reason)
+    from punctstyle.sources.tei import parse_tei
+
+    try:
+        text = parse_tei(data, parts=parts, notes=notes).text
+    except TeiRefusal as exc:
+        return Document(book_id, doc_id, file, "rejected", "", len(data), digest, None, f"{file}: {exc}")
+    return Document(book_id, doc_id, file, "ok", text, len(data), digest, "tei", None)
+
+
+def ingest_tei_job(params: Any, wildcards: Any, inputs: Any, output: Any, log: Any) -> None:
+    """Rule ingest_document of a TEI corpus: the file's text -> ``books/{id}.txt.gz`` + JSON."""
+    book_id = int(wildcards.book_id)
+    document = read_tei_document(
+        inputs.document,
+        book_id,
+        params.doc_id,
+        parts=tuple(params.parts),
+        notes=bool(params.notes),
+        max_bytes=int(params.max_text_mb * 1024 * 1024),
+    )
+    log.info("TEI text %d (%s): %s %s", book_id, params.doc_id, document.status, document.reason or len(document.text))
+    write_document(document, params.file, output.text, output.provenance, source="tei")
+
+
+__all__ = ["read_tei_file", "select_tei_job", "ingest_tei_job", "tei_selection"]

@@ -1,0 +1,78 @@
+"""A TEI corpus of our own (source: tei) through the corpus tables: French TEI novels of two
+invented authors in ELTeC's layout (level1/*.xml and a metadata table), with refused files
+(not well-formed, not TEI, no body, an external entity, an entity bomb), a text in another
+language and a table row without a file; then the rest of the DAG planned (a dry run)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pandas as pd
+import pytest
+import yaml
+
+from punctstyle.sources.folder import book_number, safe_doc_id
+from tests.conftest import snakemake
+from tests.fixtures.tei_corpus import write_tei_corpus
+
+pytestmark = pytest.mark.workflow
+
+
+@pytest.fixture(scope="module")
+def tei_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("eltec") / "ELTeC-test"
+    expected = write_tei_corpus(root)
+    outdir = tmp_path_factory.mktemp("results")
+    config = tmp_path_factory.mktemp("config") / "run.yaml"
+    config.write_text(yaml.safe_dump({"outdir": str(outdir), "source": "tei", "tei": {"path": str(root)}}))
+    run = snakemake(f"{outdir}/corpus/summary.json", "--cores", "2", "--configfile", "config/test.yaml", str(config))
+    dry = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(config), "--dry-run")
+    return {"root": root, "outdir": outdir, "expected": expected, "run": run, "dry": dry}
+
+
+def test_selection_and_exclusions(tei_run):
+    out, expected = tei_run["outdir"], tei_run["expected"]
+    selection = pd.read_parquet(out / "corpus/selection.parquet")
+    assert dict(zip(selection["doc_id"], selection["author"])) == {
+        safe_doc_id(stem): author for stem, author in expected["corpus"].items()
+    }
+    assert set(selection["language"]) == {"fr"} and set(selection["time_slot"]) == {"T1", "T2"}
+    exclusions = pd.read_csv(out / "corpus/exclusions.csv")
+    metadata = exclusions[exclusions["stage"] == "metadata"]
+    assert len(metadata) == len(expected["left_out"])
+    for file, phrase in expected["left_out"].items():
+        line = next(r for r in metadata["reason"] if file in r)
+        assert phrase in line and line in tei_run["run"].stderr  # one line each, on the console too
+    years = pd.read_csv(out / "corpus/publication_years.csv")
+    assert sorted(years["year"]) == [1850, 1855, 1860, 1870, 1875, 1880]
+
+
+def test_texts_are_the_bodies_and_the_french_rules_are_used(tei_run):
+    out = tei_run["outdir"]
+    assert [p.name for p in (out / "extraction").glob("tokenizer_rules*.json")] == [
+        next(p.name for p in (out / "extraction").glob("*.json"))
+    ] and next((out / "extraction").glob("*.json")).name.startswith("tokenizer_rules-fr-spacy")
+    selection = pd.read_parquet(out / "corpus/selection.parquet")
+    for book_id in selection["book_id"]:
+        text = gzip.decompress((out / f"books/{book_id}.txt.gz").read_bytes()).decode("utf-8")
+        assert text.startswith("I\n") and "Préface" not in text and "note de bas de page" not in text
+        record = json.loads((out / f"books/{book_id}.json").read_text())
+        assert record["source"] == "tei" and record["encoding"] == "tei" and record["status"] == "ok"
+
+
+def test_corpus_tables_separate_the_two_habits(tei_run):
+    out = tei_run["outdir"]
+    f1 = pd.read_parquet(out / "corpus/f1.parquet").set_index("author")
+    assert len(f1) == 6 and f1["n_marks"].min() > 100
+    assert f1.loc["Virgule, Anne", "f1[,]"].min() > f1.loc["Point, Bernard", "f1[,]"].max()
+    assert f1.loc["Point, Bernard", "f1[;]"].min() > f1.loc["Virgule, Anne", "f1[;]"].max()
+    summary = json.loads((out / "corpus/summary.json").read_text())
+    assert summary["books_in_corpus"] == 6 and summary["authors_in_corpus"] == 2
+    assert book_number("fra99999_absent") not in set(f1.index)
+
+
+def test_the_rest_of_the_dag_is_planned(tei_run):
+    dry = tei_run["dry"].stdout
+    for rule in ("recognition", "consistency", "temporal", "verification"):
+        assert rule in dry
