@@ -158,8 +158,16 @@ def run_translators(
          translators.nearest_label(translators.delta_distances(W), authors, translator_names, book_ids).assign(measure="Delta words100")],
         ignore_index=True,
     )  # fmt: skip
+    # recognition: the 100 words chosen on each split's training books only (the training-only rule)
+    translated_freqs = freqs[idx]
+    translated_cutoff = matrix.cutoff[matrix.rows_of(table["book_id"].to_numpy()[idx])]
+
+    def training_vocabulary(train_rows: np.ndarray) -> np.ndarray:
+        return select_vocabulary(translated_freqs[train_rows], 100, translated_cutoff[train_rows]).columns
+
     recognition = translators.label_recognition(
-        {"kl": X[idx], "delta": W}, {"original author": authors, "translator": translator_names}, seeds, min_books
+        {"kl": X[idx], "delta": translated_freqs}, {"original author": authors, "translator": translator_names},
+        seeds, min_books, columns_for={"delta": training_vocabulary},
     )
     return {
         "books": merged[translated].reset_index(drop=True),

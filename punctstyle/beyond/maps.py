@@ -135,12 +135,15 @@ def consensus_clades(
     strength: float = 0.5,
 ) -> list[tuple[frozenset[int], float]]:
     """``(clade, support)`` of the clades found in at least ``strength`` of the Ward trees of
-    ``distance(X[:, subset])`` over ``subsets``; largest clades first."""
+    ``distance(X[:, subset])`` over ``subsets`` and in more than half of them (a strict
+    majority: two clades that conflict cannot both be in one tree, so at most one of them is
+    kept; at exactly half both could be); largest clades first."""
     counts: Counter[frozenset[int]] = Counter()
     for columns in subsets:
         counts.update(tree_clades(ward_tree(distance(np.asarray(X)[:, columns]))))
     rounds = max(1, len(subsets))
-    kept = [(clade, count / rounds) for clade, count in counts.items() if count / rounds >= strength]
+    kept = [(clade, count / rounds) for clade, count in counts.items()
+            if count / rounds >= strength and 2 * count > rounds]
     return sorted(kept, key=lambda item: (-len(item[0]), sorted(item[0])))
 
 

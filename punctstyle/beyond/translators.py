@@ -17,16 +17,19 @@ frequent words):
   whether it lies nearer the mean of the former (translator) or of the latter (author);
 * recognition: the KL nearest class and Delta on words with the books labelled by original
   author and by translator (classes of at least ``min_books`` books; 50/50 closed-set splits
-  per seed, :func:`punctstyle.experiments.row.documents_split`).
+  per seed, :func:`punctstyle.experiments.row.documents_split`); the words of the recognition
+  are chosen on each split's training books only (the consistency and nearest-label measures,
+  which train nothing, use the words of all translated books).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from punctstyle.classifiers import build_classifier
 from punctstyle.divergence import pairwise_kl
@@ -110,13 +113,17 @@ def delta_distances(W: np.ndarray) -> np.ndarray:
 
 
 def label_recognition(
-    inputs: dict[str, np.ndarray], labels: dict[str, Sequence[Any]], seeds: Sequence[int], min_books: int
+    inputs: dict[str, Any], labels: dict[str, Sequence[Any]], seeds: Sequence[int], min_books: int,
+    columns_for: Mapping[str, Callable[[np.ndarray], np.ndarray]] | None = None,
 ) -> pd.DataFrame:
     """Accuracy of KL nearest class (``inputs["kl"]``) and Burrows' Delta (``inputs["delta"]``)
     with each labelling of ``labels`` (name -> one label per book, None = unlabelled), on the same
     books for every labelling (those whose class has at least ``min_books`` books under every
     labelling), a 50/50 closed-set split per seed: one row per (labelling,
-    method, seed) with the accuracy, the baseline and the numbers of classes and books."""
+    method, seed) with the accuracy, the baseline and the numbers of classes and books.
+    ``columns_for``: method -> a function of the split's training rows (indices into the rows of
+    ``inputs``) giving the columns of that method's matrix to use, so that a word vocabulary is
+    chosen on the training books only (the matrix may then be sparse; it is made dense after)."""
     names = list(labels)
     Y = {name: np.asarray(labels[name], dtype=object) for name in names}
     keep = np.flatnonzero(np.all([[v is not None for v in Y[name]] for name in names], axis=0))
@@ -136,9 +143,13 @@ def label_recognition(
         for seed in seeds:
             train, test = documents_split(y[keep], None, 0.5, row_rng(int(seed), keep.size, f"translators:{name}"))
             for method, X in inputs.items():
+                kept = X[keep]
+                if columns_for is not None and method in columns_for:
+                    kept = kept[:, columns_for[method](keep[train])]
+                    kept = kept.toarray() if sp.issparse(kept) else kept
                 scored = run_split(
                     lambda: build_classifier(method, seed=int(seed), feature_set=(method,)),
-                    X[keep][train], y[keep][train], X[keep][test], y[keep][test],
+                    kept[train], y[keep][train], kept[test], y[keep][test],
                 )  # fmt: skip
                 rows.append((name, method, int(seed), scored.accuracy, scored.baseline,
                              int(np.unique(y[keep]).size), int(keep.size)))  # fmt: skip

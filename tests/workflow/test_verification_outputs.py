@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -31,10 +32,20 @@ def test_the_summary_has_every_family_and_length_and_measures_in_range(outdir):
         (f, n) for f in ("f3", "words", "all+words") for n in ("whole", "100")
     )
     assert (summary["n_seeds"] == 1).all()
-    for measure in MEASURES:
-        assert summary[f"{measure}_mean"].between(0, 1).all(), measure
     results = pd.read_csv(outdir / "analysis/verification/results.csv", dtype={"length": str})
     assert (results["n_same"] * 2 == results["n_cases"]).all()  # one different-author case per text
+    # 10 corpus books, test_fraction 0.34: 3 held-out books (one per author), each long enough
+    # for an excerpt of 100 marks: 6 cases in every family and length
+    assert (results["n_cases"] == 6).all() and len(results) == 6
+    # one seed: each summary mean is that seed's value; overall is the mean of the five measures
+    merged = summary.merge(results, on=["family", "length"], validate="one_to_one")
+    for measure in (*MEASURES, "overall"):
+        assert np.allclose(merged[f"{measure}_mean"], merged[measure]), measure
+    assert np.allclose(results[list(MEASURES)].mean(axis=1), results["overall"])
+    # the band fitted on all cases lies on the grid of step 0.05
+    for column in ("p1", "p2"):
+        assert np.allclose(results[column] * 20, np.round(results[column] * 20))
+    assert (results["p1"] <= results["p2"]).all()
     assert (outdir / "figures/beyond/verification.png").stat().st_size > 0
     assert "General Imposters" in (outdir / "tables/beyond_verification.html").read_text(encoding="utf-8")
 
@@ -45,26 +56,44 @@ def test_the_bundle_files_hold_a_band_per_family_and_length(outdir):
     assert record["bundle_family"] == "all+words"
     assert record["imposters"] == {"iterations": 20, "feature_share": 0.5, "imposter_share": 0.5}
     assert len(record["words"]) <= 50
-    for family in ("f3", "words", "all+words"):
-        for band in record["families"][family]["bands"].values():
-            assert 0.0 <= band["p1"] <= band["p2"] <= 1.0
+    # one seed: the bundle's band of each family and length (fitted on every seed's cases) is
+    # the band of that seed's results
+    results = pd.read_csv(outdir / "analysis/verification/results.csv", dtype={"length": str})
+    for row in results.itertuples():
+        band = record["families"][row.family]["bands"][row.length]
+        assert (band["p1"], band["p2"]) == pytest.approx((row.p1, row.p2), abs=1e-12), (row.family, row.length)
+    assert sorted(record["families"]) == sorted(("f3", "words", "all+words"))
     reference = pd.read_parquet(bundle / "verification_reference.parquet")
     assert sorted(reference["author"].unique()) == sorted(a.corpus_name for a in AUTHORS)
     assert len(reference) == len(pd.read_parquet(outdir / "corpus/f1.parquet"))
 
 
-def test_verify_scores_a_new_book_of_a_fixture_author(outdir, tmp_path):
-    author = AUTHORS[0]
-    path = tmp_path / "new.txt"
-    path.write_text(book_text(author, NEW_BOOK), encoding="utf-8")
-    command = [sys.executable, "-m", "punctstyle", "verify", str(path), "--author", author.corpus_name,
+def verify(path, author, outdir):
+    command = [sys.executable, "-m", "punctstyle", "verify", str(path), "--author", author,
                "--model", str(outdir / "models/attribution"), "--json"]
-    proc = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    result = json.loads(proc.stdout)
-    assert result["author"] == author.corpus_name
-    assert 0.0 <= result["score"] <= 1.0
-    assert result["decision"] in ("same author", "different author", "undecided")
-    refused = subprocess.run([*command[:6], "Nobody At All", *command[7:]], cwd=REPO, capture_output=True,
-                             text=True, timeout=300)
+    return subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("index", range(len(AUTHORS)))
+def test_verify_a_new_book_is_its_authors_and_not_anothers(outdir, tmp_path, index):
+    # a new book (not in the corpus) by each fixture author: "same author" for its author,
+    # "different author" for the next author (whose imposters include the true author's books)
+    author, other = AUTHORS[index], AUTHORS[(index + 1) % len(AUTHORS)]
+    path = tmp_path / "new.txt"
+    path.write_text(book_text(author, NEW_BOOK + index), encoding="utf-8")
+    answers = {}
+    for candidate in (author, other):
+        proc = verify(path, candidate.corpus_name, outdir)
+        assert proc.returncode == 0, proc.stderr
+        answers[candidate.corpus_name] = result = json.loads(proc.stdout)
+        assert result["author"] == candidate.corpus_name
+    assert answers[author.corpus_name]["decision"] == "same author", answers
+    assert answers[other.corpus_name]["decision"] == "different author", answers
+    assert answers[author.corpus_name]["score"] > answers[other.corpus_name]["score"]
+
+
+def test_verify_refuses_an_author_not_in_the_bundle(outdir, tmp_path):
+    path = tmp_path / "new.txt"
+    path.write_text(book_text(AUTHORS[0], NEW_BOOK), encoding="utf-8")
+    refused = verify(path, "Nobody At All", outdir)
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1
