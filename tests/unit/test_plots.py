@@ -650,3 +650,58 @@ def test_beyond_figures_keep_long_text_inside_the_figure(name, kind, monkeypatch
         box = text.get_window_extent(renderer)
         assert box.x0 >= -1 and box.y0 >= -1 and box.x1 <= width + 1 and box.y1 <= height + 1, (
             f"{name}: text {text.get_text()[:40]!r} at {box.extents.round(1)} leaves the {width:.0f}x{height:.0f} figure")
+
+
+def test_translators_legend_sits_off_the_bars_and_names_the_chance_level():
+    """Issue 38: the legend was inside the axes, its red swatch on the red bar, and the black
+    baseline dashes had no entry."""
+    from matplotlib.patches import Rectangle
+
+    from punctstyle.report.plots.cross import cross_figure
+
+    tables = _cross_tables()
+    tables["translator_recognition"]["accuracy"] = 0.95  # bars up to the top of the axes
+    fig = cross_figure("translators", tables)
+    fig.canvas.draw()
+    (ax,) = fig.axes
+    assert ax.get_legend() is None
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["by original author", "by translator", "chance level"]
+    box = legend.get_window_extent()
+    assert not box.overlaps(ax.bbox)
+    bars = [p for p in ax.patches if isinstance(p, Rectangle)]
+    assert bars and not any(box.overlaps(bar.get_window_extent()) for bar in bars)
+
+
+def test_accuracy_curves_of_the_usual_feature_sets_are_told_apart():
+    """Issue 38: f3 and f7 were two near-identical oranges; every pair of fixed feature-set colours
+    is now far apart, and each set has its own marker."""
+    from matplotlib.colors import to_rgb
+
+    from punctstyle.report.plots.classification import FEATURE_SET_COLOURS, FEATURE_SET_MARKERS
+
+    names = list(FEATURE_SET_COLOURS)
+    rgb = {name: np.array(to_rgb(FEATURE_SET_COLOURS[name])) for name in names}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            assert np.linalg.norm(rgb[a] - rgb[b]) > 0.2, (a, b)
+    assert np.linalg.norm(rgb["f3"] - rgb["f7"]) > 0.5
+    singles = [name for name in names if name != "all"]
+    assert len({FEATURE_SET_MARKERS[name] for name in singles}) == len(singles)
+    table = _accuracy_table()
+    table = pd.concat([table.assign(feature_set="f3"), table.assign(feature_set="f7")], ignore_index=True)
+    fig = plots.plot_accuracy_vs_classes(table)
+    lines = {bars.get_label(): bars.lines[0] for ax in fig.axes for bars in ax.containers}
+    assert lines["f3"].get_marker() != lines["f7"].get_marker()
+    assert lines["f3"].get_color() != lines["f7"].get_color()
+
+
+def test_length_curve_y_label_takes_one_line():
+    """Issue 38: the y label wrapped ("... +-1 / sd)")."""
+    from punctstyle.report.plots.length import plot_length_curve
+    from tests.unit.test_length_curve import _summary_two_sizes
+
+    fig = plot_length_curve(_summary_two_sizes(), str, title="Accuracy against excerpt length")
+    fig.canvas.draw()
+    labels = [ax.get_ylabel() for ax in fig.axes if ax.get_ylabel()]
+    assert labels and all("\n" not in label and "sd" in label for label in labels)
