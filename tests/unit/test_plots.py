@@ -705,3 +705,21 @@ def test_length_curve_y_label_takes_one_line():
     fig.canvas.draw()
     labels = [ax.get_ylabel() for ax in fig.axes if ax.get_ylabel()]
     assert labels and all("\n" not in label and "sd" in label for label in labels)
+
+
+def test_by_decade_figures_say_which_decades_they_leave_out():
+    """Issue 38: decades before temporal.decade_start were neither drawn nor mentioned."""
+    frame = _features_table()  # author E: middle year 1730, two documents
+    f1, rate = temporal_tables.f1_by_decade(frame), temporal_tables.rate_by_decade(frame)
+    expected = "Not drawn: 2 documents of the decades before 1800 (1730: 2; temporal.decade_start)"
+    figures = [plots.plot_f1_by_decade(f1, start=1800, title="mean f1"), plots.plot_f1_by_decade_panels(f1, start=1800),
+               plots.plot_rate_by_decade(rate, start=1800)]
+    for fig in figures:
+        texts = " ".join([fig.get_suptitle(), *(ax.get_title() for ax in fig.axes)]).replace("\n", " ")
+        assert expected in texts
+        assert min(min(line.get_xdata(), default=9999) for ax in fig.axes for line in ax.get_lines()) >= 1800
+    assert figures[0].axes[0].get_title().replace("\n", " ").startswith("mean f1. Not drawn")
+    for fig in (plots.plot_f1_by_decade(f1, start=1700), plots.plot_f1_by_decade_panels(f1, start=1700),
+                plots.plot_rate_by_decade(rate, start=1700), plots.plot_f1_by_decade(f1)):
+        texts = " ".join([fig.get_suptitle(), *(ax.get_title() for ax in fig.axes)])
+        assert "Not drawn" not in texts
