@@ -587,14 +587,14 @@ def _beyond_builders(text: str):
     """The figures of the maps, rolling, cross and verification analyses; ``text`` in their titles
     and names (the same builders with "" for plain names)."""
     from punctstyle.report.plots.cross import CROSS_FIGURE_SPECS, cross_figure
-    from punctstyle.report.plots.maps import map_figures
+    from punctstyle.report.plots.maps import kl_map, map_figures
     from punctstyle.report.plots.rolling import collaborations_report_figure, rolling_figure
     from punctstyle.report.plots.verification import plot_verification
 
     prefix = f"{text} " if text else ""
     builders = {f"maps_{name}": (lambda name=name: map_figures(_corpus_maps(prefix), f"f3 {text}")[name])
-                for name in ("pca", "mds_kl", "dendrogram")}
-    builders["maps_mds_kl_placeholder"] = lambda: map_figures(_corpus_maps(prefix), f"f3+f5 {text}", kl=False)["mds_kl"]
+                for name in ("pca", "dendrogram")}
+    builders["maps_mds_kl"] = lambda: kl_map(_corpus_maps(prefix).coordinates, f"f3 {text}")
     builders["rolling"] = lambda: rolling_figure(_rolling_result(prefix), f"rolling {text}", true_changes=(1500.0,))
     builders["rolling_collaborations"] = lambda: collaborations_report_figure(_collaboration_summary(), 400, 100, (0, 1))
     builders["rolling_collaborations_empty"] = lambda: collaborations_report_figure(
@@ -633,11 +633,27 @@ def test_map_figures_follow_the_label_policy_and_the_variance_shares():
     share = maps.summary["pca_variance_share"][0]
     assert figures["pca"].axes[0].get_xlabel() == f"PC1 ({share:.0%} of the variance)"
     assert len(figures["dendrogram"].axes[0].get_yticklabels()) == 18
-    assert "No KL map for f3+f5" in map_figures(maps, "f3+f5", kl=False)["mds_kl"].axes[0].texts[0].get_text()
+    assert sorted(figures) == ["dendrogram", "mds_delta", "pca"]  # the KL map: rule corpus_map_kl
+
+
+def test_no_kl_map_is_drawn_where_kl_does_not_apply():
+    """Issue 38: a family without KL had a placeholder image "No KL map for ..." that the report
+    and the app showed as a figure; now the KL map is neither planned nor drawn for it."""
+    from punctstyle.plan.maps import family_map_figures
+    from punctstyle.report.plots.maps import kl_map
+
+    maps = _corpus_maps()
+    fig = kl_map(maps.coordinates, "f3")
+    assert fig.axes[0].collections and not fig.axes[0].texts
+    with pytest.raises(KeyError, match="KL does not apply to punctuation all"):
+        kl_map(maps.coordinates.drop(columns=["mds_kl1", "mds_kl2"]), "punctuation all")
+    assert "mds_kl" in family_map_figures("f3") and "mds_kl" in family_map_figures("f7")
+    for family in ("all", "words", "f3+words", "f1+f3", "f2"):
+        assert family_map_figures(family) == ("pca", "mds_delta", "dendrogram")
 
 
 @pytest.mark.parametrize("kind", list(LONG_TEXTS))
-@pytest.mark.parametrize("name", ["maps_pca", "maps_mds_kl_placeholder",
+@pytest.mark.parametrize("name", ["maps_pca", "maps_mds_kl",
                                   "rolling", "rolling_collaborations"])
 def test_beyond_figures_keep_long_text_inside_the_figure(name, kind, monkeypatch):
     """(The cross and verification figures' long texts: tests/unit/test_cross.py, test_verification.py.)"""
