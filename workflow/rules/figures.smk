@@ -193,7 +193,7 @@ rule figures_temporal:
         table=report(
             out("tables/temporal.html"),
             caption=caption("temporal_table"),
-            category=Section.TEMPORAL,
+            category=FLAGS.section("temporal"),
             subcategory="Tables",
         ),
     log:
@@ -218,7 +218,7 @@ rule appendix_table:
         html=report(
             out("tables/appendix_{task}.html"),
             caption=caption("appendix"),
-            category=Section.APPENDIX,
+            category=FLAGS.section("appendix"),
             subcategory=task_title,
         ),
     log:
