@@ -166,6 +166,9 @@ rule figures_recognition:
         "../../envs/figures.yaml"
     resources:
         mem_mb=1000,
+    params:
+        # the configured sizes with no row (at or above the corpus' classes) are named
+        class_sizes=config["recognition"]["class_sizes"],
     script:
         "../../scripts/figures_recognition.py"
 
