@@ -687,6 +687,7 @@ def test_translators_legend_sits_off_the_bars_and_names_the_chance_level():
     assert not box.overlaps(ax.bbox)
     bars = [p for p in ax.patches if isinstance(p, Rectangle)]
     assert bars and not any(box.overlaps(bar.get_window_extent()) for bar in bars)
+    assert "\n" not in ax.get_ylabel()  # one line, as the length curve's
 
 
 def test_accuracy_curves_of_the_usual_feature_sets_are_told_apart():

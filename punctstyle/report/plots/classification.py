@@ -83,7 +83,7 @@ def plot_accuracy_vs_classes(results: pd.DataFrame, methods: Sequence[str] | Non
             curve = rows.loc[rows["feature_set"] == feature_set].sort_values("n_classes")
             ax.errorbar(curve["n_classes"].to_numpy(dtype=np.float64), curve["accuracy_mean"].to_numpy(dtype=np.float64),
                         yerr=curve["accuracy_std"].to_numpy(dtype=np.float64), color=_colour(str(feature_set), others),
-                        marker=_marker(str(feature_set), others), markersize=5, capsize=3, linewidth=1.3,
+                        marker=_marker(str(feature_set), others), markersize=6, capsize=3, linewidth=1.3,
                         label=legend_label(fig, feature_set))
         base = rows.groupby("n_classes", sort=True)["baseline_mean"].mean()
         ax.plot(base.index.to_numpy(dtype=np.float64), base.to_numpy(dtype=np.float64), color="black",

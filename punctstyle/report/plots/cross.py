@@ -105,7 +105,7 @@ def plot_translators(recognition: pd.DataFrame, title: str) -> Figure:
                    label="chance level")
     ax.set_xticks(np.arange(len(methods)), methods)
     ax.set_ylim(0, 1.02)
-    set_ylabel(ax, "test accuracy (mean ± sd over seeds)")
+    set_ylabel(ax, "test accuracy (mean ± sd)")  # over seeds: the caption
     found = dict(zip(*reversed(ax.get_legend_handles_labels())))  # one entry per label
     handles = {label: found[label] for label in ("by original author", "by translator", "chance level") if label in found}
     # below the axes, off the bars (a swatch over a bar of its own colour vanished there)
