@@ -740,3 +740,20 @@ def test_by_decade_figures_say_which_decades_they_leave_out():
                 plots.plot_rate_by_decade(rate, start=1700), plots.plot_f1_by_decade(f1)):
         texts = " ".join([fig.get_suptitle(), *(ax.get_title() for ax in fig.axes)])
         assert "Not drawn" not in texts
+
+
+def test_gap_fit_survival_axis_stays_at_probabilities():
+    """Seen on the fixture run: the fitted tails' log-scale margins took the S(k) axis to 1e14."""
+    from punctstyle.beyond import gap_weibull
+    from punctstyle.report.plots.cross import cross_figure
+
+    tables = _cross_tables()
+    k = np.arange(1, 61)
+    tables["gap_weibull_examples"] = pd.DataFrame({
+        "which": "median beta", "title": "t", "p": 0.001, "beta": 3.8, "k": k,
+        "observed_survival": np.where(k < 8, gap_weibull.survival(k, 0.001, 3.8), 0.0),
+        "fitted_survival": gap_weibull.survival(k, 0.001, 3.8), "hazard": gap_weibull.hazard(k, 0.001, 3.8)})
+    fig = cross_figure("gap_weibull_fit", tables)
+    fig.canvas.draw()
+    low, high = fig.axes[0].get_ylim()
+    assert 0 < low < 1 <= high <= 2

@@ -54,11 +54,12 @@ def plot_gap_fit(examples: pd.DataFrame, title: str) -> Figure:
     observed = examples["observed_survival"][examples["observed_survival"] > 0]
     if len(observed):  # the fitted tails may fall far below anything observed
         left.set_ylim(bottom=float(observed.min()) / 10.0)
+    left.set_ylim(top=2.0)  # S(k) <= 1: the log scale's margins on those tails reached 1e14
     set_xlabel(left, "words between consecutive marks k")
     set_ylabel(left, "S(k) = P(gap > k)")
     set_xlabel(right, "k")
     set_ylabel(right, "hazard h(k)")
-    left.legend(fontsize=6, loc="lower left", frameon=False)
+    left.legend(fontsize=6, loc="upper right", frameon=False)  # the curves fall from the upper left
     set_title(left, title)
     set_title(right, "Fitted hazard")
     return fig
