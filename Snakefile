@@ -72,3 +72,8 @@ onsuccess:
     # the end of a run lists the skipped analyses with their cause, one line each
     for line in PLAN.skipped_analysis_lines():
         print(line)
+    # and the configured class sizes that have no row, the corpus having fewer classes
+    from punctstyle.report.figure_jobs import uncomputed_rows_lines
+
+    for line in uncomputed_rows_lines(config):
+        print(line)

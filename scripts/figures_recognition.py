@@ -4,4 +4,4 @@ from punctstyle.logs import configure_logging
 from punctstyle.report.figure_jobs import recognition_figures
 
 log = configure_logging(snakemake.log[0])
-recognition_figures(snakemake.wildcards.task, snakemake.input, snakemake.output, log)
+recognition_figures(snakemake.wildcards.task, snakemake.input, snakemake.output, log, snakemake.params.class_sizes)

@@ -41,7 +41,8 @@ def corpus_map_job(
     """Rule corpus_map: read the corpus tables of ``features`` (paths ``tables``, same order) and,
     when ``words_k``, the word matrix ``words[0]``; map the family's documents; write
     ``output.coordinates``, ``output.edges`` (CSV), ``output.summary`` (JSON) and the figures
-    ``output.<name>`` / ``output.<name>_pdf`` for pca, mds_delta, mds_kl, dendrogram. Returns the summary."""
+    ``output.<name>`` / ``output.<name>_pdf`` for pca, mds_delta, dendrogram (the KL map of a
+    distribution family: rule corpus_map_kl, from the coordinates). Returns the summary."""
     frames = {name: pd.read_parquet(path) for name, path in zip(features, tables, strict=True)}
     word_matrix = read_word_matrix(words[0]) if words_k else None
     first = frames[features[0]]
@@ -53,7 +54,19 @@ def corpus_map_job(
     write_csv(result.coordinates, output.coordinates)
     write_csv(result.edges, output.edges)
     write_json_atomic(output.summary, result.summary)
-    for name, figure in map_figures(result, family_name, map_settings.top_k_authors, kl).items():
+    for name, figure in map_figures(result, family_name, map_settings.top_k_authors).items():
         save_figure(figure, output[name], output[f"{name}_pdf"])
     log.info("maps of %s: %s", family, result.summary)
     return result.summary
+
+
+def kl_map_job(*, coordinates: PathLike, output: Any, family_name: str, settings: Mapping[str, Any], log: Any) -> None:
+    """Rule corpus_map_kl (distribution families only): the classical MDS of the symmetrised KL
+    divergences, drawn from rule corpus_map's ``coordinates`` CSV to ``output.mds_kl`` and
+    ``output.mds_kl_pdf``."""
+    from punctstyle.report.plots.maps import kl_map
+
+    frame = pd.read_csv(coordinates)
+    save_figure(kl_map(frame, family_name, MapSettings.from_config(settings).top_k_authors),
+                output.mds_kl, output.mds_kl_pdf)
+    log.info("KL map of %s: %d documents", family_name, len(frame))

@@ -7,12 +7,23 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from punctstyle.beyond.maps import WORDS, family_features
+from punctstyle.beyond.maps import WORDS, family_features, family_is_distribution
+from punctstyle.marks import DISTRIBUTION_FEATURES
 from punctstyle.plan.targets import out, word_stream_inputs
 
 SECTION_MAPS = "Maps of the corpus"
 SECTION_ROLLING = "Rolling attribution"
 MAP_FIGURES: tuple[str, ...] = ("pca", "mds_delta", "mds_kl", "dendrogram")
+KL_MAP = "mds_kl"
+"""The map drawn only for a family where KL applies (rule corpus_map_kl): never a placeholder."""
+KL_FAMILY_PATTERN = "|".join(sorted(DISTRIBUTION_FEATURES))
+"""Rule corpus_map_kl's families (:func:`punctstyle.beyond.maps.family_is_distribution`)."""
+
+
+def family_map_figures(family: str) -> tuple[str, ...]:
+    """The maps planned for ``family``: every one of :data:`MAP_FIGURES`, the KL map only when KL
+    applies to the family."""
+    return tuple(name for name in MAP_FIGURES if name != KL_MAP or family_is_distribution(family))
 MAP_LABEL_POLICY = (
     "points and leaves coloured by author for the maps.top_k_authors authors with the most "
     "documents (legend), every other author grey; dendrogram leaves: surname and the title's "
@@ -49,7 +60,8 @@ def maps_outputs(config: dict[str, Any]) -> list[str]:
     files = []
     for family in config["maps"]["families"]:
         files += [out(config, f"analysis/maps/{family}_{kind}") for kind in ("coordinates.csv", "consensus_edges.csv", "summary.json")]
-        files += [out(config, f"figures/maps/{family}_{name}.{ext}") for name in MAP_FIGURES for ext in ("png", "pdf")]
+        files += [out(config, f"figures/maps/{family}_{name}.{ext}")
+                  for name in family_map_figures(family) for ext in ("png", "pdf")]
     return files
 
 

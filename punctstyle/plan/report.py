@@ -35,15 +35,45 @@ def consistency_feature(config: dict[str, Any]) -> str:
 # ------------------------------------------------------------------ report flags of the rules
 
 
-class Section:
-    """The report's categories: the paper's sections (and the configuration, beyond the paper)."""
+PAPER_SECTIONS: tuple[tuple[str, str], ...] = (
+    ("intro", "Introduction"),
+    ("data", "Data and features"),
+    ("authors", "Author analysis"),
+    ("genres", "Genre analysis"),
+    ("temporal", "Temporal analysis"),
+)
+"""The paper's sections that the report follows (key, title), in order."""
 
-    INTRO = "1. Introduction"
-    DATA = "2. Data and features"
-    AUTHORS = "3. Author analysis"
-    GENRES = "4. Genre analysis"
-    TEMPORAL = "5. Temporal analysis"
-    APPENDIX = "Appendix: author and genre lists"
+
+def section_names(genres: bool) -> dict[str, str]:
+    """The report's category of each of :data:`PAPER_SECTIONS` and of the appendix, numbered by
+    what ran (the report's menu sorts categories by name): without the genre analysis (``genres``
+    false) the temporal analysis is section 4 and the appendix lists authors only."""
+    kept = [(key, title) for key, title in PAPER_SECTIONS if genres or key != "genres"]
+    names = {key: f"{number}. {title}" for number, (key, title) in enumerate(kept, 1)}
+    names["appendix"] = "Appendix: author and genre lists" if genres else "Appendix: author lists"
+    return names
+
+
+def run_section(key: str, genres_ran: Callable[[], bool]) -> Callable[[Any], str]:
+    """A ``report()`` category evaluated when the report is built (the corpus known by then):
+    section ``key`` of :func:`section_names` for this run (``genres_ran``: whether its genre
+    analysis ran)."""
+
+    def category(wildcards: Any) -> str:
+        return section_names(genres_ran())[key]
+
+    return category
+
+
+class Section:
+    """The report's categories: the paper's sections (and the configuration, beyond the paper).
+    The sections after the genre analysis are numbered by what ran: :meth:`ReportFlags.section`."""
+
+    INTRO = section_names(True)["intro"]
+    DATA = section_names(True)["data"]
+    AUTHORS = section_names(True)["authors"]
+    GENRES = section_names(True)["genres"]
     CONFIG = "Configuration"
     BEYOND = "Beyond the paper"
 
@@ -90,6 +120,17 @@ class ReportFlags:
     caption: the text in workflow/report)."""
 
     outdir: str
+    genres_ran: Callable[[], bool] | None = None
+    """Whether the run's genre analysis ran (asked when the report is built); None: it did."""
+
+    def with_genre_check(self, genres_ran: Callable[[], bool]) -> ReportFlags:
+        return ReportFlags(self.outdir, genres_ran)
+
+    def section(self, key: str) -> Any:
+        """The report category of paper section ``key`` (or ``"appendix"``), numbered by what ran."""
+        if self.genres_ran is None:
+            return section_names(True)[key]
+        return run_section(key, self.genres_ran)
 
     def png(self, name: str) -> str:
         return f"{self.outdir}/figures/{name}.png"
@@ -135,7 +176,7 @@ class ReportFlags:
         )
 
     def temporal_figure(self, name: str, subcategory: str) -> Any:
-        return self.flag(self.png(f"temporal/{name}"), name, Section.TEMPORAL, subcategory)
+        return self.flag(self.png(f"temporal/{name}"), name, self.section("temporal"), subcategory)
 
     def over_time(self, publication_years_csv: str | None) -> dict[str, Any]:
         """The per-author figure, which exists only with a publication-year CSV."""

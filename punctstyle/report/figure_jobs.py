@@ -68,8 +68,41 @@ RECOGNITION_NOTE = (
 RECOGNITION_TITLES = {"author": "Author recognition (Tables 2 and 3)", "genre": "Genre recognition (Table 4)"}
 
 
-def recognition_figures(task: str, inputs: Any, outputs: Any, log: Any) -> None:
-    """Rule figures_recognition: accuracy versus number of classes, and Tables 2-4 as HTML."""
+def uncomputed_rows_note(task: str, class_sizes: list[Any] | None, n_classes: int) -> str | None:
+    """Why the configured class sizes at or above the corpus' ``n_classes`` have no row (None
+    when every size has one): with ``all`` configured such a row would sample every class, which
+    is the "all" row's experiment (:func:`punctstyle.plan.rows.computed_class_sizes`)."""
+    sizes = [str(size) for size in class_sizes or []]
+    if "all" not in sizes or n_classes < 2:
+        return None
+    dropped = [size for size in dict.fromkeys(sizes) if size != "all" and int(size) >= n_classes]
+    if not dropped:
+        return None
+    rows = " and ".join(f"{size}-{task}" for size in dropped)
+    return (f"No {rows} row: the corpus has {n_classes} {task}s, so recognition.class_sizes {', '.join(dropped)} "
+            f"would sample all of them, which is the 'all' row ({n_classes} {task}s).")
+
+
+def uncomputed_rows_lines(config: dict[str, Any]) -> list[str]:
+    """The end of a run: :func:`uncomputed_rows_note` of each task's recognition summary
+    (``analysis/recognition/<task>_summary.csv``) that exists, its class count read from it."""
+    lines = []
+    for task in ("author", "genre"):
+        path = f"{config['outdir']}/analysis/recognition/{task}_summary.csv"
+        try:
+            summary = pd.read_csv(path, usecols=["n_classes"])
+        except (OSError, ValueError, pd.errors.EmptyDataError):
+            continue
+        if len(summary) and (note := uncomputed_rows_note(task, config["recognition"]["class_sizes"],
+                                                          int(summary["n_classes"].max()))):
+            lines.append(f"recognition: {note}")
+    return lines
+
+
+def recognition_figures(task: str, inputs: Any, outputs: Any, log: Any, class_sizes: list[Any] | None = None) -> None:
+    """Rule figures_recognition: accuracy versus number of classes, and Tables 2-4 as HTML (with
+    a note, also logged, naming the configured class sizes that have no row: ``class_sizes``,
+    the config's ``recognition.class_sizes``)."""
     summary = pd.read_csv(inputs.summary)
     long = accuracy_long(summary) if len(summary) else pd.DataFrame()
     empty = f"No {task} recognition results: the corpus has fewer than 2 {task} classes."
@@ -81,7 +114,12 @@ def recognition_figures(task: str, inputs: Any, outputs: Any, log: Any) -> None:
         figure = plot_accuracy_vs_classes(long, label=f"{task}s", title=title)
     save_figure(figure, outputs.accuracy, outputs.accuracy_pdf)
     tables = to_html(summary) if len(summary) else html_paragraph(empty)
-    page = html_page(RECOGNITION_TITLES.get(task, task), [tables, html_paragraph(RECOGNITION_NOTE, note=True)])
+    notes = [html_paragraph(RECOGNITION_NOTE, note=True)]
+    dropped = uncomputed_rows_note(task, class_sizes, int(summary["n_classes"].max())) if len(summary) else None
+    if dropped:
+        notes.append(html_paragraph(dropped, note=True))
+        log.info("%s recognition: %s", task, dropped)
+    page = html_page(RECOGNITION_TITLES.get(task, task), [tables, *notes])
     write_text_atomic(outputs.tables, page)
     log.info("%s recognition: %d accuracy points", task, len(long))
 

@@ -31,7 +31,8 @@ _HTML_TYPES = ("text/html", "application/xhtml+xml")
 
 def html_start(data: bytes) -> str | None:
     """The markup an HTML or XML page starts with (``<!doctype``, ``<html``, ``<?xml``,
-    ``<head``, ``<body``), after whitespace and a UTF-8 or UTF-16 byte-order mark; else None.
+    ``<head``, ``<body``), after whitespace, a UTF-8 or UTF-16 byte-order mark and any complete
+    ``<!-- ... -->`` comments (within the first 1,024 bytes); else None.
 
     The one check of "this is a web page, not a text": the download route and the command
     line (:func:`punctstyle.cli.read_text`) both refuse what it flags."""
@@ -41,6 +42,8 @@ def html_start(data: bytes) -> str | None:
     elif head.startswith(_UTF16_BOMS):
         head = head[: len(head) // 2 * 2].decode("utf-16", errors="replace").encode("ascii", errors="replace")
     head = head.lstrip().lower()
+    while head.startswith(b"<!--") and (end := head.find(b"-->", 4)) != -1:
+        head = head[end + 3 :].lstrip()  # comments before the markup (a cache's error page)
     return next((tag.decode("ascii") for tag in _HTML_STARTS if head.startswith(tag)), None)
 
 

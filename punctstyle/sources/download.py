@@ -11,6 +11,10 @@ answers are retried with exponential backoff (``backoff * 2**k`` seconds, at mos
 ``max_backoff``); so is an attempt that outlives its overall deadline (a trickling server).
 When one URL stays in error after ``retries`` retries the book is ``"failed"`` and no later
 template is tried (a later template could be a different edition of the same book).
+The order is fixed by the caller, never learned from earlier books: it is also the preference
+between two editions a mirror holds, so a learned order would make a book's edition depend on
+which books the parallel download jobs fetched first. A template a mirror does not hold costs
+one 404 per book: list the one it holds first (docs/usage.md).
 
 Every fetch ends in one of four statuses (:data:`STATUSES`):
 

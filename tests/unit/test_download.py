@@ -189,6 +189,8 @@ class _Handler(SimpleHTTPRequestHandler):
             self._send(200, b"\xef\xbb\xbf\r\n<HEAD><title>Moved</title></HEAD><body>Gone</body>")
         elif scenario == "utf16sniff":
             self._send(200, "\ufeff  <?xml version='1.0'?><html/>".encode("utf-16-le"))
+        elif scenario == "commentsniff":  # an error page that opens with a comment (issue 33)
+            self._send(200, b"<!-- served by cache-7 -->\n<!-- error 503 -->\n<html><body>Try later</body></html>")
         elif scenario == "utf16bigsniff":
             self._send(200, "\ufeff\n<head></head>".encode("utf-16-be"))
         elif scenario == "trickle":  # a declared body sent one byte at a time, slowly
@@ -480,6 +482,7 @@ def test_truncated_body_is_retried_then_failed(mirror: SimpleNamespace) -> None:
         (113, "headsniff", "rejected", "HTML page, not a text (body starts with <head)"),
         (114, "utf16sniff", "rejected", "HTML page, not a text (body starts with <?xml)"),
         (115, "utf16bigsniff", "rejected", "HTML page, not a text (body starts with <head)"),
+        (116, "commentsniff", "rejected", "HTML page, not a text (body starts with <html)"),
         (107, "empty", "rejected", "empty body"),
         (108, "forbidden", "failed", "http 403"),
     ],
@@ -668,3 +671,37 @@ def test_real_mirror_book_11_via_zip_fallback(tmp_path: Path) -> None:
     assert result.sha256 == hashlib.sha256(raw).hexdigest()
     write_book(result, tmp_path / "11.txt.gz", tmp_path / "11.json")
     assert read_provenance(tmp_path / "11.json")["sha256"] == result.sha256
+
+
+COMMENTED_PAGES = [
+    b"<!-- cache error -->\n<html><body>Service unavailable</body></html>",
+    b"\xef\xbb\xbf  <!--a--><!-- b\n c -->\r\n<!DOCTYPE html><p>Gone</p>",
+    "<!-- x -->\n<head><title>Moved</title></head>".encode("utf-16"),
+]
+
+
+@pytest.mark.parametrize("page", COMMENTED_PAGES)
+def test_an_html_page_opening_with_comments_is_refused_by_download_and_cli(capsys, tmp_path, page):
+    """Issue 33: comments before the markup do not hide an HTML page (one shared check, so the
+    command line refuses it as the download route does)."""
+    from punctstyle import cli
+    from punctstyle.sources.decoding import html_start
+
+    assert html_start(page) in ("<html", "<!doctype", "<head")
+    with pytest.raises(Exception, match="HTML page, not a text"):
+        from punctstyle.sources.decoding import _text_from_body
+
+        _text_from_body(page, "http://mirror/1.txt", "text/plain", 1 << 20)
+    path = tmp_path / "page.txt"
+    path.write_bytes(page)
+    code = cli.main(["extract", str(path)])
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    assert "an HTML page, not a text (starts with <" in captured.err
+
+
+@pytest.mark.parametrize("text", [b"<!-- a note -->\nIt was a dark night, he said.", b"<!-- never closed\n<html>"])
+def test_a_text_with_a_comment_but_no_markup_after_it_is_kept(text):
+    from punctstyle.sources.decoding import html_start
+
+    assert html_start(text) is None

@@ -10,7 +10,8 @@ from tests.unit.test_plan_rows import config
 def test_maps_targets_follow_the_families_and_vanish_when_disabled():
     assert maps.maps_outputs(config(**{"maps.enabled": False})) == []
     files = maps.maps_outputs(config(outdir="r", **{"maps.enabled": True, "maps.families": ["f3", "words"]}))
-    assert len(files) == 2 * (3 + 2 * len(maps.MAP_FIGURES)) == 22
+    assert len(files) == 2 * (3 + 2 * len(maps.MAP_FIGURES)) - 2 == 20  # no KL map for words
+    assert "r/figures/maps/f3_mds_kl.png" in files and not any("words_mds_kl" in f for f in files)
     assert files[:3] == ["r/analysis/maps/f3_coordinates.csv", "r/analysis/maps/f3_consensus_edges.csv",
                          "r/analysis/maps/f3_summary.json"]
     assert "r/figures/maps/words_dendrogram.pdf" in files and not any("/all_" in f for f in files)

@@ -587,14 +587,14 @@ def _beyond_builders(text: str):
     """The figures of the maps, rolling, cross and verification analyses; ``text`` in their titles
     and names (the same builders with "" for plain names)."""
     from punctstyle.report.plots.cross import CROSS_FIGURE_SPECS, cross_figure
-    from punctstyle.report.plots.maps import map_figures
+    from punctstyle.report.plots.maps import kl_map, map_figures
     from punctstyle.report.plots.rolling import collaborations_report_figure, rolling_figure
     from punctstyle.report.plots.verification import plot_verification
 
     prefix = f"{text} " if text else ""
     builders = {f"maps_{name}": (lambda name=name: map_figures(_corpus_maps(prefix), f"f3 {text}")[name])
-                for name in ("pca", "mds_kl", "dendrogram")}
-    builders["maps_mds_kl_placeholder"] = lambda: map_figures(_corpus_maps(prefix), f"f3+f5 {text}", kl=False)["mds_kl"]
+                for name in ("pca", "dendrogram")}
+    builders["maps_mds_kl"] = lambda: kl_map(_corpus_maps(prefix).coordinates, f"f3 {text}")
     builders["rolling"] = lambda: rolling_figure(_rolling_result(prefix), f"rolling {text}", true_changes=(1500.0,))
     builders["rolling_collaborations"] = lambda: collaborations_report_figure(_collaboration_summary(), 400, 100, (0, 1))
     builders["rolling_collaborations_empty"] = lambda: collaborations_report_figure(
@@ -633,11 +633,27 @@ def test_map_figures_follow_the_label_policy_and_the_variance_shares():
     share = maps.summary["pca_variance_share"][0]
     assert figures["pca"].axes[0].get_xlabel() == f"PC1 ({share:.0%} of the variance)"
     assert len(figures["dendrogram"].axes[0].get_yticklabels()) == 18
-    assert "No KL map for f3+f5" in map_figures(maps, "f3+f5", kl=False)["mds_kl"].axes[0].texts[0].get_text()
+    assert sorted(figures) == ["dendrogram", "mds_delta", "pca"]  # the KL map: rule corpus_map_kl
+
+
+def test_no_kl_map_is_drawn_where_kl_does_not_apply():
+    """Issue 38: a family without KL had a placeholder image "No KL map for ..." that the report
+    and the app showed as a figure; now the KL map is neither planned nor drawn for it."""
+    from punctstyle.plan.maps import family_map_figures
+    from punctstyle.report.plots.maps import kl_map
+
+    maps = _corpus_maps()
+    fig = kl_map(maps.coordinates, "f3")
+    assert fig.axes[0].collections and not fig.axes[0].texts
+    with pytest.raises(KeyError, match="KL does not apply to punctuation all"):
+        kl_map(maps.coordinates.drop(columns=["mds_kl1", "mds_kl2"]), "punctuation all")
+    assert "mds_kl" in family_map_figures("f3") and "mds_kl" in family_map_figures("f7")
+    for family in ("all", "words", "f3+words", "f1+f3", "f2"):
+        assert family_map_figures(family) == ("pca", "mds_delta", "dendrogram")
 
 
 @pytest.mark.parametrize("kind", list(LONG_TEXTS))
-@pytest.mark.parametrize("name", ["maps_pca", "maps_mds_kl_placeholder",
+@pytest.mark.parametrize("name", ["maps_pca", "maps_mds_kl",
                                   "rolling", "rolling_collaborations"])
 def test_beyond_figures_keep_long_text_inside_the_figure(name, kind, monkeypatch):
     """(The cross and verification figures' long texts: tests/unit/test_cross.py, test_verification.py.)"""
@@ -650,3 +666,94 @@ def test_beyond_figures_keep_long_text_inside_the_figure(name, kind, monkeypatch
         box = text.get_window_extent(renderer)
         assert box.x0 >= -1 and box.y0 >= -1 and box.x1 <= width + 1 and box.y1 <= height + 1, (
             f"{name}: text {text.get_text()[:40]!r} at {box.extents.round(1)} leaves the {width:.0f}x{height:.0f} figure")
+
+
+def test_translators_legend_sits_off_the_bars_and_names_the_chance_level():
+    """Issue 38: the legend was inside the axes, its red swatch on the red bar, and the black
+    baseline dashes had no entry."""
+    from matplotlib.patches import Rectangle
+
+    from punctstyle.report.plots.cross import cross_figure
+
+    tables = _cross_tables()
+    tables["translator_recognition"]["accuracy"] = 0.95  # bars up to the top of the axes
+    fig = cross_figure("translators", tables)
+    fig.canvas.draw()
+    (ax,) = fig.axes
+    assert ax.get_legend() is None
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["by original author", "by translator", "chance level"]
+    box = legend.get_window_extent()
+    assert not box.overlaps(ax.bbox)
+    bars = [p for p in ax.patches if isinstance(p, Rectangle)]
+    assert bars and not any(box.overlaps(bar.get_window_extent()) for bar in bars)
+    assert "\n" not in ax.get_ylabel()  # one line, as the length curve's
+
+
+def test_accuracy_curves_of_the_usual_feature_sets_are_told_apart():
+    """Issue 38: f3 and f7 were two near-identical oranges; every pair of fixed feature-set colours
+    is now far apart, and each set has its own marker."""
+    from matplotlib.colors import to_rgb
+
+    from punctstyle.report.plots.classification import FEATURE_SET_COLOURS, FEATURE_SET_MARKERS
+
+    names = list(FEATURE_SET_COLOURS)
+    rgb = {name: np.array(to_rgb(FEATURE_SET_COLOURS[name])) for name in names}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            assert np.linalg.norm(rgb[a] - rgb[b]) > 0.2, (a, b)
+    assert np.linalg.norm(rgb["f3"] - rgb["f7"]) > 0.5
+    singles = [name for name in names if name != "all"]
+    assert len({FEATURE_SET_MARKERS[name] for name in singles}) == len(singles)
+    table = _accuracy_table()
+    table = pd.concat([table.assign(feature_set="f3"), table.assign(feature_set="f7")], ignore_index=True)
+    fig = plots.plot_accuracy_vs_classes(table)
+    lines = {bars.get_label(): bars.lines[0] for ax in fig.axes for bars in ax.containers}
+    assert lines["f3"].get_marker() != lines["f7"].get_marker()
+    assert lines["f3"].get_color() != lines["f7"].get_color()
+
+
+def test_length_curve_y_label_takes_one_line():
+    """Issue 38: the y label wrapped ("... +-1 / sd)")."""
+    from punctstyle.report.plots.length import plot_length_curve
+    from tests.unit.test_length_curve import _summary_two_sizes
+
+    fig = plot_length_curve(_summary_two_sizes(), str, title="Accuracy against excerpt length")
+    fig.canvas.draw()
+    labels = [ax.get_ylabel() for ax in fig.axes if ax.get_ylabel()]
+    assert labels and all("\n" not in label and "sd" in label for label in labels)
+
+
+def test_by_decade_figures_say_which_decades_they_leave_out():
+    """Issue 38: decades before temporal.decade_start were neither drawn nor mentioned."""
+    frame = _features_table()  # author E: middle year 1730, two documents
+    f1, rate = temporal_tables.f1_by_decade(frame), temporal_tables.rate_by_decade(frame)
+    expected = "Not drawn: 2 documents of the decades before 1800 (1730: 2; temporal.decade_start)"
+    figures = [plots.plot_f1_by_decade(f1, start=1800, title="mean f1"), plots.plot_f1_by_decade_panels(f1, start=1800),
+               plots.plot_rate_by_decade(rate, start=1800)]
+    for fig in figures:
+        texts = " ".join([fig.get_suptitle(), *(ax.get_title() for ax in fig.axes)]).replace("\n", " ")
+        assert expected in texts
+        assert min(min(line.get_xdata(), default=9999) for ax in fig.axes for line in ax.get_lines()) >= 1800
+    assert figures[0].axes[0].get_title().replace("\n", " ").startswith("mean f1. Not drawn")
+    for fig in (plots.plot_f1_by_decade(f1, start=1700), plots.plot_f1_by_decade_panels(f1, start=1700),
+                plots.plot_rate_by_decade(rate, start=1700), plots.plot_f1_by_decade(f1)):
+        texts = " ".join([fig.get_suptitle(), *(ax.get_title() for ax in fig.axes)])
+        assert "Not drawn" not in texts
+
+
+def test_gap_fit_survival_axis_stays_at_probabilities():
+    """Seen on the fixture run: the fitted tails' log-scale margins took the S(k) axis to 1e14."""
+    from punctstyle.beyond import gap_weibull
+    from punctstyle.report.plots.cross import cross_figure
+
+    tables = _cross_tables()
+    k = np.arange(1, 61)
+    tables["gap_weibull_examples"] = pd.DataFrame({
+        "which": "median beta", "title": "t", "p": 0.001, "beta": 3.8, "k": k,
+        "observed_survival": np.where(k < 8, gap_weibull.survival(k, 0.001, 3.8), 0.0),
+        "fitted_survival": gap_weibull.survival(k, 0.001, 3.8), "hazard": gap_weibull.hazard(k, 0.001, 3.8)})
+    fig = cross_figure("gap_weibull_fit", tables)
+    fig.canvas.draw()
+    low, high = fig.axes[0].get_ylim()
+    assert 0 < low < 1 <= high <= 2

@@ -95,3 +95,6 @@ def test_a_second_run_has_nothing_to_do_and_the_report_has_no_genre_section(one_
         )
     assert "3. Author analysis" in html
     assert "4. Genre analysis" not in html
+    # the sections follow what ran (issue 38): no gap where the genre analysis would be
+    assert "4. Temporal analysis" in html and "5. Temporal analysis" not in html
+    assert "Appendix: author lists" in html and "author and genre lists" not in html

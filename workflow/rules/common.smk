@@ -59,6 +59,16 @@ def corpus_counts(wildcards=None):
     return CorpusCounts.read(checkpoints.corpus_tables.get().output.summary)
 
 
+def genre_analysis_ran():
+    """Whether the genre analysis runs (configured, and the corpus has two genres)."""
+    counts = corpus_counts()
+    return "genre" in PLAN.consistency_tasks(counts) + PLAN.recognition_tasks(counts)
+
+
+# the report's sections are numbered by what ran (punctstyle.plan.report.section_names)
+FLAGS = FLAGS.with_genre_check(genre_analysis_ran)
+
+
 def corpus_class_count(task):
     return corpus_counts()(task)
 

@@ -166,6 +166,9 @@ rule figures_recognition:
         "../../envs/figures.yaml"
     resources:
         mem_mb=1000,
+    params:
+        # the configured sizes with no row (at or above the corpus' classes) are named
+        class_sizes=config["recognition"]["class_sizes"],
     script:
         "../../scripts/figures_recognition.py"
 
@@ -193,7 +196,7 @@ rule figures_temporal:
         table=report(
             out("tables/temporal.html"),
             caption=caption("temporal_table"),
-            category=Section.TEMPORAL,
+            category=FLAGS.section("temporal"),
             subcategory="Tables",
         ),
     log:
@@ -218,7 +221,7 @@ rule appendix_table:
         html=report(
             out("tables/appendix_{task}.html"),
             caption=caption("appendix"),
-            category=Section.APPENDIX,
+            category=FLAGS.section("appendix"),
             subcategory=task_title,
         ),
     log:

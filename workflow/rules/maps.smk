@@ -26,13 +26,6 @@ rule corpus_map:
             subcategory="{family}",
         ),
         mds_delta_pdf=out("figures/maps/{family}_mds_delta.pdf"),
-        mds_kl=report(
-            out("figures/maps/{family}_mds_kl.png"),
-            caption=caption("maps_mds_kl"),
-            category=plan_maps.SECTION_MAPS,
-            subcategory="{family}",
-        ),
-        mds_kl_pdf=out("figures/maps/{family}_mds_kl.pdf"),
         dendrogram=report(
             out("figures/maps/{family}_dendrogram.png"),
             caption=caption("maps_dendrogram"),
@@ -62,3 +55,34 @@ rule corpus_map:
         label_policy=plan_maps.MAP_LABEL_POLICY,
     script:
         "../../scripts/maps.py"
+
+
+# The KL map only where KL applies (one distribution feature): no placeholder for the others.
+rule corpus_map_kl:
+    input:
+        coordinates=out("analysis/maps/{family}_coordinates.csv"),
+    output:
+        mds_kl=report(
+            out("figures/maps/{family}_mds_kl.png"),
+            caption=caption("maps_mds_kl"),
+            category=plan_maps.SECTION_MAPS,
+            subcategory="{family}",
+        ),
+        mds_kl_pdf=out("figures/maps/{family}_mds_kl.pdf"),
+    log:
+        log_path("maps/{family}_kl"),
+    wildcard_constraints:
+        family=plan_maps.KL_FAMILY_PATTERN,
+    conda:
+        "../../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    params:
+        family_name=lambda wildcards: plan_maps.map_family_name(
+            config, wildcards.family
+        ),
+        settings=config["maps"],
+    script:
+        "../../scripts/maps_kl.py"

@@ -23,14 +23,27 @@ FEATURE_SET_COLOURS: dict[str, str] = {
     "f4": "#7570b3",
     "f5": "#e7298a",
     "f6": "#66a61e",
-    "f7": "#e6550d",
+    "f7": "#1f78b4",
     "f1+f3+f4+f5": "#e6ab02",
     "all": "#333333",
 }
-"""Fixed colours of the usual feature sets (others cycle through ``OTHER_COLOURS``)."""
+"""Fixed colours of the usual feature sets (others cycle through ``OTHER_COLOURS``), far apart
+from each other (f7 is blue: it was an orange next to f3's, and their KL curves lie close)."""
+FEATURE_SET_MARKERS: dict[str, str] = {
+    "f1": "o", "f2": "s", "f3": "^", "f4": "D", "f5": "v", "f6": "P", "f7": "X", "f1+f3+f4+f5": "*", "all": "o",
+}
+"""Markers of the usual feature sets, so that two curves that overlap are still told apart
+(others: ``OTHER_MARKERS``, by the order of their first use)."""
+OTHER_MARKERS: tuple[str, ...] = ("h", "<", ">", "p", "d", "8")
 LEGEND_ENTRY_WIDTH: float = 2.6
 """Inches per legend column: a feature-set name fitted to 2 inches, its marker and padding."""
 OTHER_COLOURS: tuple[str, ...] = ("#8dd3c7", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69")
+
+
+def _marker(feature_set: str, others: dict[str, str]) -> str:
+    if feature_set in FEATURE_SET_MARKERS:
+        return FEATURE_SET_MARKERS[feature_set]
+    return OTHER_MARKERS[list(others).index(feature_set) % len(OTHER_MARKERS)] if feature_set in others else "o"
 
 
 def _colour(feature_set: str, others: dict[str, str]) -> str:
@@ -70,7 +83,8 @@ def plot_accuracy_vs_classes(results: pd.DataFrame, methods: Sequence[str] | Non
             curve = rows.loc[rows["feature_set"] == feature_set].sort_values("n_classes")
             ax.errorbar(curve["n_classes"].to_numpy(dtype=np.float64), curve["accuracy_mean"].to_numpy(dtype=np.float64),
                         yerr=curve["accuracy_std"].to_numpy(dtype=np.float64), color=_colour(str(feature_set), others),
-                        marker="o", markersize=4, capsize=3, linewidth=1.3, label=legend_label(fig, feature_set))
+                        marker=_marker(str(feature_set), others), markersize=6, capsize=3, linewidth=1.3,
+                        label=legend_label(fig, feature_set))
         base = rows.groupby("n_classes", sort=True)["baseline_mean"].mean()
         ax.plot(base.index.to_numpy(dtype=np.float64), base.to_numpy(dtype=np.float64), color="black",
                 linestyle="--", linewidth=1.2, label="baseline")

@@ -54,11 +54,12 @@ def plot_gap_fit(examples: pd.DataFrame, title: str) -> Figure:
     observed = examples["observed_survival"][examples["observed_survival"] > 0]
     if len(observed):  # the fitted tails may fall far below anything observed
         left.set_ylim(bottom=float(observed.min()) / 10.0)
+    left.set_ylim(top=2.0)  # S(k) <= 1: the log scale's margins on those tails reached 1e14
     set_xlabel(left, "words between consecutive marks k")
     set_ylabel(left, "S(k) = P(gap > k)")
     set_xlabel(right, "k")
     set_ylabel(right, "hazard h(k)")
-    left.legend(fontsize=6, loc="lower left", frameon=False)
+    left.legend(fontsize=6, loc="upper right", frameon=False)  # the curves fall from the upper left
     set_title(left, title)
     set_title(right, "Fitted hazard")
     return fig
@@ -101,11 +102,16 @@ def plot_translators(recognition: pd.DataFrame, title: str) -> Figure:
         rows = summary[summary["label"] == label].set_index("method").reindex(methods)
         x = np.arange(len(methods)) + offset
         ax.bar(x, rows["mean"], width=0.3, yerr=rows["sd"], color=colour, label=f"by {label}", capsize=3)
-        ax.scatter(x, rows["baseline"], marker="_", color="black", s=80)
+        ax.scatter(x, rows["baseline"], marker="_", color="black", s=80, linewidths=1.5, zorder=3,
+                   label="chance level")
     ax.set_xticks(np.arange(len(methods)), methods)
     ax.set_ylim(0, 1.02)
-    set_ylabel(ax, "test accuracy (mean ± sd over seeds)")
-    ax.legend(fontsize=8, loc="lower right", frameon=False)
+    set_ylabel(ax, "test accuracy (mean ± sd)")  # over seeds: the caption
+    found = dict(zip(*reversed(ax.get_legend_handles_labels())))  # one entry per label
+    handles = {label: found[label] for label in ("by original author", "by translator", "chance level") if label in found}
+    # below the axes, off the bars (a swatch over a bar of its own colour vanished there)
+    fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncols=3, fontsize=8,
+               frameon=False)
     set_title(ax, title)
     return fig
 

@@ -127,7 +127,7 @@ def plot_length_curve(summary: pd.DataFrame, display: Callable[[str], str], titl
             ax.set_xlim(min(ticks) / 1.5, right * 1.5)
             ax.set_ylim(-0.02, 1.02)
             set_xlabel(ax, "excerpt length in marks (below: median words)")
-            set_ylabel(ax, "test accuracy (mean over seeds, band: +-1 sd)")
+            set_ylabel(ax, "test accuracy (mean ± 1 sd)")  # one line: the caption says "over seeds"
             set_title(ax, f"{n_classes} authors, {TRAINING_TITLES.get(mode, f'trained on {mode}')}")
     handles, labels = {}, []
     for ax in axes.ravel():  # every (method, feature set) once, whichever panel drew it

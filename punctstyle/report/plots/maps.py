@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 from matplotlib.figure import Figure
 from scipy.cluster.hierarchy import dendrogram
 
@@ -21,7 +22,6 @@ from punctstyle.beyond.maps import CorpusMaps
 from punctstyle.report.plots.base import (
     legend_label,
     new_figure,
-    placeholder_figure,
     plain_text,
     set_title,
     set_xlabel,
@@ -87,28 +87,33 @@ def dendrogram_figure(linkage_matrix: np.ndarray, leaf_labels: Sequence[str], le
     return fig
 
 
-def map_figures(maps: CorpusMaps, family_name: str, top_k: int = TOP_K, kl: bool = True) -> dict[str, Figure]:
-    """The four maps of one family (rule corpus_map's outputs ``pca``, ``mds_delta``, ``mds_kl``,
-    ``dendrogram``): PCA with each axis' share of the variance, classical MDS of Burrows' Delta,
-    classical MDS of the symmetrised KL divergences (a placeholder when ``kl`` is false: the family
-    is not one distribution feature) and the Ward dendrogram of Delta."""
+def map_figures(maps: CorpusMaps, family_name: str, top_k: int = TOP_K) -> dict[str, Figure]:
+    """The maps of one family that rule corpus_map draws (outputs ``pca``, ``mds_delta``,
+    ``dendrogram``): PCA with each axis' share of the variance, classical MDS of Burrows' Delta
+    and the Ward dendrogram of Delta. The KL map is drawn by rule corpus_map_kl
+    (:func:`kl_map`), planned for the distribution families only: a family where KL does not
+    apply has no KL map at all, rather than a placeholder shown as a figure."""
     coordinates, authors = maps.coordinates, maps.coordinates["author"]
     pca = list(maps.summary["pca_variance_share"]) + [0.0, 0.0]
-    figures = {
+    return {
         "pca": scatter_map(coordinates[["pca1", "pca2"]].to_numpy(), authors, f"PCA of the documents, {family_name}",
                            f"PC1 ({pca[0]:.0%} of the variance)", f"PC2 ({pca[1]:.0%})", top_k),
         "mds_delta": scatter_map(coordinates[["mds_delta1", "mds_delta2"]].to_numpy(), authors,
                                  f"Classical MDS of Burrows' Delta distances, {family_name}", "MDS 1", "MDS 2", top_k),
+        "dendrogram": dendrogram_figure(
+            maps.tree, maps.leaf_labels, maps.leaf_authors,
+            f"Ward dendrogram of Burrows' Delta ({maps.summary['tree_level']}), {family_name}", top_k, authors),
     }
-    figures["mds_kl"] = (
-        scatter_map(coordinates[["mds_kl1", "mds_kl2"]].to_numpy(), authors,
-                    f"Classical MDS of symmetrised KL divergences, {family_name}", "MDS 1", "MDS 2", top_k) if kl else
-        placeholder_figure(f"No KL map for {family_name}: KL divergence needs one distribution feature "
-                           "(f1, f3, f4, f5, f7)"))
-    figures["dendrogram"] = dendrogram_figure(
-        maps.tree, maps.leaf_labels, maps.leaf_authors,
-        f"Ward dendrogram of Burrows' Delta ({maps.summary['tree_level']}), {family_name}", top_k, authors)
-    return figures
 
 
-__all__ = ["TOP_K", "author_colours", "dendrogram_figure", "map_figures", "scatter_map"]
+def kl_map(coordinates: pd.DataFrame, family_name: str, top_k: int = TOP_K) -> Figure:
+    """Classical MDS of the symmetrised KL divergences (rule corpus_map_kl): ``coordinates`` is
+    rule corpus_map's table (``author``, ``mds_kl1``, ``mds_kl2``) of a distribution family."""
+    missing = [c for c in ("author", "mds_kl1", "mds_kl2") if c not in coordinates.columns]
+    if missing:
+        raise KeyError(f"map coordinates have no column {missing[0]!r}: KL does not apply to {family_name}")
+    return scatter_map(coordinates[["mds_kl1", "mds_kl2"]].to_numpy(), coordinates["author"],
+                       f"Classical MDS of symmetrised KL divergences, {family_name}", "MDS 1", "MDS 2", top_k)
+
+
+__all__ = ["TOP_K", "author_colours", "dendrogram_figure", "kl_map", "map_figures", "scatter_map"]

@@ -41,6 +41,22 @@ def _from(table: pd.DataFrame, column: str, start: int | None) -> pd.DataFrame:
     return table if start is None else table.loc[table[column] >= start]
 
 
+def omitted_decades(table: pd.DataFrame, start: int | None) -> str | None:
+    """What a by-decade figure starting at ``start`` leaves out, in words (None when nothing):
+    ``"Not drawn: 24 documents of the decades before 1700 (1590: 10, 1660: 14; temporal.decade_start)"``.
+    ``table``: a by-decade table with the documents per decade in ``n`` (one row per decade, or
+    per decade and mark as :func:`punctstyle.analyses.temporal_tables.f1_by_decade`)."""
+    if start is None or "n" not in table.columns:
+        return None
+    before = table.loc[table["decade"] < start].groupby("decade", sort=True)["n"].max()
+    if before.empty:
+        return None
+    counts = ", ".join(f"{int(decade)}: {int(n)}" for decade, n in before.items())
+    total = int(before.sum())
+    return (f"Not drawn: {total} document{'s' if total != 1 else ''} of the decades before {start} "
+            f"({counts}; temporal.decade_start)")
+
+
 def plot_author_dates(frame: pd.DataFrame, start: int = 1500, end: int | None = None) -> Figure:
     """Documents by decade of the author's birth (blue) and death (grey) year, and, in a second
     panel, with the middle year (green) as well; decades from ``start``.
@@ -111,8 +127,9 @@ def plot_f1_by_decade(table: pd.DataFrame, start: int | None = None, title: str 
     ax.set_ylabel("mean frequency $f^1$")
     integer_axis(ax.xaxis)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
-    if title:
-        set_title(ax, title, reserve=MARK_LEGEND_WIDTH)
+    note = omitted_decades(table, start)
+    if title or note:
+        set_title(ax, ". ".join(text for text in (title, note) if text), reserve=MARK_LEGEND_WIDTH)
     return fig
 
 
@@ -131,6 +148,8 @@ def plot_f1_by_decade_panels(table: pd.DataFrame, start: int | None = None,
         set_title(ax, ", ".join(MARK_NAMES[c] for c in codes), fontsize=9)
         ax.legend(fontsize=7, loc="best", frameon=False)
     axes[0][0].set_ylabel("mean frequency $f^1$")
+    if note := omitted_decades(table, start):
+        set_suptitle(fig, note, fontsize=9)
     return fig
 
 
@@ -157,6 +176,8 @@ def plot_rate_by_decade(table: pd.DataFrame, start: int | None = None, source: s
     else:
         ax.set_title("punctuation rate $E[f^5]$", fontsize=10)
     ax.legend(loc="best", frameon=False, fontsize=8)
+    if note := omitted_decades(table, start):
+        set_suptitle(fig, note, fontsize=9)
     return fig
 
 
