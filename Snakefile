@@ -62,7 +62,7 @@ rule all:
         PLAN.attribution_outputs(),
         PLAN.beyond_outputs(),
         PLAN.length_outputs(),
-        plan_verification.verification_outputs(config),
+        lambda wildcards: plan_verification.verification_outputs(config, corpus_counts()),
         plan_cross.cross_outputs(config),
         plan_maps.maps_outputs(config),
         plan_maps.rolling_outputs(config),

@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from punctstyle.attribution.verification_run import VerificationSettings, needs_word_streams
+from punctstyle.plan.checkpoints import CorpusCounts
+from punctstyle.plan.shapes import VERIFICATION, is_shape_skipped, shape_settings
 from punctstyle.plan.targets import out, word_stream_inputs
 
 VERIFICATION_FIGURE = "beyond/verification"
@@ -35,10 +37,13 @@ def verification_word_inputs(config: dict[str, Any], book_ids: Iterable[int], ru
     return inputs
 
 
-def verification_outputs(config: dict[str, Any]) -> list[str]:
+def verification_outputs(config: dict[str, Any], counts: CorpusCounts | None = None) -> list[str]:
     """Targets of rule all: the bundle's verification files, the PAN tables, the figure and its
-    HTML table (none when verification.enabled is false)."""
+    HTML table (none when verification.enabled is false, or when the corpus, ``counts``, has too
+    few authors with two texts: :func:`punctstyle.plan.shapes.shape_skips`)."""
     if not verification_enabled(config):
+        return []
+    if counts is not None and is_shape_skipped(shape_settings(config), counts, VERIFICATION):
         return []
     return [
         out(config, "models/attribution/verification.json"),

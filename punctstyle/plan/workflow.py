@@ -19,7 +19,7 @@ from punctstyle.analyses.skipped import skip_lines
 from punctstyle.beyond.length_features import uses_word_features
 from punctstyle.beyond.parts import PART_FEATURES
 from punctstyle.io import InputError
-from punctstyle.plan import rows, sources, targets
+from punctstyle.plan import rows, shapes, sources, targets
 from punctstyle.plan.checkpoints import CorpusCounts
 from punctstyle.plan.report import ReportFlags, consistency_feature, n_scatter_pairs, n_sequence_books
 from punctstyle.rule_names import FEATURES
@@ -117,6 +117,14 @@ class WorkflowPlan:
     def skipped_analyses(self) -> list[tuple[str, str]]:
         """(analysis, cause) of each analysis the metadata cannot feed (plan.sources)."""
         return sources.skipped_analyses(self.config["source"], list(self.folder_columns))
+
+    def shape_settings(self) -> dict[str, Any]:
+        """What the corpus-shape decisions read (plan.shapes; the skipped_analyses rule's params)."""
+        return shapes.shape_settings(self.config)
+
+    def shape_skips(self, counts: CorpusCounts) -> list[tuple[str, str]]:
+        """(analysis, cause) of each analysis the corpus' shape (``counts``) cannot feed."""
+        return shapes.shape_skips(self.shape_settings(), counts)
 
     def planned_skips(self) -> list[tuple[str, str]]:
         """The skipped analyses known before the run, with those excerpts cannot feed."""
