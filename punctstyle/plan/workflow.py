@@ -316,11 +316,13 @@ class WorkflowPlan:
     def part_tables(self) -> list[str]:
         return [self.out(f"corpus/{feature}.parquet") for feature in PART_FEATURES]
 
-    def beyond_outputs(self) -> list[str]:
-        """Files of the switched-on analyses beyond the paper (beyond.*.enabled)."""
+    def beyond_outputs(self, counts: CorpusCounts | None = None) -> list[str]:
+        """Files of the switched-on analyses beyond the paper (beyond.*.enabled), less the f3
+        importance when the corpus (``counts``) has no text to test (plan.shapes)."""
         figures = lambda names: [f(name) for name in names for f in (self.flags.png, self.flags.pdf)]  # noqa: E731
         outputs: list[str] = []
-        if self.enabled("importance"):
+        fed = counts is None or not shapes.is_shape_skipped(self.shape_settings(), counts, shapes.IMPORTANCE)
+        if self.enabled("importance") and fed:
             outputs += list(targets.importance_analysis_files(self.config).values())
             outputs += [*figures(IMPORTANCE_FIGURES), self.out("tables/beyond_f3_importance.html")]
         if self.enabled("parts"):

@@ -5,51 +5,76 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
+
 from punctstyle.corpus.summary import texts_per_author
 from punctstyle.plan import shapes, verification
 from punctstyle.plan.checkpoints import CorpusCounts
 from punctstyle.plan.workflow import WorkflowPlan
 from tests.unit.test_plan_rows import config
 
-import pandas as pd
-
-VERIFICATION_CAUSE = (
-    "the corpus has {n} author(s) with at least 2 texts, General Imposters needs 3 (the candidate, "
-    "the text's own author and an imposter, each with a reference text); no verification files, "
-    "figure or table were made"
-)
+MADE = "no verification files, figure or table were made"
+TWO_AUTHORS = ("verification", "the corpus has 2 author(s), General Imposters needs 3 (the candidate, the text's "
+                               f"own author and an imposter); {MADE}")
+NO_TEST = "no author has a text to hold out at recognition.test_fraction=0.2 (an author needs 3 texts for one)"
+NO_TEST_ROWS = [
+    ("recognition accuracies", f"{NO_TEST}; the recognition rows were fitted but test no document"),
+    ("f3 importance", f"{NO_TEST}; no f3 importance files, figures or table were made"),
+]
 
 
 def counts(*texts: int) -> CorpusCounts:
     return CorpusCounts({"author": len(texts), "genre": 0}, {f"A{i}": n for i, n in enumerate(texts)})
 
 
-def test_verification_needs_three_authors_with_two_texts():
-    settings = shapes.shape_settings(config())
-    assert shapes.shape_skips(settings, counts(3, 3, 3)) == []
-    assert shapes.shape_skips(settings, counts(12, 2, 2, 2)) == []
-    assert shapes.shape_skips(settings, counts(3, 3)) == [("verification", VERIFICATION_CAUSE.format(n=2))]
-    # one text per author (in excerpts): no author has a reference text and a held-out one
-    assert shapes.shape_skips(settings, counts(1, 1, 1, 1)) == [("verification", VERIFICATION_CAUSE.format(n=0))]
-    assert shapes.shape_skips(settings, counts(5, 1, 1)) == [("verification", VERIFICATION_CAUSE.format(n=1))]
-    assert shapes.shape_skips(shapes.shape_settings(config(**{"verification.enabled": False})), counts(3, 3)) == []
+def skips(*texts: int, **changes) -> list[tuple[str, str]]:
+    return shapes.shape_skips(shapes.shape_settings(config(**changes)), counts(*texts))
+
+
+def test_the_texts_a_split_tests():
+    assert [shapes.tested_texts(n, 0.2) for n in range(6)] == [0, 0, 0, 1, 1, 1]
+    assert [shapes.tested_texts(n, 0.5) for n in range(5)] == [0, 0, 1, 2, 2]
+    assert shapes.texts_for_a_test(0.2) == 3 and shapes.texts_for_a_test(0.34) == 2
+    assert shapes.texts_for_a_test(0.1) == 5 and shapes.texts_for_a_test(0.0) is None
+
+
+def test_a_corpus_that_feeds_everything_skips_nothing():
+    assert skips(3, 3, 3) == [] and skips(12, 2, 2, 2) == [] and skips(12, 3) == [TWO_AUTHORS]
+
+
+def test_verification_needs_three_authors_and_a_held_out_text():
+    assert skips(3, 3) == [TWO_AUTHORS] and skips(12, 3) == [TWO_AUTHORS]
+    # two texts each: none held out at 0.2, one at the fixture's 0.34
+    assert skips(2, 2, 2, **{"recognition.test_fraction": 0.5}) == [
+        ("verification", "no author has a text to hold out at verification.test_fraction=0.2 (an author needs "
+                         f"3 texts for one); {MADE}")]
+    assert skips(2, 2, 2, **{"recognition.test_fraction": 0.5, "verification.test_fraction": 0.34}) == []
+    assert skips(3, 3, **{"verification.enabled": False}) == []
+
+
+def test_without_a_text_to_test_the_importance_is_skipped_and_the_accuracies_are_said_to_be_empty():
+    assert skips(2, 2, 2, 2, **{"verification.test_fraction": 0.34}) == NO_TEST_ROWS
+    # one text per author (in excerpts): nothing is tested or held out
+    assert skips(1, 1, 1, 1, 1, 1)[:2] == NO_TEST_ROWS
+    assert skips(1, 1, 1, 1, 1, 1)[2][1].startswith("no author has a text to hold out at verification.test_fraction")
+    assert skips(2, 2, 2, 2, **{"verification.test_fraction": 0.34, "beyond.importance.enabled": False}) == NO_TEST_ROWS[:1]
 
 
 def test_a_summary_without_texts_per_author_counts_the_author_minimum():
-    two_docs = shapes.shape_settings(config(**{"selection.min_docs_per_author": 2}))
-    one_doc = shapes.shape_settings(config(**{"selection.min_docs_per_author": 1}))
     old = CorpusCounts({"author": 3, "genre": 0})
-    assert shapes.shape_skips(two_docs, old) == []
-    assert shapes.shape_skips(one_doc, old) == [("verification", VERIFICATION_CAUSE.format(n=0))]
-    assert shapes.shape_skips(two_docs, CorpusCounts({"author": 2, "genre": 0})) == [
-        ("verification", VERIFICATION_CAUSE.format(n=2))]
+    assert shapes.shape_skips(shapes.shape_settings(config(**{"selection.min_docs_per_author": 3})), old) == []
+    assert shapes.shape_skips(shapes.shape_settings(config(**{"selection.min_docs_per_author": 1})), old)[:2] == NO_TEST_ROWS
 
 
-def test_verification_targets_follow_the_shape():
-    cfg = config(outdir="r", **{"verification.enabled": True})
-    assert len(verification.verification_outputs(cfg, counts(2, 2, 2))) == 7
+def test_targets_follow_the_shape():
+    cfg = config(outdir="r", **{"verification.enabled": True, "beyond.importance.enabled": True})
+    assert len(verification.verification_outputs(cfg, counts(3, 3, 3))) == 7
     assert verification.verification_outputs(cfg, counts(3, 3)) == []
-    assert WorkflowPlan(cfg).shape_skips(counts(3, 3))[0][0] == "verification"
+    plan = WorkflowPlan(cfg)
+    assert plan.shape_skips(counts(3, 3)) == [TWO_AUTHORS]
+    assert "r/analysis/beyond/f3_importance.csv" in plan.beyond_outputs(counts(3, 3))
+    assert not any("importance" in path for path in plan.beyond_outputs(counts(2, 2, 2)))
+    assert plan.beyond_outputs() == plan.beyond_outputs(counts(3, 3))
 
 
 def test_the_summary_counts_texts_per_author_and_the_checkpoint_reads_them(tmp_path):
@@ -61,3 +86,5 @@ def test_the_summary_counts_texts_per_author_and_the_checkpoint_reads_them(tmp_p
     summary = tmp_path / "summary.json"
     summary.write_text(json.dumps({"authors_in_corpus": 2, "genres_in_corpus": 0, "texts_per_author": {"a": 1, "b": 2}}))
     assert CorpusCounts.read(summary).texts_per_author == {"a": 1, "b": 2}
+    summary.write_text(json.dumps({"authors_in_corpus": 2, "genres_in_corpus": 0}))
+    assert CorpusCounts.read(summary).texts_per_author == {}
