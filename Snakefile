@@ -62,7 +62,9 @@ rule all:
         PLAN.attribution_outputs(),
         lambda wildcards: PLAN.beyond_outputs(corpus_counts()),
         PLAN.length_outputs(),
-        lambda wildcards: plan_verification.verification_outputs(config, corpus_counts()),
+        lambda wildcards: plan_verification.verification_outputs(
+            config, corpus_counts()
+        ),
         plan_cross.cross_outputs(config),
         plan_maps.maps_outputs(config),
         plan_maps.rolling_outputs(config),

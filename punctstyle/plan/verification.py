@@ -7,7 +7,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from punctstyle.attribution.verification_run import VerificationSettings, needs_word_streams
+from punctstyle.attribution.verification import family_parts
 from punctstyle.plan.checkpoints import CorpusCounts
+from punctstyle.plan.rows import VERIFICATION as EXCERPT_SKIPPED, excerpt_skips, excerpt_word_free, is_skipped
 from punctstyle.plan.shapes import VERIFICATION, is_shape_skipped, shape_settings
 from punctstyle.plan.targets import out, word_stream_inputs
 
@@ -16,12 +18,17 @@ VERIFICATION_FIGURE = "beyond/verification"
 
 
 def verification_enabled(config: dict[str, Any]) -> bool:
-    return bool(config["verification"]["enabled"])
+    """verification.enabled, unless the documents are excerpts and the bundle family uses words
+    (plan.rows.excerpt_skips: the corpus word matrix has whole texts only)."""
+    return bool(config["verification"]["enabled"]) and not is_skipped(excerpt_skips(config), EXCERPT_SKIPPED)
 
 
 def verification_settings(config: dict[str, Any]) -> dict[str, Any]:
-    """The verification block as the job reads it (every key, with the schema's defaults)."""
-    return {key: config["verification"][key] for key in VerificationSettings.KEYS}
+    """The verification block as the job reads it (every key, with the schema's defaults), less
+    the word families when the documents are excerpts."""
+    settings = {key: config["verification"][key] for key in VerificationSettings.KEYS}
+    settings["families"] = excerpt_word_free(config, "verification", "families", lambda f: bool(family_parts(f)[1]))
+    return settings
 
 
 def verification_word_inputs(config: dict[str, Any], book_ids: Iterable[int], rules_file: str) -> dict[str, Any]:
