@@ -45,7 +45,8 @@ def texts_per_author(corpus: pd.DataFrame) -> dict[str, int]:
     analyses the corpus' shape can feed (:mod:`punctstyle.plan.shapes`)."""
     if corpus.empty:
         return {}
-    texts = corpus["source_id"] if is_excerpt_table(corpus) else corpus["book_id"]
+    key = "source_id" if is_excerpt_table(corpus) else "book_id"
+    texts = corpus[key] if key in corpus else pd.Series(range(len(corpus)), index=corpus.index)
     counts = texts.groupby(corpus["author"]).nunique()
     return {str(author): int(n) for author, n in sorted(counts.items())}
 
