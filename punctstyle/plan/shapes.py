@@ -12,7 +12,8 @@ page and the end of the run), as the genre analysis with fewer than two genres.
 * **f3 importance** (``beyond.importance.enabled``): permutations of the test documents of
   the rows of Tables 2-3, so an author with enough texts for one to be tested at
   ``recognition.test_fraction``. Without one the recognition rows test nothing either: the
-  row ``recognition accuracies`` says so (the rows run, their accuracies are empty). A row
+  row ``recognition accuracies`` says so (the rows run, their accuracies are empty), as with
+  fewer than two authors left after extraction (each row an empty file naming it). A row
   whose sampled authors have no test text is skipped alone, its reason in the analysis'
   summary (``analysis/beyond/f3_importance.json``).
 
@@ -77,7 +78,12 @@ def shape_skips(settings: dict[str, Any], counts: CorpusCounts) -> list[tuple[st
     texts = _texts(counts, settings)
     skips = []
     recognition_fraction = settings["recognition_test_fraction"]
-    if not any(tested_texts(n, recognition_fraction) for n in texts):
+    if len(texts) < 2:
+        cause = f"the corpus has {len(texts)} author(s) after extraction, at least 2 are needed"
+        skips.append((RECOGNITION_ACCURACIES, f"{cause}; the recognition rows are empty files naming this"))
+        if settings["importance"]:
+            skips.append((IMPORTANCE, f"{cause}; no f3 importance files, figures or table were made"))
+    elif not any(tested_texts(n, recognition_fraction) for n in texts):
         cause = _no_test_cause("recognition.test_fraction", recognition_fraction)
         skips.append((RECOGNITION_ACCURACIES, f"{cause}; the recognition rows were fitted but test no document"))
         if settings["importance"]:

@@ -60,6 +60,16 @@ def test_without_a_text_to_test_the_importance_is_skipped_and_the_accuracies_are
     assert skips(2, 2, 2, 2, **{"verification.test_fraction": 0.34, "beyond.importance.enabled": False}) == NO_TEST_ROWS[:1]
 
 
+def test_one_author_left_after_extraction():
+    cause = "the corpus has 1 author(s) after extraction, at least 2 are needed"
+    assert skips(12) == [
+        ("recognition accuracies", f"{cause}; the recognition rows are empty files naming this"),
+        ("f3 importance", f"{cause}; no f3 importance files, figures or table were made"),
+        ("verification", "the corpus has 1 author(s), General Imposters needs 3 (the candidate, the text's own "
+                         f"author and an imposter); {MADE}"),
+    ]
+
+
 def test_a_summary_without_texts_per_author_counts_the_author_minimum():
     old = CorpusCounts({"author": 3, "genre": 0})
     assert shapes.shape_skips(shapes.shape_settings(config(**{"selection.min_docs_per_author": 3})), old) == []

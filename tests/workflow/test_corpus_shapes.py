@@ -102,7 +102,9 @@ def build_corpus(root: Path, shape: dict) -> None:
             rng = random.Random(1000 * a + k)
             file = f"author{a}/text{k}.txt"
             (root / file).parent.mkdir(parents=True, exist_ok=True)
-            (root / file).write_text(" ".join(sentence(rng, a) for _ in range(shape["sentences"][a])), encoding="utf-8")
+            # one quotation at least: the paper's rule keeps only texts with a double quotation mark
+            text = " ".join(['"Listen," said one.'] + [sentence(rng, a) for _ in range(shape["sentences"][a])])
+            (root / file).write_text(text, encoding="utf-8")
             cells = [file, f"Writer {a}", f"Text {k}"]
             cells += [shape["genres"][a]] if shape["genres"] else []
             cells += [str(1850 + 5 * k + a)] if shape["years"] else []
