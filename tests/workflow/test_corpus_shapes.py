@@ -72,17 +72,18 @@ SHAPES = {
     },
 }
 
-# every analysis of the default target stays on; only its cost is turned down
+# every analysis of the default target stays on (each with its word and punctuation inputs); only
+# its cost is turned down
 CHEAP = {
+    "consistency": {"baseline_pairs": 50, "features": ["f1", "f3"]},
     "recognition": {"seeds": [0], "class_sizes": [2, "all"],
                     "mlp": {"hidden_units": 16, "max_epochs": 5, "patience": 2}},
+    "attribution": {"mark_grid": [50, 100]},
     "beyond": {"importance": {"class_sizes": [2], "repeats": 1, "top_k": [5]},
                "parts": {"part_counts": [2, 4]}},
     "verification": {"iterations": 10},
     "rolling": {"per_kind": 1},
-    "maps": {"consensus_rounds": 2},
-    "consistency": {"baseline_pairs": 50},
-    "scheduler_timers": False,
+    "maps": {"families": ["f3", "words"], "consensus_rounds": 2},
 }
 
 
