@@ -12,7 +12,8 @@ tests):
 * ``excerpts``: 6 authors of one text each, cut into excerpts (``extraction.excerpt_marks``).
 
 The texts are our own sentences (the mini mirror's writers, :mod:`tests.fixtures.mini_mirror`),
-short, with per-author habits; the overlay turns every cost down (one seed, a tiny MLP).
+short, with per-author habits; the overlay turns every cost down (one seed, a tiny MLP). Each
+corpus is one default run (60-70 jobs, most of them a Python start) and one report build.
 """
 
 from __future__ import annotations
