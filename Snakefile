@@ -60,9 +60,11 @@ rule all:
         PLAN.temporal_outputs(),
         lambda wildcards: PLAN.figure_outputs(rules, corpus_counts()),
         PLAN.attribution_outputs(),
-        PLAN.beyond_outputs(),
+        lambda wildcards: PLAN.beyond_outputs(corpus_counts()),
         PLAN.length_outputs(),
-        plan_verification.verification_outputs(config),
+        lambda wildcards: plan_verification.verification_outputs(
+            config, corpus_counts()
+        ),
         plan_cross.cross_outputs(config),
         plan_maps.maps_outputs(config),
         plan_maps.rolling_outputs(config),

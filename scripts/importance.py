@@ -11,7 +11,8 @@ output = snakemake.output
 rows, reasons = read_importance_rows(snakemake.input)
 record = {
     "status": "done" if rows else "skipped",
-    "reason": "; ".join(reasons) if not rows else "",
+    # every skipped row's reason (all of them when no row ran; none on a corpus where each ran)
+    "reason": "; ".join(reasons),
     "class_sizes": sorted({row.n_classes for row in rows}),
     "seeds": sorted({row.seed for row in rows}),
     "ranking": "permutation importance on a held-out part of the training split (never the test split)",

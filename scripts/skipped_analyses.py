@@ -5,6 +5,8 @@ from punctstyle.io import atomic_open, write_text_atomic
 from punctstyle.logs import configure_logging
 from punctstyle.report.render import html_page, html_paragraph, html_table
 from punctstyle.analyses.skipped import skip_lines, skipped_analyses
+from punctstyle.plan.checkpoints import CorpusCounts
+from punctstyle.plan.shapes import shape_skips
 
 log = configure_logging(snakemake.log[0])
 params = snakemake.params
@@ -13,6 +15,7 @@ table = skipped_analyses(
     read_corpus_summary(snakemake.input.summary),
     genre_analysis_configured=params.genre_configured,
     genre_min_docs=params.genre_min_docs,
+    shape_skips=shape_skips(params.shapes, CorpusCounts.read(snakemake.input.summary)),
 )
 for line in skip_lines(table):
     log.info("%s", line)

@@ -5,7 +5,9 @@ the workflow does not plan them); one is known only once the corpus tables exist
 analysis needs at least two genres, each with ``genres.min_docs`` documents
 (:func:`punctstyle.sources.genres.assign_genres`); the workflow then drops its targets (the rule
 ``corpus_tables`` is a checkpoint). The table is written to
-``analysis/skipped_analyses.csv``, shown in the report and printed at the end of a run.
+``analysis/skipped_analyses.csv``, shown in the report and printed at the end of a run. The
+analyses a corpus' shape cannot feed (too few authors or texts: :mod:`punctstyle.plan.shapes`)
+are decided from the same summary and added last.
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ def skipped_analyses(
     *,
     genre_analysis_configured: bool,
     genre_min_docs: int,
+    shape_skips: Iterable[tuple[str, str]] = (),
 ) -> pd.DataFrame:
     """The skips known before the run, plus the genre analysis when the corpus
-    (``corpus/summary.json``) has fewer than two genres and it was planned."""
+    (``corpus/summary.json``) has fewer than two genres and it was planned, then those the
+    corpus' shape decided (``shape_skips``: :func:`punctstyle.plan.shapes.shape_skips`)."""
     rows = [tuple(row) for row in planned_skips]
     planned = {analysis for analysis, _ in rows}
     n_genres = int(summary.get("genres_in_corpus", 0))
@@ -38,6 +42,7 @@ def skipped_analyses(
                 "documents, at least two are needed (no genre consistency, recognition, figures or appendix were made)",
             )
         )
+    rows += [tuple(row) for row in shape_skips]
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 

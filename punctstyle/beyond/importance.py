@@ -151,8 +151,10 @@ def importance_row(
     make: MakeClassifier,
     groups: Sequence[Any] | None = None,
     stored_mlp: Callable[[np.ndarray, np.ndarray], Any] | None = None,
-) -> ImportanceRow:
-    """Importance and top-k accuracies of one row of Tables 2-3 (same sample and split).
+) -> ImportanceRow | None:
+    """Importance and top-k accuracies of one row of Tables 2-3 (same sample and split); None
+    when the split tests no document (each sampled author's texts too few for one to be tested
+    at ``test_fraction``: :func:`punctstyle.experiments.splits.row_split`).
 
     ``make(method)`` builds the row's classifiers (seeded with ``seed``). The permutations and
     the inner split use their own generators (:func:`punctstyle.experiments.splits.row_rng` of
@@ -168,6 +170,8 @@ def importance_row(
     split = Row(task, n_classes, seed, y, groups=g).split(test_fraction)
     X_train, y_train = X[split.train_index], y[split.train_index]
     X_test, y_test = X[split.test_index], y[split.test_index]
+    if y_test.size == 0:
+        return None
     mlp = None if stored_mlp is None else stored_mlp(split.classes, split.train_index)
     if mlp is None:
         mlp = make("mlp").fit(X_train, y_train)
@@ -219,7 +223,11 @@ def importance_analysis(
     rows = []
     for n_classes in sizes:
         for seed in seeds:
-            rows.append(importance_row(X, labels, n_classes=n_classes, seed=seed, make=make_for_seed(seed), **options))
+            row = importance_row(X, labels, n_classes=n_classes, seed=seed, make=make_for_seed(seed), **options)
+            if row is None:
+                log(f"{n_classes} classes, seed {seed}: the split tests no document, no row")
+                continue
+            rows.append(row)
             if rows[-1].ranking is None:
                 log(f"{n_classes} classes, seed {seed}: no training book could be held out, no top-k rows")
     record.update(status="done", class_sizes=sizes, reason="")

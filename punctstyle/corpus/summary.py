@@ -31,11 +31,24 @@ def corpus_summary(selection: pd.DataFrame, corpus: pd.DataFrame, exclusions: pd
         "authors_in_corpus": int(corpus["author"].nunique()),
         "genres_in_corpus": int(corpus["genre"].dropna().nunique()) if "genre" in corpus else 0,
         "books_with_genre": int(corpus["genre"].notna().sum()) if "genre" in corpus else 0,
+        "texts_per_author": texts_per_author(corpus),
         "excluded_by_stage": {str(k): int(v) for k, v in exclusions["stage"].value_counts().items()},
         "excluded_by_reason": by_reason,
         "excluded_reason_examples": examples,
         **excerpt_summary(corpus),
     }
+
+
+def texts_per_author(corpus: pd.DataFrame) -> dict[str, int]:
+    """Author -> how many texts of the corpus tables are theirs (an excerpt's text is its
+    ``source_id``; whole texts: one per row), authors sorted: what the plan reads to decide which
+    analyses the corpus' shape can feed (:mod:`punctstyle.plan.shapes`)."""
+    if corpus.empty:
+        return {}
+    key = "source_id" if is_excerpt_table(corpus) else "book_id"
+    texts = corpus[key] if key in corpus else pd.Series(range(len(corpus)), index=corpus.index)
+    counts = texts.groupby(corpus["author"]).nunique()
+    return {str(author): int(n) for author, n in sorted(counts.items())}
 
 
 def excerpt_summary(corpus: pd.DataFrame) -> dict[str, Any]:

@@ -10,8 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from punctstyle.book.sequence_file import read_sequence
-from punctstyle.corpus.sequences import sequence_paths_for_books
+from punctstyle.corpus.sequences import document_sequences
 from punctstyle.corpus.words import CorpusWordFiles, read_word_matrix
 from punctstyle.experiments.collaborations import RollingSettings, rolling_collaborations, rolling_summary
 from punctstyle.io import atomic_open
@@ -43,11 +42,12 @@ def rolling_collaborations_job(
     rolling = RollingSettings.from_config(settings)
     frames = {name: pd.read_parquet(path) for name, path in zip(PAPER_FEATURES, tables, strict=True)}
     book_ids = frames[PAPER_FEATURES[0]]["book_id"].to_numpy(dtype=np.int64)
-    sequence_paths = sequence_paths_for_books(sequences, book_ids)
+    # a whole text is its file; an excerpt (extraction.excerpt_marks) its marks of its text's file
+    documents = document_sequences(sequences, frames[PAPER_FEATURES[0]], book_ids)
 
     def sequence(i: int) -> tuple[np.ndarray, np.ndarray]:
-        read, _ = read_sequence(sequence_paths[i])
-        return np.asarray(read.marks), np.asarray(read.gaps)
+        marks, gaps = documents[i]
+        return np.asarray(marks), np.asarray(gaps)
 
     word_matrix, word_stream = None, None
     if rules is not None:

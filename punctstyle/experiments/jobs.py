@@ -396,6 +396,13 @@ def importance_job(
         groups=text_groups(rows),
         stored_mlp=stored_mlp,
     )
+    if row is None:
+        reason = (f"the {n_classes}-author sample of seed {seed} has no test text (an author needs enough "
+                  f"texts for one to be tested at recognition.test_fraction={test_fraction})")
+        if log is not None:
+            log.warning("skipped: %s", reason)
+        write_importance_row(output, None, reason)
+        return None
     if row.ranking is None and log is not None:
         log.info("%d classes, seed %d: no training book could be held out, no top-k rows", n_classes, seed)
     write_importance_row(output, row)

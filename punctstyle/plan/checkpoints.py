@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import pandas as pd
@@ -21,9 +21,13 @@ TASK_COUNT_KEYS = {"author": "authors_in_corpus", "genre": "genres_in_corpus"}
 @dataclass(frozen=True)
 class CorpusCounts:
     """Classes per task in the corpus tables (``authors_in_corpus``, ``genres_in_corpus`` of
-    ``corpus/summary.json``). Called as ``counts(task)``, as the planning functions expect."""
+    ``corpus/summary.json``). Called as ``counts(task)``, as the planning functions expect.
+    ``texts_per_author``: author -> texts (the summary's ``texts_per_author``; empty in a
+    summary written before it existed: the shape decisions then count every author as having
+    ``selection.min_docs_per_author`` texts, :mod:`punctstyle.plan.shapes`)."""
 
     classes: dict[str, int]
+    texts_per_author: dict[str, int] = field(default_factory=dict)
 
     def __call__(self, task: str) -> int:
         return int(self.classes[task])
@@ -36,7 +40,8 @@ class CorpusCounts:
         missing = [key for key in TASK_COUNT_KEYS.values() if key not in data]
         if missing:
             raise InputError(f"{summary}: the corpus summary has no {', '.join(missing)}")
-        return cls({task: int(data[key]) for task, key in TASK_COUNT_KEYS.items()})
+        texts = {str(author): int(n) for author, n in data.get("texts_per_author", {}).items()}
+        return cls({task: int(data[key]) for task, key in TASK_COUNT_KEYS.items()}, texts)
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,10 @@ CROSS_TABLES: tuple[str, ...] = (
 
 def cross_enabled(config: dict[str, Any]) -> bool:
     """Whether the analyses run: ``cross.enabled`` and a Gutenberg source (the groups, the
-    translators and the subjects come from the Gutenberg catalog; a folder corpus has none)."""
-    return bool(config["cross"]["enabled"]) and config.get("source", "gutenberg") not in ("folder", "tei")
+    translators and the subjects come from the Gutenberg catalog; a folder or TEI corpus has none), of
+    whole texts (the word matrix has no excerpt rows: plan.rows.excerpt_skips)."""
+    gutenberg = config.get("source", "gutenberg") not in ("folder", "tei")
+    return bool(config["cross"]["enabled"]) and gutenberg and config["extraction"]["excerpt_marks"] is None
 
 
 def cross_analysis_files(config: dict[str, Any]) -> dict[str, str]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from punctstyle.beyond.maps import WORDS, family_features, family_is_distribution
 from punctstyle.marks import DISTRIBUTION_FEATURES
+from punctstyle.plan.rows import ROLLING_WORD_METHODS, excerpt_word_free
 from punctstyle.plan.targets import out, word_stream_inputs
 
 SECTION_MAPS = "Maps of the corpus"
@@ -29,7 +30,6 @@ MAP_LABEL_POLICY = (
     "documents (legend), every other author grey; dendrogram leaves: surname and the title's "
     "first 18 characters, one leaf per author above maps.max_leaves documents"
 )
-ROLLING_WORD_METHODS: tuple[str, ...] = ("delta_words", "delta_both")
 
 
 def map_family_name(config: dict[str, Any], family: str) -> str:
@@ -53,12 +53,25 @@ def map_words_k(config: dict[str, Any], family: str) -> int:
     return int(config["maps"]["words"]) if family == WORDS else 0
 
 
+def map_families(config: dict[str, Any]) -> list[str]:
+    """maps.families, less the words family when the documents are excerpts (the corpus word
+    matrix has whole texts only: plan.rows.excerpt_skips)."""
+    return excerpt_word_free(config, "maps", "families", lambda family: family == WORDS)
+
+
+def rolling_settings(config: dict[str, Any]) -> dict[str, Any]:
+    """The rolling block the job reads: as configured, less the word methods when the documents
+    are excerpts (plan.rows.excerpt_skips)."""
+    methods = excerpt_word_free(config, "rolling", "methods", lambda method: method in ROLLING_WORD_METHODS)
+    return {**config["rolling"], "methods": methods}
+
+
 def maps_outputs(config: dict[str, Any]) -> list[str]:
     """Every file of the maps when maps.enabled, for rule all."""
     if not config["maps"]["enabled"]:
         return []
     files = []
-    for family in config["maps"]["families"]:
+    for family in map_families(config):
         files += [out(config, f"analysis/maps/{family}_{kind}") for kind in ("coordinates.csv", "consensus_edges.csv", "summary.json")]
         files += [out(config, f"figures/maps/{family}_{name}.{ext}")
                   for name in family_map_figures(family) for ext in ("png", "pdf")]
@@ -69,7 +82,7 @@ def rolling_word_inputs(config: dict[str, Any], book_ids: Iterable[int], rules_f
     """The word methods' inputs: the selected books' words files (their word streams, kept at
     extraction), texts and the tokenizer ``rules_file`` (for a words file of an older punctstyle,
     re-tokenized) and the corpus word matrix; none without a word method."""
-    if not set(config["rolling"]["methods"]) & set(ROLLING_WORD_METHODS):
+    if not set(rolling_settings(config)["methods"]) & set(ROLLING_WORD_METHODS):
         return {}
     return {
         **word_stream_inputs(config, book_ids, rules_file, words_key="word_files"),

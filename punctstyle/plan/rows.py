@@ -9,10 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from punctstyle.attribution.verification import family_parts
 from punctstyle.beyond.length_features import uses_word_features
 from punctstyle.settings import without_execution_keys
 
 GENRE_ANALYSIS = "genre analysis"
+VERIFICATION = "verification"
+WORDS_FAMILY = "words"
+"""The word family of the maps (punctstyle.beyond.maps.WORDS)."""
+ROLLING_WORD_METHODS: tuple[str, ...] = ("delta_words", "delta_both")
 
 
 def is_skipped(skipped: list[tuple[str, str]], name: str) -> bool:
@@ -106,7 +111,30 @@ def excerpt_skips(config: dict[str, Any]) -> list[tuple[str, str]]:
     curve = config["length_curve"]
     if curve["enabled"] and uses_word_features(curve["methods"]):
         skips.append(("length curve's word methods", cause))
+    # the corpus word matrix (corpus/words.npz) has no excerpt rows: its other readers too
+    if config["maps"]["enabled"] and WORDS_FAMILY in config["maps"]["families"]:
+        skips.append(("maps of the words family", cause))
+    if config["rolling"]["enabled"] and set(config["rolling"]["methods"]) & set(ROLLING_WORD_METHODS):
+        skips.append(("rolling attribution's word methods", cause))
+    verification = config["verification"]
+    if verification["enabled"] and any(family_parts(f)[1] for f in verification["families"]):
+        if family_parts(verification["bundle_family"])[1]:
+            skips.append((VERIFICATION, f"{cause}; verification.bundle_family={verification['bundle_family']} "
+                                        "uses words (a punctuation family, e.g. f3, runs on excerpts)"))
+        else:
+            skips.append(("verification's word families", cause))
+    if config["cross"]["enabled"] and config.get("source", "gutenberg") != "folder":
+        skips.append(("cross-domain and translator analyses", cause))
     return skips
+
+
+def excerpt_word_free(config: dict[str, Any], block: str, key: str, is_word: Callable[[str], bool]) -> list[str]:
+    """``config[block][key]`` less the entries that read the word matrix (``is_word``) when the
+    documents are excerpts (:func:`excerpt_skips`); the list as configured otherwise."""
+    values = list(config[block][key])
+    if config["extraction"]["excerpt_marks"] is None:
+        return values
+    return [value for value in values if not is_word(value)]
 
 
 def word_tasks(config: dict[str, Any], skipped: list[tuple[str, str]]) -> list[str]:

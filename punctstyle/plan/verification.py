@@ -7,6 +7,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from punctstyle.attribution.verification_run import VerificationSettings, needs_word_streams
+from punctstyle.attribution.verification import family_parts
+from punctstyle.plan.checkpoints import CorpusCounts
+from punctstyle.plan.rows import VERIFICATION as EXCERPT_SKIPPED, excerpt_skips, excerpt_word_free, is_skipped
+from punctstyle.plan.shapes import VERIFICATION, is_shape_skipped, shape_settings
 from punctstyle.plan.targets import out, word_stream_inputs
 
 VERIFICATION_FIGURE = "beyond/verification"
@@ -14,12 +18,17 @@ VERIFICATION_FIGURE = "beyond/verification"
 
 
 def verification_enabled(config: dict[str, Any]) -> bool:
-    return bool(config["verification"]["enabled"])
+    """verification.enabled, unless the documents are excerpts and the bundle family uses words
+    (plan.rows.excerpt_skips: the corpus word matrix has whole texts only)."""
+    return bool(config["verification"]["enabled"]) and not is_skipped(excerpt_skips(config), EXCERPT_SKIPPED)
 
 
 def verification_settings(config: dict[str, Any]) -> dict[str, Any]:
-    """The verification block as the job reads it (every key, with the schema's defaults)."""
-    return {key: config["verification"][key] for key in VerificationSettings.KEYS}
+    """The verification block as the job reads it (every key, with the schema's defaults), less
+    the word families when the documents are excerpts."""
+    settings = {key: config["verification"][key] for key in VerificationSettings.KEYS}
+    settings["families"] = excerpt_word_free(config, "verification", "families", lambda f: bool(family_parts(f)[1]))
+    return settings
 
 
 def verification_word_inputs(config: dict[str, Any], book_ids: Iterable[int], rules_file: str) -> dict[str, Any]:
@@ -35,10 +44,13 @@ def verification_word_inputs(config: dict[str, Any], book_ids: Iterable[int], ru
     return inputs
 
 
-def verification_outputs(config: dict[str, Any]) -> list[str]:
+def verification_outputs(config: dict[str, Any], counts: CorpusCounts | None = None) -> list[str]:
     """Targets of rule all: the bundle's verification files, the PAN tables, the figure and its
-    HTML table (none when verification.enabled is false)."""
+    HTML table (none when verification.enabled is false, or when the corpus, ``counts``, has too
+    few authors with two texts: :func:`punctstyle.plan.shapes.shape_skips`)."""
     if not verification_enabled(config):
+        return []
+    if counts is not None and is_shape_skipped(shape_settings(config), counts, VERIFICATION):
         return []
     return [
         out(config, "models/attribution/verification.json"),

@@ -19,7 +19,7 @@ from punctstyle.analyses.skipped import skip_lines
 from punctstyle.beyond.length_features import uses_word_features
 from punctstyle.beyond.parts import PART_FEATURES
 from punctstyle.io import InputError
-from punctstyle.plan import rows, sources, targets
+from punctstyle.plan import rows, shapes, sources, targets
 from punctstyle.plan.checkpoints import CorpusCounts
 from punctstyle.plan.report import ReportFlags, consistency_feature, n_scatter_pairs, n_sequence_books
 from punctstyle.rule_names import FEATURES
@@ -133,6 +133,14 @@ class WorkflowPlan:
     def skipped_analyses(self) -> list[tuple[str, str]]:
         """(analysis, cause) of each analysis the metadata cannot feed (plan.sources)."""
         return sources.skipped_analyses(self.config["source"], list(self.folder_columns))
+
+    def shape_settings(self) -> dict[str, Any]:
+        """What the corpus-shape decisions read (plan.shapes; the skipped_analyses rule's params)."""
+        return shapes.shape_settings(self.config)
+
+    def shape_skips(self, counts: CorpusCounts) -> list[tuple[str, str]]:
+        """(analysis, cause) of each analysis the corpus' shape (``counts``) cannot feed."""
+        return shapes.shape_skips(self.shape_settings(), counts)
 
     def planned_skips(self) -> list[tuple[str, str]]:
         """The skipped analyses known before the run, with those excerpts cannot feed."""
@@ -324,11 +332,13 @@ class WorkflowPlan:
     def part_tables(self) -> list[str]:
         return [self.out(f"corpus/{feature}.parquet") for feature in PART_FEATURES]
 
-    def beyond_outputs(self) -> list[str]:
-        """Files of the switched-on analyses beyond the paper (beyond.*.enabled)."""
+    def beyond_outputs(self, counts: CorpusCounts | None = None) -> list[str]:
+        """Files of the switched-on analyses beyond the paper (beyond.*.enabled), less the f3
+        importance when the corpus (``counts``) has no text to test (plan.shapes)."""
         figures = lambda names: [f(name) for name in names for f in (self.flags.png, self.flags.pdf)]  # noqa: E731
         outputs: list[str] = []
-        if self.enabled("importance"):
+        fed = counts is None or not shapes.is_shape_skipped(self.shape_settings(), counts, shapes.IMPORTANCE)
+        if self.enabled("importance") and fed:
             outputs += list(targets.importance_analysis_files(self.config).values())
             outputs += [*figures(IMPORTANCE_FIGURES), self.out("tables/beyond_f3_importance.html")]
         if self.enabled("parts"):

@@ -160,7 +160,8 @@ rule recognition_tables:
         "../../scripts/recognition_tables.py"
 
 
-# Analyses the corpus cannot feed (no genre column, no dates, fewer than two genres), with
+# Analyses the corpus cannot feed (no genre column, no dates, fewer than two genres, too few
+# authors or texts for an analysis: punctstyle.plan.shapes), with
 # their cause: shown in the report and printed at the end of the run (Snakefile onsuccess).
 rule skipped_analyses:
     input:
@@ -181,5 +182,6 @@ rule skipped_analyses:
         planned=PLAN.planned_skips(),
         genre_configured=PLAN.genre_analysis_configured(),
         genre_min_docs=config["genres"]["min_docs"],
+        shapes=PLAN.shape_settings(),
     script:
         "../../scripts/skipped_analyses.py"

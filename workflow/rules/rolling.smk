@@ -35,6 +35,6 @@ rule rolling_collaborations:
         mem_mb=4000,
         runtime=120,
     params:
-        settings=config["rolling"],
+        settings=plan_maps.rolling_settings(config),
     script:
         "../../scripts/rolling_collaborations.py"
