@@ -35,12 +35,21 @@ def select_folder_job(params: Any, inputs: Any, output: Any, log: Any) -> None:
     except EmptySelectionError as exc:
         log.error("%s", exc)
         raise InputError(str(exc)) from None
-    for reason in exclusions["reason"]:  # one line per left-out row, on the console too
+    write_selection(selection, exclusions, filter_log, output, log,
+                    f"selected {len(selection)} documents by {selection['author'].nunique()} authors")
+
+
+def write_selection(selection: pd.DataFrame, exclusions: pd.DataFrame, filter_log: list[dict], output: Any,
+                    log: Any, summary: str) -> None:
+    """The end of a folder or TEI corpus' select_books: each left-out row one line in the log and
+    on the console, the filter counts and ``summary`` in the log; the selection, the filter
+    counts, the left-out rows and the publication years written (``output``), each atomically."""
+    for reason in exclusions["reason"]:
         log.warning("%s", reason)
         print(f"punctstyle: left out: {reason}", file=sys.stderr)
     for step in filter_log:
         log.info("filter %-24s removed %6d, %6d remain", step["filter"], step["removed"], step["remaining"])
-    log.info("selected %d documents by %d authors", len(selection), selection["author"].nunique())
+    log.info("%s", summary)
     write_parquet_atomic(selection, output.selection)
     for path, table in (
         (output.filters, pd.DataFrame(filter_log)),

@@ -11,20 +11,19 @@ same ``books/{id}.txt.gz`` and provenance JSON as the folder source.
 from __future__ import annotations
 
 import hashlib
-import sys
 from pathlib import Path
 from typing import Any
 
-from punctstyle.io import InputError, atomic_open, write_parquet_atomic
+from punctstyle.io import InputError
 from punctstyle.sources.folder import (
     EXCLUSION_COLUMNS,
     Document,
     book_number,
     folder_selection,
-    publication_years,
     safe_doc_id,
     write_document,
 )
+from punctstyle.sources.folder_job import write_selection
 from punctstyle.sources.selection import EmptySelectionError
 from punctstyle.sources.tei import TeiRefusal, TeiSettings, read_tei_file, tei_metadata
 
@@ -72,27 +71,9 @@ def select_tei_job(params: Any, output: Any, log: Any) -> None:
     except EmptySelectionError as exc:
         log.error("%s", exc)
         raise InputError(str(exc)) from None
-    for reason in exclusions["reason"]:
-        log.warning("%s", reason)
-        print(f"punctstyle: left out: {reason}", file=sys.stderr)
-    for step in filter_log:
-        log.info("filter %-24s removed %6d, %6d remain", step["filter"], step["removed"], step["remaining"])
-    log.info(
-        "selected %d TEI texts by %d authors (language %s)",
-        len(selection),
-        selection["author"].nunique(),
-        selection["language"].iloc[0] if len(selection) else "?",
-    )
-    import pandas as pd
-
-    write_parquet_atomic(selection, output.selection)
-    for path, table in (
-        (output.filters, pd.DataFrame(filter_log)),
-        (output.exclusions, exclusions),
-        (output.years, publication_years(selection)),
-    ):
-        with atomic_open(path, "w", newline="") as handle:
-            table.to_csv(handle, index=False)
+    language = selection["language"].iloc[0] if len(selection) else "?"
+    write_selection(selection, exclusions, filter_log, output, log,
+                    f"selected {len(selection)} TEI texts by {selection['author'].nunique()} authors (language {language})")
 
 
 def read_tei_document(
