@@ -1,12 +1,13 @@
 """Figures, tables and the Snakemake report on the fixture mirror (sections 2-5 and appendix).
 
-One module-level run: the whole workflow, `snakemake --report`, then a second run with a
-publication-year CSV (only the temporal jobs rerun) and a second report.
+On a copy of the session's default run (tests/workflow/conftest.py): `snakemake --report`, then
+a second run with a publication-year CSV (only the temporal jobs rerun) and a second report.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -14,7 +15,6 @@ import pytest
 import yaml
 
 from tests.conftest import REPO, snakemake
-from tests.fixtures.mini_mirror import build_mini_mirror, serve
 
 pytestmark = pytest.mark.workflow
 
@@ -36,32 +36,30 @@ def declared_outputs(config: Path) -> pd.DataFrame:
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    root = tmp_path_factory.mktemp("mirror")
-    build_mini_mirror(root)
-    outdir = tmp_path_factory.mktemp("results")
-    work = tmp_path_factory.mktemp("config")
+def run(default_fixture_run, tmp_path_factory):
+    """A copy of the session's default run (file times kept, so nothing is out of date), its
+    ``snakemake --report``, then a second run with a publication-year CSV (only the temporal jobs
+    rerun) and a second report. The copy keeps the session's run unchanged for the other modules."""
+    work = tmp_path_factory.mktemp("figures_report")
+    outdir = work / "results"
+    shutil.copytree(default_fixture_run["outdir"], outdir, symlinks=True)
+    base = yaml.safe_load(Path(default_fixture_run["config"]).read_text(encoding="utf-8"))
+    config = work / "run.yaml"
+    config.write_text(yaml.safe_dump({**base, "outdir": str(outdir)}))
     years_csv = work / "publication_years.csv"
     pd.DataFrame({"book_id": list(PUBLICATION_YEARS), "year": list(PUBLICATION_YEARS.values())}).to_csv(
         years_csv, index=False
     )
-    # smaller recognition grid than config/test.yaml: two feature sets per method
-    small = {"recognition": {"methods": {"kl": ["f1", "f3"], "mlp": ["f1", "all"]}, "mlp": {"max_epochs": 10}}}
-    with serve(root) as base_url:
-        config = work / "run.yaml"
-        config.write_text(yaml.safe_dump({"outdir": str(outdir), "mirror": {"base_url": base_url}, **small}))
-        snakemake("--cores", "2", "--configfile", "config/test.yaml", str(config))
-        declared = declared_outputs(config)
-        report = work / "report.html"
-        snakemake("--configfile", "config/test.yaml", str(config), "--report", str(report))
-        dated = work / "dated.yaml"
-        temporal = {"publication_years_csv": str(years_csv), "authors_over_time": OVER_TIME_AUTHORS}
-        dated.write_text(yaml.safe_dump({"outdir": str(outdir), "mirror": {"base_url": base_url}, **small,
-                                         "temporal": temporal}))
-        second = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(dated))
-        dated_declared = declared_outputs(dated)
-        dated_report = work / "report_dated.html"
-        snakemake("--configfile", "config/test.yaml", str(dated), "--report", str(dated_report))
+    declared = declared_outputs(config)
+    report = work / "report.html"
+    snakemake("--configfile", "config/test.yaml", str(config), "--report", str(report))
+    dated = work / "dated.yaml"
+    temporal = {"publication_years_csv": str(years_csv), "authors_over_time": OVER_TIME_AUTHORS}
+    dated.write_text(yaml.safe_dump({**base, "outdir": str(outdir), "temporal": temporal}))
+    second = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(dated))
+    dated_declared = declared_outputs(dated)
+    dated_report = work / "report_dated.html"
+    snakemake("--configfile", "config/test.yaml", str(dated), "--report", str(dated_report))
     return {"outdir": outdir, "declared": declared, "report": report, "second": second,
             "dated_declared": dated_declared, "dated_report": dated_report}
 
