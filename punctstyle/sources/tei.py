@@ -289,6 +289,22 @@ def _source_year(source: Any) -> str:
     return ""
 
 
+def digital_source(root: Any) -> str:
+    """Where the digital text came from: the ``target`` of the first ``<ref>`` of the
+    ``<bibl type="digitalSource">`` in ``sourceDesc`` (ELTeC's convention), else that bibl's
+    text; ``""`` without one."""
+    source = _first(root, "teiHeader", "fileDesc", "sourceDesc")
+    if source is None:
+        return ""
+    for bibl in source.iter():
+        if _local(bibl.tag) == "bibl" and bibl.get("type") == "digitalSource":
+            for ref in bibl.iter():
+                if _local(ref.tag) == "ref" and (ref.get("target") or "").strip():
+                    return ref.get("target").strip()
+            return _clean("".join(bibl.itertext()))
+    return ""
+
+
 def parse_tei(data: bytes, *, parts: tuple[str, ...] = ("body",), notes: bool = False) -> TeiDocument:
     """A TEI file's bytes -> :class:`TeiDocument` (the text of ``parts`` of its ``<text>``, in
     document order, notes dropped unless ``notes``; the header's metadata). Raises
