@@ -138,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, frame in written.items():
         with tempfile.NamedTemporaryFile("w", dir=args.out, suffix=".tmp", delete=False) as handle:
             frame.to_csv(handle, index=False, float_format="%.6g")
+        os.chmod(handle.name, 0o644)
         os.replace(handle.name, args.out / name)
     run = {
         "command": "python benchmarks/editions.py --collection <ELTeC collection> --mirror <Gutenberg mirror>"

@@ -51,3 +51,29 @@ def test_fast_path_is_spacy_on_a_real_novel(name):
     reference = sequence_from_classes(np.array(classes))
     assert fast.marks.tolist() == reference.marks.tolist() and fast.gaps.tolist() == reference.gaps.tolist()
     assert words == [word_key(t.text) for t, c in zip(tokens, classes) if c == -1]
+
+
+def test_editions_in_eltec_eng_and_the_mirror_and_their_digital_sources():
+    """The seven novels of ELTeC-eng in the shared Gutenberg mirror (issue 34 item 5) and where
+    ELTeC took each text from (docs/languages.md, Editions)."""
+    import pandas as pd
+
+    from punctstyle.analyses.editions import match_editions, source_name
+    from punctstyle.sources.catalog import read_catalog
+    from punctstyle.sources.tei import ELTEC_COLUMNS, digital_source, parse_tree, read_eltec_metadata
+    from tests.conftest import require_mirror
+
+    folder = collection("ELTeC-eng")
+    raw = read_catalog(require_mirror() / "cache" / "epub" / "feeds" / "pg_catalog.csv")
+    catalog = pd.DataFrame({"book_id": raw["Text#"], "authors": raw["Authors"], "title": raw["Title"]})
+    meta = read_eltec_metadata(folder / "ELTeC-eng_metadata.tsv").rename(columns=ELTEC_COLUMNS)
+    novels = pd.DataFrame({"doc_id": meta["filename"], "author": meta["author"], "title": meta["title"]})
+    matched = match_editions(novels, catalog)
+    assert dict(zip(matched["doc_id"], matched["book_id"])) == {
+        "ENG18551_Trollope": 619, "ENG18652_Carroll": 11, "ENG18860_Hardy": 143, "ENG18952_Wells": 35,
+        "ENG19060_Nesbit": 837, "ENG19080_Chesterton": 1695, "ENG19090_Wells": 718,
+    }
+    sources = {d: source_name(digital_source(parse_tree((folder / "level1" / f"{d}.xml").read_bytes())))
+               for d in matched["doc_id"]}
+    assert sorted(d for d, s in sources.items() if s == "Project Gutenberg") == [
+        "ENG18652_Carroll", "ENG18860_Hardy", "ENG19090_Wells"]
