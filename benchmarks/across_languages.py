@@ -12,7 +12,8 @@ dialogue dash off as in the paper) and measured:
 
 Writes under ``--out`` (default ``docs/evidence/languages``): ``novels.csv`` (one row a novel:
 collection, file, language, author, year, time slot, marks, words, Weibull fit), ``weibull.csv``,
-``language_accuracy.csv``, ``time_slot_accuracy.csv``, ``language_kl.csv``, ``f1_by_slot.csv``
+``language_accuracy.csv``, ``time_slot_accuracy.csv`` (one row a seed) and their
+``*_summary.csv`` (mean and sd over the seeds), ``language_kl.csv``, ``f1_by_slot.csv``
 and ``run.json`` (command, commit, collections and file names). Prints each table.
 
 Usage: ``python benchmarks/across_languages.py ../shared/eltec/ELTeC-eng ../shared/eltec/ELTeC-fra
@@ -32,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.analyses.across_languages import (
+    accuracy_summary,
     grouped_accuracy,
     language_kl,
     single_slot_authors,
@@ -122,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
                                  novels=int(mask.sum())))
     outputs["language_accuracy.csv"] = pd.concat(accuracy, ignore_index=True)
     outputs["time_slot_accuracy.csv"] = pd.concat(slots, ignore_index=True)
+    outputs["language_accuracy_summary.csv"] = accuracy_summary(outputs["language_accuracy.csv"], ["feature"])
+    outputs["time_slot_accuracy_summary.csv"] = accuracy_summary(
+        outputs["time_slot_accuracy.csv"], ["feature", "language", "classes", "novels"])
     outputs["language_kl.csv"] = pd.concat(kl, ignore_index=True)
     f1 = pd.DataFrame(np.stack([features[k]["f1"].ravel() for k in keys]), columns=list(MARK_NAMES))
     f1_by_slot = f1.assign(language=novels["language"], time_slot=novels["time_slot"]).groupby(
@@ -140,12 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         for name, frame in outputs.items():
             if name == "novels.csv":
                 continue
-            print(f"== {name}")
-            if name.endswith("accuracy.csv"):
-                keys_ = ["feature"] + (["language", "classes", "novels"] if "language" in frame else [])
-                print(frame.groupby(keys_)[["accuracy", "majority", "test"]].agg(["mean", "std"]).to_string(
-                    float_format=lambda v: f"{v:.3f}"))
-            else:
+            if not name.endswith("accuracy.csv"):
+                print(f"== {name}")  # the per-seed rows: their summaries are printed
                 print(frame.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     return 0
 

@@ -87,3 +87,15 @@ def single_slot_authors(novels: pd.DataFrame) -> pd.Series:
     one = {key for key, n in slots.items() if n == 1}
     return dated & pd.Series([(lang, a) in one for lang, a in zip(novels["language"], novels["author"], strict=True)],
                              index=novels.index)
+
+
+def accuracy_summary(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Mean and standard deviation (``ddof=1``, over the seeds) of ``accuracy``, ``majority`` and
+    ``test`` per group of ``keys`` in a :func:`grouped_accuracy` table: columns ``keys``, then
+    ``seeds``, ``<measure>_mean`` and ``<measure>_sd``."""
+    grouped = table.groupby(keys, sort=True)
+    out = grouped.size().rename("seeds").reset_index()
+    for measure in ("accuracy", "majority", "test"):
+        out[f"{measure}_mean"] = grouped[measure].mean().to_numpy()
+        out[f"{measure}_sd"] = grouped[measure].std(ddof=1).to_numpy()
+    return out

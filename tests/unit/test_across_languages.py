@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from punctstyle.analyses.across_languages import grouped_accuracy, language_kl, single_slot_authors, weibull_by_language
+from punctstyle.analyses.across_languages import accuracy_summary, grouped_accuracy, language_kl, single_slot_authors, weibull_by_language
 
 
 def test_weibull_by_language_orders_by_median_p():
@@ -56,3 +56,13 @@ def test_single_slot_authors():
                            "time_slot": ["T1", "T2", "T3", "T1", ""]})
     # en/A spans two slots; fr/A is another author (another language); C has no slot
     assert single_slot_authors(novels).tolist() == [False, False, True, True, False]
+
+
+def test_accuracy_summary_mean_and_sd_over_seeds():
+    table = pd.DataFrame({"feature": ["f1", "f1", "f3"], "seed": [0, 1, 0], "accuracy": [0.5, 0.7, 0.9],
+                          "majority": [0.3, 0.3, 0.4], "test": [10, 12, 11]})
+    summary = accuracy_summary(table, ["feature"])
+    first = summary.iloc[0]
+    assert (first["feature"], first["seeds"], first["test_mean"]) == ("f1", 2, 11.0)
+    assert first["accuracy_mean"] == pytest.approx(0.6) and first["accuracy_sd"] == pytest.approx(math.sqrt(0.02))
+    assert first["majority_sd"] == 0.0 and math.isnan(summary.iloc[1]["accuracy_sd"])  # one seed: no sd
