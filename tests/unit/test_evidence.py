@@ -1,0 +1,106 @@
+"""Numbers in docs/ traced to stored outputs (issue 35 item 1, for the sections that cite one).
+
+A section of a page under docs/ (from one ``##`` heading to the next) that names a folder
+``docs/evidence/<name>/`` must quote only numbers found in that folder's stored outputs: every
+decimal number of its prose and tables (fenced code blocks left out) equals, at the precision it
+is written with, a value of one of the folder's CSV files or of its ``run.json``. Whole numbers
+(counts, years, seeds) are not checked. A number that is neither is reported with its section.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+EVIDENCE = REPO / "docs" / "evidence"
+CITED = re.compile(r"docs/evidence/([\w.-]+)/")
+DECIMAL = re.compile(r"(?<![\w.])-?\d+\.\d+(?![\w.])")
+FENCE = re.compile(r"```.*?```", re.S)
+
+
+def sections(text: str) -> list[tuple[str, str]]:
+    """(heading, body) of every ``##`` section of a markdown page, code blocks removed."""
+    text = FENCE.sub("", text)
+    parts = re.split(r"^(## .*)$", text, flags=re.M)
+    return [(parts[i].strip(), parts[i + 1]) for i in range(1, len(parts) - 1, 2)]
+
+
+def _json_numbers(value) -> list[float]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int | float):
+        return [float(value)]
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in _json_numbers(v)]
+    if isinstance(value, list):
+        return [n for v in value for n in _json_numbers(v)]
+    return []
+
+
+def stored_values(folder: Path) -> np.ndarray:
+    """Every finite number of the folder's CSV files and run.json, sorted."""
+    values: list[float] = []
+    for csv in sorted(folder.glob("*.csv")):
+        frame = pd.read_csv(csv)
+        numeric = frame.select_dtypes("number").to_numpy(dtype=float).ravel()
+        values.extend(numeric[np.isfinite(numeric)].tolist())
+    run = folder / "run.json"
+    if run.is_file():
+        values.extend(_json_numbers(json.loads(run.read_text(encoding="utf-8"))))
+    return np.sort(np.asarray(values, dtype=float))
+
+
+def untraced(body: str, values: np.ndarray) -> list[str]:
+    """The decimal numbers of ``body`` that no stored value rounds to: ``|v - x| <= 10^-d / 2``
+    for a number ``x`` written with ``d`` decimals."""
+    missing = []
+    for match in DECIMAL.finditer(body):
+        written = match.group()
+        x = float(written)
+        half = 0.5 * 10.0 ** -len(written.split(".")[1]) * (1 + 1e-9)
+        lo = np.searchsorted(values, x - half, side="left")
+        hi = np.searchsorted(values, x + half, side="right")
+        if hi <= lo:
+            missing.append(written)
+    return missing
+
+
+def cited_sections() -> list[tuple[str, str, str, str]]:
+    """(page, heading, evidence folder name, body) of every docs section citing stored outputs."""
+    found = []
+    for page in sorted((REPO / "docs").glob("*.md")):
+        for heading, body in sections(page.read_text(encoding="utf-8")):
+            for name in sorted(set(CITED.findall(body))):
+                found.append((page.name, heading, name, body))
+    return found
+
+
+def test_the_matcher_reports_a_number_not_stored(tmp_path):
+    pd.DataFrame({"a": [0.12345, 7.0], "label": ["x", "y"]}).to_csv(tmp_path / "t.csv", index=False)
+    (tmp_path / "run.json").write_text(json.dumps({"seeds": [0, 1], "rate": 0.5}))
+    values = stored_values(tmp_path)
+    assert values.tolist() == [0.0, 0.12345, 0.5, 1.0, 7.0]
+    body = "KL 0.123 (0.1235), rate 0.50, ratio 7.00; but 0.124 and 0.12346 are not stored; 3 seeds, f1 v1.2.3"
+    assert untraced(body, values) == ["0.124", "0.12346"]
+    assert sections("## A\nx 0.1\n```\n0.9\n```\n## B\ny\n") == [("## A", "\nx 0.1\n\n"), ("## B", "\ny\n")]
+
+
+def test_some_section_cites_stored_outputs():
+    assert {name for _, _, name, _ in cited_sections()} >= {"editions", "languages"}
+
+
+CITING = cited_sections()
+
+
+@pytest.mark.parametrize(("page", "heading", "name", "body"), CITING, ids=[f"{p}:{n}" for p, _, n, _ in CITING])
+def test_every_decimal_of_a_citing_section_is_a_stored_value(page, heading, name, body):
+    folder = EVIDENCE / name
+    assert folder.is_dir(), f"docs/{page} {heading}: cites docs/evidence/{name}/, which does not exist"
+    missing = untraced(body, stored_values(folder))
+    assert not missing, f"docs/{page} {heading}: numbers not in docs/evidence/{name}/: {', '.join(missing)}"
