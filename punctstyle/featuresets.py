@@ -63,11 +63,6 @@ def word_set_parts(name: str) -> tuple[str | None, int] | None:
     return punctuation, int(match.group("k"))
 
 
-def is_word_set(name: str) -> bool:
-    """Whether a feature set has words (``words<k>`` or ``<set>+words<k>``)."""
-    return word_set_parts(name) is not None
-
-
 def expand_word_sets(sets: Iterable[str], top_k: Iterable[int]) -> list[str]:
     """Configured word sets (``words``, ``all+words``) for each ``k``: ``words100``, ..., in
     the order set by set, ``k`` by ``k``."""

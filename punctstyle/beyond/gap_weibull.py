@@ -132,8 +132,3 @@ def fit_discrete_weibull(values: np.ndarray) -> WeibullFit:
     ks = float(np.max(np.abs(empirical - cdf(unique, p, beta))))
     return WeibullFit(p, float(beta), int(v.size), float(-result.fun / v.size), ks)
 
-
-def gap_weibull_vector(marks: np.ndarray, gaps: np.ndarray) -> np.ndarray:
-    """The f8 vector of one document: ``(p, β)`` of its word gaps between marks (zeros dropped)."""
-    fitted = fit_discrete_weibull(word_gaps(gaps))
-    return np.array([fitted.p, fitted.beta], dtype=np.float64)

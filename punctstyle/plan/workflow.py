@@ -176,9 +176,6 @@ class WorkflowPlan:
     def recognition_methods(self) -> dict[str, list[str]]:
         return rows.recognition_methods(self.config)
 
-    def recognition_mlp_params(self) -> dict[str, Any]:
-        return rows.mlp_params(self.config, self.recognition_methods())
-
     def recognition_classifier_params(self) -> dict[str, dict[str, Any]]:
         """Classifier -> its hyper-parameters (``recognition.<name>``), for every configured one
         that has them (plan.rows.classifier_params)."""
