@@ -175,10 +175,17 @@ def cmd_rolling(args: argparse.Namespace) -> int:
             save_figure_as(rolling_figure(result, f"{name}: rolling attribution"), figure)
         except OSError as exc:
             raise InputError(f"{figure}: cannot write the figure ({exc.strerror or exc})") from None
+    from punctstyle.attribution.rolling import rolling_default
+
+    default = rolling_default(bundle)
+    chosen = args.method or default
     if args.json:
-        _print_json({"file": name, "model": bundle.directory, **result.as_json()})
+        _print_json({"file": name, "model": bundle.directory, "method_choice": chosen, "default_method": default,
+                     **result.as_json()})
     else:
-        sys.stdout.write(rolling_table(name, result))
+        how = "the bundle's default, best change-point F1 on its synthetic collaborations" if args.method is None \
+            else "--method"
+        sys.stdout.write(rolling_table(name, result, f"; {chosen} ({how})"))
     return EXIT_OK
 
 

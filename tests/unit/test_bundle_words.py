@@ -190,4 +190,19 @@ def test_rolling_finds_both_changes_with_words_where_punctuation_cannot(word_bun
     assert [s["author"] for s in found["words"]["segments"]] == [AUTHORS[0], AUTHORS[1], AUTHORS[0]]
     punctuation = change_point_scores(found["punctuation"]["change_points"], boundaries, margin=60)
     assert punctuation["f1"] < 1.0
-    assert found["words"]["method"] == "delta_words"
+    assert found["words"]["method"] == "delta_words" and found["punctuation"]["method_choice"] == "punctuation"
+    assert found["words"]["default_method"] == "words"  # this bundle's choice by F1
+    assert cli.main(["rolling", str(text), "--model", str(word_bundle), "--window", "60", "--step", "15"]) == 0
+    assert "method delta_words (distance); words (the bundle's default" in capsys.readouterr().out
+
+
+def test_a_damaged_word_curve_is_refused_in_one_line(word_bundle, tmp_path):
+    import shutil
+
+    copy = tmp_path / "bundle"
+    shutil.copytree(word_bundle, copy)
+    threshold = json.loads((copy / "threshold.json").read_text())
+    threshold["word_curves"]["delta_words"]["curve"] = [{"n_marks": "many"}]
+    (copy / "threshold.json").write_text(json.dumps(threshold))
+    with pytest.raises(Exception, match=r"threshold.json: field word_curves.delta_words.curve"):
+        bundles.load_attribution_bundle(copy)
