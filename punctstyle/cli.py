@@ -131,11 +131,13 @@ def cmd_features(args: argparse.Namespace) -> int:
 
 def cmd_attribute(args: argparse.Namespace) -> int:
     from punctstyle.api.attribution import attribute_sequence
+    from punctstyle.api.text import sequence_and_words
     from punctstyle.attribution.bundle import load_attribution_bundle  # lazy: loads torch
 
     name = input_name(args)
-    sequence = sequence_with_marks(name, read_text(args.file, max_read_bytes(args)))
-    attribution = attribute_sequence(name, sequence, load_attribution_bundle(model_folder(args.model)))
+    sequence, stream = sequence_and_words(name, read_text(args.file, max_read_bytes(args)))
+    attribution = attribute_sequence(name, sequence, load_attribution_bundle(model_folder(args.model)), stream,
+                                     args.method)
     if attribution.warning:
         sys.stderr.write(f"punctstyle: {name}: {attribution.warning}\n")
     if args.json:
@@ -158,11 +160,13 @@ def cmd_rolling(args: argparse.Namespace) -> int:
     from punctstyle.attribution.bundle import load_attribution_bundle  # lazy: loads torch
     from punctstyle.attribution.rolling import rolling_table
 
+    from punctstyle.api.text import sequence_and_words
+
     name = input_name(args)
     figure = figure_target(args.figure)
-    sequence = sequence_with_marks(name, read_text(args.file, max_read_bytes(args)), purpose="roll over")
+    sequence, stream = sequence_and_words(name, read_text(args.file, max_read_bytes(args)), purpose="roll over")
     bundle = load_attribution_bundle(model_folder(args.model))
-    result = rolling_sequence(name, sequence, bundle, args.window, args.step)
+    result = rolling_sequence(name, sequence, bundle, args.window, args.step, method=args.method, stream=stream)
     if figure:
         from punctstyle.api.figures import rolling_figure
         from punctstyle.report.plots.rolling import save_figure_as
@@ -171,10 +175,17 @@ def cmd_rolling(args: argparse.Namespace) -> int:
             save_figure_as(rolling_figure(result, f"{name}: rolling attribution"), figure)
         except OSError as exc:
             raise InputError(f"{figure}: cannot write the figure ({exc.strerror or exc})") from None
+    from punctstyle.attribution.rolling import rolling_default
+
+    default = rolling_default(bundle)
+    chosen = args.method or default
     if args.json:
-        _print_json({"file": name, "model": bundle.directory, **result.as_json()})
+        _print_json({"file": name, "model": bundle.directory, "method_choice": chosen, "default_method": default,
+                     **result.as_json()})
     else:
-        sys.stdout.write(rolling_table(name, result))
+        how = "the bundle's default, best change-point F1 on its synthetic collaborations" if args.method is None \
+            else "--method"
+        sys.stdout.write(rolling_table(name, result, f"; {chosen} ({how})"))
     return EXIT_OK
 
 
@@ -229,8 +240,17 @@ FILE_HELP = "plain text file (UTF-8, else Latin-1; a Gutenberg header/footer is 
 
 
 def add_model_arguments(command: argparse.ArgumentParser) -> None:
-    """``--model DIR``, ``--top N`` and ``--json`` of ``attribute``."""
+    """``--model DIR``, ``--top N``, ``--method`` and ``--json`` of ``attribute``."""
+    from punctstyle.api.attribution import METHOD_CHOICES
+
     command.add_argument("--model", metavar="DIR", default=None, help=MODEL_HELP)
+    command.add_argument(
+        "--method", choices=METHOD_CHOICES, default="auto",
+        help="the answer given: auto (default: the method most accurate at the text's length on held-out books), "
+             "punctuation (the more accurate of the MLP and KL there), words (Delta on the most frequent words), "
+             "both (Delta on words with f1..f6), mlp, or kl (the bundle's first KL feature); every method is "
+             "shown either way",
+    )
     command.add_argument(
         "--top", metavar="N", type=_positive_int, default=5, help="number of authors shown (default: 5)"
     )
@@ -284,6 +304,11 @@ def _rolling_arguments(command: argparse.ArgumentParser) -> None:
                          help="marks per slice (default: the bundle's minimum marks for attribution, else 800)")
     command.add_argument("--step", metavar="S", type=_positive_int, default=None,
                          help="marks between slice starts (default: a quarter of the window)")
+    command.add_argument("--method", choices=("punctuation", "words", "both"), default=None,
+                         help="what the slices are scored on: punctuation (the bundle's MLP or KL, the more "
+                              "accurate at the window), words (Delta on the most frequent words) or both (Delta on "
+                              "words with f1..f6); default: the one with the best change-point F1 on the bundle's "
+                              "synthetic collaborations of held-out books (punctuation for a bundle without words)")
     command.add_argument("--json", action="store_true", help="print JSON instead of a table")
     command.add_argument("--figure", metavar="PATH", default=None,
                          help="draw the scores along the text into PATH (.png, .pdf or .svg)")

@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from punctstyle.features import compute_features
+from punctstyle.io import InputError
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,45 @@ class Attribution:
     warning: str | None
     disagreement: Any
     bundle: Any
+    answers: tuple[Any, ...] = ()
+    method: str = "auto"
+
+    @property
+    def trusted(self) -> Any:
+        """The answer of the method with the highest held-out accuracy at the text's length
+        (:func:`punctstyle.attribution.attribute.trusted_answer`; None without measured curves)."""
+        from punctstyle.attribution.attribute import trusted_answer
+
+        return trusted_answer(list(self.answers))
+
+    @property
+    def answer(self) -> Any:
+        """The answer given: that of ``method`` (:data:`METHOD_CHOICES`), or the trusted one for
+        ``auto`` (the MLP's when no method has a curve)."""
+        from punctstyle.attribution.attribute import trusted_answer
+
+        wanted = resolve_method(self.method, self.bundle)
+        if wanted is None:
+            return self.trusted or (self.answers[0] if self.answers else None)
+        if wanted == "punctuation":
+            punctuation = [a for a in self.answers if a.family == "punctuation"]
+            return trusted_answer(punctuation) or (punctuation[0] if punctuation else None)
+        for answer in self.answers:
+            if answer.method == wanted:
+                return answer
+        raise InputError(f"{self.name}: method {self.method!r} is not in this bundle "
+                         f"(it has {', '.join(a.method for a in self.answers)})")
+
+    @property
+    def near_chance(self) -> str | None:
+        """:func:`punctstyle.attribution.attribute.near_chance_note` of the answer given."""
+        from punctstyle.attribution.attribute import near_chance_note
+
+        answer = self.answer
+        if answer is None:
+            return None
+        top = answer.scores[0] if answer.kind == "probability" and answer.scores else None
+        return near_chance_note(answer, len(self.bundle.model.classes), top)
 
     @property
     def n_marks(self) -> int:
@@ -62,8 +102,29 @@ class Attribution:
         return attribution_table(self.name, self.sequence, self.shown(top), self.bundle, self)
 
 
-def attribute_sequence(name: str, sequence: Any, bundle: Any) -> Attribution:
-    """Rank every author of ``bundle`` for a text's (non-empty) punctuation sequence."""
+METHOD_CHOICES: tuple[str, ...] = ("auto", "punctuation", "words", "both", "mlp", "kl")
+"""``--method`` of ``attribute``: ``auto`` (the trusted method), ``punctuation`` (the more accurate
+of the MLP and KL at the text's length), Delta on words, Delta on words with f1..f6, the MLP, KL
+(the bundle's first KL feature)."""
+
+
+def resolve_method(method: str, bundle: Any) -> str | None:
+    """The bundle's method name of a :data:`METHOD_CHOICES` entry (None for ``auto``); an unknown
+    name raises :class:`InputError`."""
+    names = {"auto": None, "punctuation": "punctuation", "mlp": "mlp", "words": "delta_words", "both": "delta_both"}
+    if method == "kl":
+        return f"kl_{bundle.kl_features[0]}"
+    if method not in names:
+        raise InputError(f"unknown method {method!r}: expected one of {', '.join(METHOD_CHOICES)}")
+    return names[method]
+
+
+def attribute_sequence(name: str, sequence: Any, bundle: Any, stream: Sequence[str] | None = None,
+                       method: str = "auto") -> Attribution:
+    """Rank every author of ``bundle`` for a text's (non-empty) punctuation sequence, and every
+    method's answer (the word methods on the text's word ``stream``, when given and in the
+    bundle); ``method``: the answer given (:data:`METHOD_CHOICES`)."""
+    resolve_method(method, bundle)
     values = compute_features(sequence.marks, sequence.gaps)
     ranking = bundle.rank(values, top=None)
     return Attribution(
@@ -74,6 +135,8 @@ def attribute_sequence(name: str, sequence: Any, bundle: Any) -> Attribution:
         warning=bundle.too_short(len(sequence)),
         disagreement=bundle.disagreement(ranking, len(sequence)),
         bundle=bundle,
+        answers=tuple(bundle.answers(ranking, values, stream, len(sequence))),
+        method=method,
     )
 
 
@@ -111,7 +174,53 @@ def attribution_json(name: str, sequence: Any, ranking: pd.DataFrame, bundle: An
         "kl_features": list(bundle.kl_features),
         "n_authors": int(len(bundle.model.classes)),
         "authors": authors,
+        **answers_json(verdict),
     }
+
+
+def answers_json(verdict: Any) -> dict[str, Any]:
+    """``methods`` (each method's first authors, whether or not they agree, and its held-out
+    accuracy at the text's length), ``trusted`` (the most accurate method there), ``answer`` (the
+    method asked for, or the trusted one) and ``near_chance`` (None, or why the answer is near chance)."""
+    answers = list(getattr(verdict, "answers", ()))
+    if not answers:
+        return {}
+    trusted, answer = verdict.trusted, verdict.answer
+    return {
+        "methods": [a.as_json() for a in answers],
+        "trusted": None if trusted is None else {"method": trusted.method, "author": trusted.authors[0],
+                                                 "accuracy": trusted.accuracy, "right": trusted.right,
+                                                 "n_test": trusted.n_test, "measured_at": trusted.measured_at},
+        "answer": {"method": answer.method, "family": answer.family, "author": answer.authors[0]},
+        "near_chance": verdict.near_chance,
+    }
+
+
+def answers_lines(verdict: Any) -> list[str]:
+    """The table's block of every method: first authors and held-out accuracy at the text's
+    length, the trusted method with the counts it rests on, the answer, the near-chance note."""
+    answers = list(getattr(verdict, "answers", ()))
+    if not answers:
+        return []
+    lines = ["Every method (first authors; held-out accuracy at the measured length nearest to the text's):"]
+    width = max(len(a.method) for a in answers)
+    for a in answers:
+        measured = "no measured curve" if a.accuracy is None else (
+            f"{a.accuracy:.3f} at {a.measured_at} marks"
+            + ("" if a.right is None else f" ({a.right} of {a.n_test} held-out books right)"))
+        lines.append(f"  {a.method.ljust(width)}  {a.family:<11}  {', '.join(a.authors)}  [{measured}]")
+    trusted, answer = verdict.trusted, verdict.answer
+    if trusted is not None:
+        others = [a for a in answers if a is not trusted and a.right is not None]
+        against = "; ".join(f"{a.method} {a.right}" for a in others)
+        lines.append(f"Trusted: {trusted.method} ({trusted.family}), the most accurate at {trusted.measured_at} marks"
+                     + ("" if trusted.right is None else f": {trusted.right} of {trusted.n_test} held-out books right")
+                     + (f", against {against}" if against else ""))
+    if answer is not None:
+        lines.append(f"Answer ({answer.method}): {answer.authors[0]}")
+    if verdict.near_chance:
+        lines.append(f"Caution: {verdict.near_chance}")
+    return lines
 
 
 def cell(value: Any, digits: int) -> str:
@@ -160,4 +269,5 @@ def attribution_table(name: str, sequence: Any, ranking: pd.DataFrame, bundle: A
     lines += [*aligned(headers, rows), table_legend(bundle)]
     if verdict.disagreement is not None:
         lines.append(f"Note: {verdict.disagreement.message()}")
+    lines += answers_lines(verdict)
     return "\n".join(lines) + "\n"

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.api.attribution import Attribution, attribute_sequence
-from punctstyle.api.text import TEXT_NAME, checked_text, sequence_with_marks
+from punctstyle.api.text import TEXT_NAME, checked_text, sequence_and_words
 from punctstyle.io import InputError
 from punctstyle.marks import FEATURE_SIZES, FEATURES, feature_column_names
 
@@ -250,10 +250,12 @@ class Results:
 
     # ----------------------------------------------------------------- one text
 
-    def attribute(self, text: str, name: str = TEXT_NAME) -> Attribution:
-        """Rank the bundle's authors for ``text`` (refused: empty, mark-less, HTML, binary)."""
-        sequence = sequence_with_marks(name, checked_text(text, name))
-        return attribute_sequence(name, sequence, self.bundle)
+    def attribute(self, text: str, name: str = TEXT_NAME, method: str = "auto") -> Attribution:
+        """Rank the bundle's authors for ``text`` (refused: empty, mark-less, HTML, binary), with
+        every method's answer and the one of ``method`` (``punctstyle attribute --method``:
+        :data:`punctstyle.api.attribution.METHOD_CHOICES`, ``auto`` the trusted one)."""
+        sequence, stream = sequence_and_words(name, checked_text(text, name))
+        return attribute_sequence(name, sequence, self.bundle, stream, method)
 
     def verify(self, text: str, author: str, name: str = TEXT_NAME) -> Any:
         """Is ``text`` by ``author``? General Imposters score and decision against the bundle's
@@ -269,11 +271,12 @@ class Results:
                 self.inside(self.bundle_folder / file)
         return verify_text(name, text, checked_author(author), self.bundle_folder)
 
-    def rolling(self, text: str, window: int | None = None, step: int | None = None, name: str = TEXT_NAME) -> Any:
-        """Rolling attribution of ``text`` (:func:`rolling_sequence`): a
-        :class:`~punctstyle.attribution.rolling.RollingResult`."""
-        sequence = sequence_with_marks(name, checked_text(text, name), purpose="roll over")
-        return rolling_sequence(name, sequence, self.bundle, window, step)
+    def rolling(self, text: str, window: int | None = None, step: int | None = None, name: str = TEXT_NAME,
+                method: str | None = None) -> Any:
+        """Rolling attribution of ``text`` (:func:`rolling_sequence`, ``method`` as
+        ``punctstyle rolling --method``): a :class:`~punctstyle.attribution.rolling.RollingResult`."""
+        sequence, stream = sequence_and_words(name, checked_text(text, name), purpose="roll over")
+        return rolling_sequence(name, sequence, self.bundle, window, step, method=method, stream=stream)
 
 
 @dataclass(frozen=True)
@@ -292,18 +295,26 @@ WINDOW_HINT = "lower --window"
 
 
 def rolling_sequence(name: str, sequence: Any, bundle: Any, window: int | None = None, step: int | None = None,
-                     hint: str = WINDOW_HINT) -> Any:
+                     hint: str = WINDOW_HINT, method: str | None = None, stream: Any = None) -> Any:
     """Slices of ``window`` marks every ``step`` marks (defaults: the bundle's threshold, a
-    quarter window; :func:`punctstyle.attribution.rolling.roll_with_bundle`) scored by the method
-    most accurate at that length, and the change points. A text shorter than one window raises
-    :class:`InputError` (``punctstyle rolling``'s message)."""
+    quarter window; :func:`punctstyle.attribution.rolling.roll_with_bundle`) scored by ``method``
+    (``punctuation``, ``words`` or ``both``; None: the bundle's default,
+    :func:`punctstyle.attribution.rolling.rolling_default`), and the change points; ``stream``: the
+    text's words (the word methods need them). A text shorter than one window, or a word method
+    the bundle lacks, raises :class:`InputError` (``punctstyle rolling``'s message)."""
+    from punctstyle.attribution.bundle_words import ROLLING_CHOICES
     from punctstyle.attribution.rolling import default_window, roll_with_bundle
 
     window = default_window(bundle.threshold) if window is None else positive_marks("window", window)
     step = None if step is None else positive_marks("step", step)
+    if method is not None and method not in ROLLING_CHOICES:
+        raise InputError(f"{name}: unknown rolling method {method!r} (expected one of {', '.join(ROLLING_CHOICES)})")
+    if method in ("words", "both") and (bundle.words is None or stream is None):
+        raise InputError(f"{name}: method {method} needs a bundle with word methods ({bundle.directory} has none; "
+                         "rebuild it with attribution.words > 0)")
     if len(sequence) < window:
         raise InputError(f"{name}: {len(sequence)} marks, shorter than one window of {window} ({hint})")
-    return roll_with_bundle(bundle, sequence.marks, sequence.gaps, window, step)
+    return roll_with_bundle(bundle, sequence.marks, sequence.gaps, window, step, method, stream)
 
 
 def positive_marks(argument: str, value: Any) -> int:
@@ -339,14 +350,15 @@ def verify(text: str, author: str, model: Any, name: str = TEXT_NAME) -> Any:
                        folder / BUNDLE_IN_RUN if is_run(folder) else model)
 
 
-def rolling(text: str, model: Any, window: int | None = None, step: int | None = None, name: str = TEXT_NAME) -> Any:
+def rolling(text: str, model: Any, window: int | None = None, step: int | None = None, name: str = TEXT_NAME,
+            method: str | None = None) -> Any:
     """:meth:`Results.rolling` on ``model`` (a :class:`Results`, a run's outdir or a bundle folder)."""
-    return model_results(model).rolling(text, window, step, name)
+    return model_results(model).rolling(text, window, step, name, method)
 
 
-def attribute(text: str, model: Any, name: str = TEXT_NAME) -> Attribution:
+def attribute(text: str, model: Any, name: str = TEXT_NAME, method: str = "auto") -> Attribution:
     """Rank the authors of ``model`` (a bundle folder, a run's outdir, or :class:`Results`) for ``text``."""
-    return model_results(model).attribute(text, name)
+    return model_results(model).attribute(text, name, method)
 
 
 def feature_vector(row: pd.Series | pd.DataFrame, feature: str) -> np.ndarray:

@@ -174,6 +174,20 @@ def sequence_with_marks(name: str, text: str, purpose: str = "attribute") -> Any
     return sequence
 
 
+def sequence_and_words(name: str, text: str, purpose: str = "attribute") -> tuple[Any, list[str]]:
+    """:func:`sequence_with_marks` and the text's word stream (word ``j`` of the gap stream,
+    lower-cased, as the workflow's extraction keeps them:
+    :func:`punctstyle.corpus.words.book_word_stream`), for the bundle's word methods."""
+    from punctstyle.corpus.words import book_word_stream
+
+    if not text.strip():
+        raise EmptyText(f"{name}: empty text, nothing to {purpose}")
+    sequence, stream = book_word_stream(text, ChunkCachedExtractor())
+    if len(sequence) == 0:
+        raise NoMarks(f"{name}: no punctuation mark in the text, nothing to {purpose}")
+    return sequence, stream
+
+
 def extract(text: str, name: str = TEXT_NAME) -> Any:
     """The punctuation sequence of ``text``: ``.marks`` (codes 0..9, :data:`punctstyle.marks.MARKS`),
     ``.gaps`` (words before each mark), ``.n_words``. An empty or mark-less text gives the empty

@@ -129,8 +129,12 @@ def attribution_sections(attribution: Any, results: Results) -> list[Section]:
         notes.append("Note: " + attribution.disagreement.message())
     elif any(c.startswith("kl_") for c in attribution.ranking.columns):
         notes.append("The MLP and the KL-nearest author agree.")
+    from punctstyle.api.attribution import answers_lines
+
+    methods = answers_lines(attribution)
     return [
         Section("Who punctuates like this?", notes=notes, warning=attribution.warning, table=html_table(shown, 4)),
+        *([Section("Every method", notes=methods)] if methods else []),
         Section("Its punctuation sequence", notes=["One cell per mark, in reading order (the middle of the text)."],
                 figure=figure_uri(sequence_figure(attribution.sequence)), figure_alt="punctuation sequence"),
         Section("Its f1 and f3 beside the nearest authors'",
@@ -159,7 +163,23 @@ def analyse_text() -> str:
         sequence = results_sequence(name, text)
         return page(name, [Section("Its punctuation sequence", figure=figure_uri(sequence_figure(sequence)),
                                    figure_alt="punctuation sequence")], text=text)
-    return page(name, attribution_sections(results.attribute(text, name), results), text=text)
+    method = chosen_method()
+    return page(name, attribution_sections(results.attribute(text, name, method or "auto"), results), text=text)
+
+
+APP_METHODS: tuple[str, ...] = ("punctuation", "words", "both")
+"""The page's method menu (besides the default): the choices ``attribute`` and ``rolling`` share."""
+
+
+def chosen_method() -> str | None:
+    """The page's ``method`` field: None for the default (the trusted method of ``attribute``, the
+    bundle's F1 choice of ``rolling``), else one of :data:`APP_METHODS`; another value is refused."""
+    value = request.form.get("method", "").strip()
+    if not value or value == "default":
+        return None
+    if value not in APP_METHODS:
+        raise InputError(f"unknown method {value!r}: expected default or one of {', '.join(APP_METHODS)}")
+    return value
 
 
 def results_sequence(name: str, text: str) -> Any:
@@ -272,12 +292,13 @@ def verify_view() -> str:
 def rolling_view() -> str:
     """A text: the slices' scores along it (the figure) and the change points and segments."""
     from punctstyle.api.results import rolling_sequence
-    from punctstyle.api.text import checked_text, sequence_with_marks
+    from punctstyle.api.text import checked_text, sequence_and_words
 
     results = bundle_opened("rolled over")
     name, text = submitted_text()
-    sequence = sequence_with_marks(name, checked_text(text, name), purpose="roll over")
-    outcome = rolling_sequence(name, sequence, results.bundle, hint=WINDOW_HINT)
+    method = chosen_method()
+    sequence, stream = sequence_and_words(name, checked_text(text, name), purpose="roll over")
+    outcome = rolling_sequence(name, sequence, results.bundle, hint=WINDOW_HINT, method=method, stream=stream)
     segments = pd.DataFrame([{"from mark": int(round(a)), "to mark": int(round(b)), "author": str(who)}
                              for a, b, who in outcome.segments])
     changes = ", ".join(f"{c:.0f}" for c in outcome.change_marks) or "none"

@@ -253,6 +253,101 @@ def method_disagreement(
     return Disagreement(mlp_author, kl_author, kl_feature, n_marks, measured_at, mlp_acc, kl_acc, trusted, n_held_out)
 
 
+# --------------------------------------------------------------------------- every method (issue 36)
+
+
+NEAR_CHANCE_SHARE = 0.1
+"""A value ``v`` (a top probability, or a held-out accuracy) is near chance for ``n`` authors when
+it lies less than a tenth of the way from chance to certainty: ``(v - 1/n) / (1 - 1/n) < 0.1``
+(36 authors: below 0.125; 3 authors: below 0.4)."""
+
+
+def near_chance_bound(n_authors: int) -> float:
+    """``1/n + 0.1 (1 - 1/n)``: values below it are near chance (:data:`NEAR_CHANCE_SHARE`)."""
+    chance = 1.0 / max(1, n_authors)
+    return chance + NEAR_CHANCE_SHARE * (1.0 - chance)
+
+
+def method_family(method: str) -> str:
+    """``punctuation`` (``mlp``, ``kl_<feature>``), ``words`` (``delta_words``) or ``both`` (``delta_both``)."""
+    return {"delta_words": "words", "delta_both": "both"}.get(method, "punctuation")
+
+
+@dataclass(frozen=True)
+class MethodAnswer:
+    """One method's answer for a text: its first ``authors`` (best first) with their ``scores``
+    (``kind``: ``probability``, larger first, or ``distance``, smaller first), and the held-out
+    ``accuracy`` measured at ``measured_at`` marks (the length of the method's curve nearest to the
+    text's; None without a curve) on ``n_test`` held-out books (None when the curve does not say)."""
+
+    method: str
+    kind: str
+    authors: tuple[str, ...]
+    scores: tuple[float, ...]
+    measured_at: int | None
+    accuracy: float | None
+    n_test: int | None
+
+    @property
+    def family(self) -> str:
+        return method_family(self.method)
+
+    @property
+    def right(self) -> int | None:
+        """Held-out books attributed right: ``round(accuracy * n_test)``."""
+        if self.accuracy is None or self.n_test is None:
+            return None
+        return int(round(self.accuracy * self.n_test))
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "method": self.method, "family": self.family, "kind": self.kind, "first_author": self.authors[0],
+            "authors": [{"author": a, self.kind: s if np.isfinite(s) else None}
+                        for a, s in zip(self.authors, self.scores, strict=True)],
+            "measured_at": self.measured_at, "accuracy": self.accuracy, "n_test": self.n_test, "right": self.right,
+        }
+
+
+def method_answer(method: str, kind: str, scores: pd.Series, curve: Sequence[Mapping[str, Any]], n_marks: int,
+                  top: int, n_test: int | None = None) -> MethodAnswer:
+    """The ``top`` authors of ``scores`` (index: authors; ``probability`` larger first,
+    ``distance`` smaller first, NaN last, stable) and the curve's accuracy at
+    :func:`nearest_measured_length` (``n_test``: the curve's own, else the one given)."""
+    values = pd.to_numeric(scores, errors="coerce").astype(np.float64)
+    ordered = values.sort_values(ascending=kind != "probability", na_position="last", kind="stable").head(top)
+    grid = [int(r["n_marks"]) for r in curve]
+    measured_at = nearest_measured_length(grid, n_marks) if grid else None
+    accuracy = None if measured_at is None else _accuracy_at(curve, measured_at)
+    held_out = None if measured_at is None else _held_out_at(curve, measured_at)
+    return MethodAnswer(method, kind, tuple(str(a) for a in ordered.index), tuple(float(v) for v in ordered),
+                        measured_at, accuracy, held_out if held_out is not None else n_test)
+
+
+def trusted_answer(answers: Sequence[MethodAnswer]) -> MethodAnswer | None:
+    """The answer with the highest held-out accuracy at the text's length (``argmax`` over the
+    methods with a measured curve; on a tie the earlier in ``answers``, punctuation first); None
+    when no method has one."""
+    measured = [a for a in answers if a.accuracy is not None]
+    if not measured:
+        return None
+    return max(measured, key=lambda a: (a.accuracy, -answers.index(a)))
+
+
+def near_chance_note(answer: MethodAnswer, n_authors: int, top_probability: float | None) -> str | None:
+    """Why the answer is near chance, or None: for the MLP its top probability below
+    :func:`near_chance_bound`; for a distance method (no probability to judge one text by) its
+    held-out accuracy at this length below the same bound."""
+    bound = near_chance_bound(n_authors)
+    chance = 1.0 / max(1, n_authors)
+    if answer.kind == "probability" and top_probability is not None and top_probability < bound:
+        return (f"near chance: the top probability {top_probability:.3f} is below {bound:.3f}, a tenth of the way "
+                f"from chance ({chance:.3f} for {n_authors} authors) to certainty; do not rely on this answer")
+    if answer.kind == "distance" and answer.accuracy is not None and answer.accuracy < bound:
+        return (f"near chance: {answer.method}'s held-out accuracy at {answer.measured_at} marks is "
+                f"{answer.accuracy:.3f}, below {bound:.3f}, a tenth of the way from chance ({chance:.3f}) to certainty")
+    return None
+
+
 def _held_out_at(curve: Sequence[Mapping[str, Any]], n_marks: int) -> int | None:
     """``n_test`` of the curve's record at ``n_marks`` (the held-out books), None when absent."""
     for row in curve:
@@ -263,6 +358,13 @@ def _held_out_at(curve: Sequence[Mapping[str, Any]], n_marks: int) -> int | None
 
 __all__ = [
     "Disagreement",
+    "MethodAnswer",
+    "NEAR_CHANCE_SHARE",
+    "near_chance_bound",
+    "method_answer",
+    "method_family",
+    "near_chance_note",
+    "trusted_answer",
     "author_signatures",
     "method_disagreement",
     "nearest_measured_length",

@@ -12,6 +12,11 @@ The bundle (``models/attribution/`` of the workflow, ``--model`` of the CLI):
   (:func:`punctstyle.attribution.length.threshold_record`, ``mlp_curve``) and the
   ``calibration`` of the MLP's probabilities on the same held-out books
   (:mod:`punctstyle.attribution.calibration`: a temperature, reliability before and after);
+* ``words.npz`` (optional: a bundle built with word streams and ``attribution.words`` > 0):
+  Burrows' Delta on the most frequent words and on the words with f1..f6
+  (:mod:`punctstyle.attribution.bundle_words`); their held-out accuracy per length is
+  ``word_curves`` of ``threshold.json``, and the rolling method chosen by change-point F1 on
+  synthetic collaborations of held-out books its ``rolling``;
 * ``manifest.json``: format, feature set, classes, corpus size, versions, settings used.
   Written last: a manifest means the bundle is complete.
 
@@ -29,7 +34,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from punctstyle.attribution.attribute import author_signatures, method_disagreement, rank_authors
+from punctstyle.attribution.attribute import (
+    MethodAnswer,
+    author_signatures,
+    method_answer,
+    method_disagreement,
+    rank_authors,
+)
+from punctstyle.attribution.bundle_words import WordModels, read_word_models
 from punctstyle.attribution.bundle_checks import check_manifest, check_model, check_signatures, check_threshold
 from punctstyle.attribution.calibration import scaled_probabilities
 from punctstyle.corpus.sequences import SequenceFiles, document_sequences, sequence_paths_for_books
@@ -47,6 +59,8 @@ BUNDLE_FILES: dict[str, str] = {
     "threshold": "threshold.json",
     "manifest": "manifest.json",
 }
+OPTIONAL_FILES: dict[str, str] = {"words": "words.npz"}
+"""Files a bundle may lack (an older bundle, or one built without word streams)."""
 BUILD_HINT = "build it with `snakemake attribution_model` or point --model at a bundle folder"
 
 
@@ -61,9 +75,13 @@ class AttributionSettings:
     fraction: float
     test_fraction: float
     seed: int
+    words: int = 500
+    collaborations: int = 10
+    part_marks: tuple[int, int] = (2000, 20000)
 
     KEYS: ClassVar[tuple[str, ...]] = (
         "feature_set", "kl_features", "threshold_features", "mark_grid", "fraction", "test_fraction", "seed",
+        "words", "collaborations", "part_marks",
     )
 
     @classmethod
@@ -77,6 +95,9 @@ class AttributionSettings:
             fraction=float(block["fraction"]),
             test_fraction=float(block["test_fraction"]),
             seed=int(block["seed"]),
+            words=int(block["words"]),
+            collaborations=int(block["collaborations"]),
+            part_marks=(int(block["part_marks"][0]), int(block["part_marks"][1])),
         )
 
 
@@ -170,6 +191,7 @@ class AttributionBundle:
     signatures: pd.DataFrame
     threshold: dict[str, Any]
     manifest: dict[str, Any]
+    words: WordModels | None = None
 
     @property
     def min_marks(self) -> int | None:
@@ -208,6 +230,40 @@ class AttributionBundle:
         kl_curve = (self.threshold.get("curves") or {}).get(feature, {}).get("curve", [])
         return method_disagreement(ranking, feature, n_marks, self.threshold.get("mlp_curve") or [], kl_curve)
 
+    def method_curves(self) -> dict[str, list[dict[str, Any]]]:
+        """The held-out accuracy per length of every method of the bundle, punctuation first:
+        ``mlp`` (``mlp_curve``), ``kl_<feature>`` (``curves[<feature>]`` of each KL feature
+        measured), ``delta_words`` and ``delta_both`` (``word_curves``)."""
+        curves = self.threshold.get("curves") or {}
+        out = {"mlp": list(self.threshold.get("mlp_curve") or [])}
+        for feature in self.kl_features:
+            if feature in curves:
+                out[f"kl_{feature}"] = list(curves[feature].get("curve") or [])
+        if self.words is not None:
+            for method, entry in (self.threshold.get("word_curves") or {}).items():
+                out[method] = list(entry.get("curve") or [])
+        return out
+
+    def answers(self, ranking: pd.DataFrame, features: Mapping[str, Any], stream: Sequence[str] | None,
+                n_marks: int, top: int = 3) -> list[MethodAnswer]:
+        """Every method's answer for one text (:func:`punctstyle.attribution.attribute.method_answer`):
+        the MLP and KL of ``ranking`` (every author), the word methods on the text's word ``stream``
+        (left out without one or without word models); the held-out books of the split (the KL
+        curve's ``n_test``) stand for the MLP's, which shares the split."""
+        curves = self.method_curves()
+        by_author = ranking.set_index("author")
+        feature = self.threshold.get("feature")
+        n_test = _held_out_in(curves.get(f"kl_{feature}", []))
+        answers = [method_answer("mlp", "probability", by_author["probability"], curves["mlp"], n_marks, top, n_test)]
+        for f in self.kl_features:
+            answers.append(method_answer(f"kl_{f}", "distance", by_author[f"kl_{f}"], curves.get(f"kl_{f}", []),
+                                         n_marks, top, n_test))
+        if self.words is not None and stream is not None:
+            for method in self.words.references:
+                answers.append(method_answer(method, "distance", self.words.distances(method, features, stream),
+                                             curves.get(method, []), n_marks, top, n_test))
+        return answers
+
     def too_short(self, n_marks: int) -> str | None:
         """Why a text of ``n_marks`` marks is too short to attribute, or None."""
         needed = self.min_marks
@@ -218,6 +274,13 @@ class AttributionBundle:
             f"attribution (on this model's corpus, KL-nearest attribution on {self.threshold['feature']} "
             f"reaches {self.threshold['fraction']:.0%} of its full-length accuracy from {needed} marks on)"
         )
+
+
+def _held_out_in(curve: Sequence[Mapping[str, Any]]) -> int | None:
+    for row in curve:
+        if isinstance(row.get("n_test"), int):
+            return int(row["n_test"])
+    return None
 
 
 def load_attribution_bundle(directory: Any) -> AttributionBundle:
@@ -243,7 +306,13 @@ def load_attribution_bundle(directory: Any) -> AttributionBundle:
     check_signatures(paths["signatures"], signatures, manifest["kl_features"], manifest["classes"])
     model = read_model(paths["model"])
     check_model(paths["model"], model, manifest)
-    return AttributionBundle(folder, model, signatures, threshold, manifest)
+    words = None
+    if manifest.get("word_methods"):  # the manifest says the build wrote words.npz
+        words_path = os.path.join(folder, OPTIONAL_FILES["words"])
+        if not os.path.isfile(words_path):
+            raise InputError(f"{words_path}: missing, though the manifest lists word methods ({BUILD_HINT})")
+        words = read_word_models(words_path)
+    return AttributionBundle(folder, model, signatures, threshold, manifest, words)
 
 
 # --------------------------------------------------------------------------- validation
@@ -255,6 +324,7 @@ __all__ = [
     "AttributionSettings",
     "BUNDLE_FILES",
     "BUNDLE_FORMAT",
+    "OPTIONAL_FILES",
     "SequenceFiles",
     "check_manifest",
     "check_model",

@@ -21,6 +21,16 @@ from punctstyle.attribution.bundle import (
     write_signatures,
     write_threshold,
 )
+from punctstyle.attribution.bundle_words import (
+    WORD_METHODS,
+    WordModels,
+    count_frequencies,
+    fit_word_models,
+    punctuation_block,
+    rolling_choice,
+    word_length_curves,
+    write_word_models,
+)
 from punctstyle.attribution.calibration import calibration_record, held_out_predictions
 from punctstyle.attribution.length import attribution_split, mlp_length_curve, threshold_record
 from punctstyle.classifiers import build_classifier
@@ -29,6 +39,7 @@ from punctstyle.corpus.sequences import document_sequences
 from punctstyle.corpus.tables import text_groups
 from punctstyle.features import compute_features
 from punctstyle.featuresets import matrices_from_tables, resolve_feature_set, stack_features
+from punctstyle.marks import PAPER_FEATURES
 from punctstyle.rule_names import FEATURES
 
 if TYPE_CHECKING:  # torch is imported only when a model is trained or loaded
@@ -62,10 +73,11 @@ class Trainer:
 
 def length_curves(sequences: Sequence[Any], features: Mapping[str, np.ndarray], labels: np.ndarray,
                   settings: AttributionSettings, trainer: Trainer,
-                  groups: Sequence[Any] | None = None) -> dict[str, Any]:
+                  groups: Sequence[Any] | None = None, kept: list[Any] | None = None) -> dict[str, Any]:
     """``threshold.json``: the KL threshold record plus ``mlp_curve``/``mlp_full_accuracy`` and
     ``calibration`` (:func:`held_out_calibration` of the curve's MLP; None without held-out books).
-    ``groups``: each document's text when documents are excerpts (whole texts are held out)."""
+    ``groups``: each document's text when documents are excerpts (whole texts are held out);
+    ``kept``: a list that receives the curve's MLP (trained on the split's training books)."""
 
     record = threshold_record(sequences, labels, grid=settings.mark_grid, fraction=settings.fraction,
                               features=settings.threshold_features, test_fraction=settings.test_fraction,
@@ -84,6 +96,8 @@ def length_curves(sequences: Sequence[Any], features: Mapping[str, np.ndarray], 
     except ValueError:  # no test book: the KL record says so in its note
         mlp = {"full_accuracy": None, "curve": []}
     calibration = None
+    if trained and kept is not None:
+        kept.append(trained[-1])
     if trained:
         calibration = held_out_calibration(trained[-1], sequences, labels, full_features, settings, trainer, groups)
     return {**record, "mlp_full_accuracy": mlp["full_accuracy"], "mlp_curve": mlp["curve"],
@@ -111,6 +125,7 @@ def build_attribution_bundle(
     settings: AttributionSettings,
     classifier_options: Mapping[str, Any],
     log: Callable[[str], None] = lambda message: None,
+    word_files: Any = None,
 ) -> dict[str, Any]:
     """Train, measure and write the attribution bundle; return the manifest.
 
@@ -119,8 +134,10 @@ def build_attribution_bundle(
     :func:`document_sequences`); ``sequence_paths``: ``sequences/{id}.parquet`` files, those of
     the corpus books among them (others are ignored); ``outputs``: paths keyed like
     :data:`BUNDLE_FILES`; ``classifier_options``: the options of the registered :data:`CLASSIFIER`
-    (:func:`punctstyle.classifiers.options.classifier_options`). Every file is written atomically,
-    the manifest last.
+    (:func:`punctstyle.classifiers.options.classifier_options`); ``word_files``: the books' words
+    (:class:`punctstyle.corpus.words.CorpusWordFiles`, indexed like the tables' rows: ``stream(i,
+    marks, gaps)`` and ``counts(i)``), for the word methods (:func:`word_methods`; none without
+    it or with ``settings.words`` 0). Every file is written atomically, the manifest last.
     """
 
     from punctstyle.classifiers.mlp import save_model  # lazy: loads torch
@@ -139,14 +156,82 @@ def build_attribution_bundle(
     table = tables[FEATURES[0]]
     sequences = document_sequences(sequence_paths, table, book_ids)
     groups = text_groups(table, book_ids)
-    threshold = length_curves(sequences, features, labels, settings, trainer, groups)
+    kept: list[TrainedMLP] = []
+    threshold = length_curves(sequences, features, labels, settings, trainer, groups, kept)
     log(f"minimum marks for attribution: {threshold['min_marks']} ({threshold['note']})")
+    word_models = None
+    if word_files is not None and settings.words > 0:
+        word_models, extra = word_methods(sequences, features, labels, settings, trainer, groups,
+                                          kept[-1] if kept else None, threshold, word_files)
+        threshold = {**threshold, **extra}
+        rolling = extra["rolling"] or {}
+        log(f"word methods: {len(word_models.words)} words; rolling default {rolling.get('default')} "
+            f"(change-point F1 on {rolling.get('n_collaborations', 0)} collaborations of held-out books)")
     save_model(outputs["model"], model)
     write_signatures(outputs["signatures"], features, labels)
     write_threshold(outputs["threshold"], threshold)
+    if "words" in outputs:  # the rule's output: without word methods an empty file (no words, no method)
+        write_word_models(outputs["words"], word_models or WordModels((), {}))
     manifest = bundle_manifest(model, settings, labels, threshold, groups)
+    manifest["word_methods"] = list(WORD_METHODS) if word_models is not None else []
     write_manifest(outputs["manifest"], manifest)
     return read_manifest(outputs["manifest"])
+
+
+def word_methods(sequences: Sequence[Any], features: Mapping[str, np.ndarray], labels: np.ndarray,
+                 settings: AttributionSettings, trainer: Trainer, groups: Sequence[Any] | None,
+                 split_model: TrainedMLP | None, threshold: Mapping[str, Any],
+                 word_files: Any) -> tuple[WordModels, dict]:
+    """The deployed word models (:mod:`punctstyle.attribution.bundle_words`, the ``settings.words``
+    most frequent words of every corpus book, Delta fitted on every book) and what
+    ``threshold.json`` gains: ``word_curves`` (held-out accuracy per length on the split of the
+    MLP's and KL's curves) and ``rolling`` (:func:`punctstyle.attribution.bundle_words.rolling_choice`
+    on that split: the punctuation method is the one :func:`punctstyle.attribution.rolling.best_method_at`
+    picks at the default window, scored by the split's MLP or KL signatures). Without held-out
+    books (``split_model`` None) ``word_curves`` is empty and ``rolling`` None."""
+    from punctstyle.attribution.length import attribution_split
+    from punctstyle.attribution.rolling import (
+        PROBABILITY, SliceScores, best_method_at, default_step, default_window, kl_slice_scores)
+    from punctstyle.classifiers.kl_nearest import class_signatures
+    from punctstyle.corpus.words import training_vocabulary
+
+    y = np.asarray(labels, dtype=object)
+
+    def stream(i: int) -> np.ndarray:
+        return np.asarray(word_files.stream(i, *sequences[i]), dtype=object)
+
+    every = np.arange(y.size)
+    words = training_vocabulary((word_files.counts(int(i)) for i in every), settings.words)
+    word_rows = np.vstack([count_frequencies(*word_files.counts(int(i)), words) for i in every])
+    models = fit_word_models(punctuation_block(features), word_rows, y, words)
+    train, test = attribution_split(y, settings.test_fraction, settings.seed, groups)
+    if split_model is None or test.size == 0:
+        return models, {"word_curves": {}, "words": len(words), "rolling": None}
+    curves = word_length_curves(sequences, stream, word_files.counts, y, train, test, settings.mark_grid,
+                                settings.words)
+    split_words = curves.pop("words")
+    split_rows = np.vstack([count_frequencies(*word_files.counts(int(i)), split_words) for i in train])
+    split_models = fit_word_models(punctuation_block({f: features[f][train] for f in PAPER_FEATURES}),
+                                   split_rows, y[train], split_words)
+    window = default_window(threshold)
+    punctuation_method = best_method_at(threshold, settings.kl_features, window)[0]
+    if punctuation_method == "mlp":
+        def punctuation(slices: Mapping[str, np.ndarray]) -> Any:
+            proba = split_model.predict_proba(stack_features(slices, trainer.feature_set))
+            return SliceScores("mlp", PROBABILITY, np.asarray(split_model.classes, dtype=object), proba)
+    else:
+        feature = punctuation_method[3:]
+        authors, signatures, _ = class_signatures(features[feature][train], y[train])
+
+        def punctuation(slices: Mapping[str, np.ndarray]) -> Any:
+            return kl_slice_scores(signatures, authors, slices[feature], feature)
+
+    choice = rolling_choice(sequences, stream, y, train, test, split_models, punctuation, window=window,
+                            step=default_step(window), per_kind=settings.collaborations,
+                            part_marks=settings.part_marks, seed=settings.seed,
+                            feature_names=tuple(dict.fromkeys([*PAPER_FEATURES, *trainer.feature_set])))
+    choice["punctuation_method"] = punctuation_method
+    return models, {"word_curves": curves, "words": len(words), "rolling": choice}
 
 
 def bundle_manifest(model: TrainedMLP, settings: AttributionSettings, labels: np.ndarray,
@@ -189,10 +274,18 @@ def attribution_model_job(config: Mapping[str, Any], params: Any, threads: int, 
     with the job's ``threads`` and the config's device). Returns the manifest."""
     options = options_of(config, CLASSIFIER, threads, params.mlp)
     tables = {name: pd.read_parquet(path) for name, path in zip(FEATURES, inputs.tables, strict=True)}
+    word_files = None
+    if "word_files" in inputs.keys() and "source_id" not in tables[FEATURES[0]].columns:  # excerpts: no words
+        from punctstyle.corpus.words import CorpusWordFiles
+        from punctstyle.text.tokenizer import TokenizerRules
+
+        book_ids = tables[FEATURES[0]]["book_id"].tolist()
+        word_files = CorpusWordFiles(book_ids, inputs.texts, inputs.word_files, TokenizerRules.load(inputs.rules))
     manifest = build_attribution_bundle(
         tables,
         list(inputs.sequences),
         dict(outputs.items()),
+        word_files=word_files,
         settings=AttributionSettings.from_config({key: getattr(params, key) for key in AttributionSettings.KEYS}),
         classifier_options=options,
         log=log.info,

@@ -60,7 +60,8 @@ def _check_curve(path: Any, field: str, curve: Any) -> None:
 def check_threshold(path: Any, threshold: Mapping[str, Any]) -> None:
     """``min_marks``: null or a positive integer; ``feature``: null or a feature name;
     ``fraction``: a number; ``curves``: per feature a ``curve``; ``mlp_curve``: records of
-    ``n_marks`` and ``accuracy`` (what :meth:`AttributionBundle.too_short` and
+    ``n_marks`` and ``accuracy``; ``word_curves``: per word method a ``curve``; ``rolling.default``:
+    null or a ``punctstyle rolling --method`` (what :meth:`AttributionBundle.too_short` and
     :meth:`AttributionBundle.disagreement` read)."""
     from punctstyle.marks import FEATURES  # lazy: FEATURES is another name at module level
 
@@ -83,6 +84,17 @@ def check_threshold(path: Any, threshold: Mapping[str, Any]) -> None:
             raise _bad(path, f"curves.{name}", 'expected an object with a "curve" list')
         _check_curve(path, f"curves.{name}.curve", entry.get("curve", []))
     _check_curve(path, "mlp_curve", threshold.get("mlp_curve") or [])
+    word_curves = threshold.get("word_curves") or {}
+    if not isinstance(word_curves, Mapping):
+        raise _bad(path, "word_curves", 'expected an object of method -> {"curve": [...]}')
+    for name, entry in word_curves.items():
+        if not isinstance(entry, Mapping):
+            raise _bad(path, f"word_curves.{name}", 'expected an object with a "curve" list')
+        _check_curve(path, f"word_curves.{name}.curve", entry.get("curve", []))
+    rolling = threshold.get("rolling")
+    if rolling is not None and not (isinstance(rolling, Mapping)
+                                    and rolling.get("default") in (None, "punctuation", "words", "both")):
+        raise _bad(path, "rolling.default", "expected null, punctuation, words or both")
     calibration = threshold.get("calibration")
     if calibration is not None:
         temperature = calibration.get("temperature") if isinstance(calibration, Mapping) else None

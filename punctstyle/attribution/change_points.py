@@ -160,3 +160,53 @@ def change_point_errors(found: Sequence[float], true: Sequence[float]) -> np.nda
     if found.size == 0:
         return np.full(true.shape, np.inf)
     return np.abs(true[:, None] - found[None, :]).min(axis=1)
+
+
+def matched_changes(found: Sequence[float], true: Sequence[float], margin: float) -> int:
+    """``TP``: the most true changes that can each be paired with a distinct found change at
+    most ``margin`` away (``|f_k - t_j| <= M``, one-to-one, as in the change-point literature:
+    a found change counts for one true change only). Greedy over both sorted lists: each true
+    change in order takes the first unused found change at least ``t_j - M``, if it is at most
+    ``t_j + M``; on a line this is a maximum matching."""
+    found = np.sort(np.asarray(found, dtype=np.float64))
+    true = np.sort(np.asarray(true, dtype=np.float64))
+    k, matched = 0, 0
+    for t in true:
+        k += int(np.searchsorted(found[k:], t - margin, side="left"))
+        if k < found.size and found[k] <= t + margin:
+            matched += 1
+            k += 1
+    return matched
+
+
+def hausdorff_distance(found: Sequence[float], true: Sequence[float]) -> float:
+    """``max(max_j min_k |t_j - f_k|, max_k min_j |f_k - t_j|)``: the farthest true change from
+    a found one or found change from a true one (0 when both are empty, inf when one is)."""
+    found = np.asarray(found, dtype=np.float64)
+    true = np.asarray(true, dtype=np.float64)
+    if found.size == 0 and true.size == 0:
+        return 0.0
+    if found.size == 0 or true.size == 0:
+        return math.inf
+    distances = np.abs(true[:, None] - found[None, :])
+    return float(max(distances.min(axis=1).max(), distances.min(axis=0).max()))
+
+
+def change_point_scores(found: Sequence[float], true: Sequence[float], margin: float) -> dict[str, float]:
+    """Precision, recall and F1 of the found changes against the true ones within ``margin``
+    (:func:`matched_changes`: ``TP``), false alarms counted, and the Hausdorff distance:
+
+    * ``precision = TP / n_found`` (1 when nothing was found),
+    * ``recall = TP / n_true`` (1 when there is no true change),
+    * ``f1 = 2 P R / (P + R)`` (0 when ``P + R = 0``),
+    * ``false_alarms = n_found - TP``, ``missed = n_true - TP``,
+    * ``hausdorff``: :func:`hausdorff_distance`.
+    """
+    n_found, n_true = len(found), len(true)
+    tp = matched_changes(found, true, margin)
+    precision = tp / n_found if n_found else 1.0
+    recall = tp / n_true if n_true else 1.0
+    f1 = 2.0 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    return {"precision": precision, "recall": recall, "f1": f1, "true_positives": float(tp),
+            "false_alarms": float(n_found - tp), "missed": float(n_true - tp),
+            "hausdorff": hausdorff_distance(found, true)}

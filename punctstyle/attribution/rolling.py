@@ -315,24 +315,69 @@ def roll_text(
 
 
 def bundle_features(bundle: Any, method: str) -> tuple[str, ...]:
-    """The features a method of the bundle reads: the MLP's feature set, or the KL feature."""
-    return tuple(bundle.model.feature_set) if method == "mlp" else (method[3:],)
+    """The features a method of the bundle reads: the MLP's feature set, the KL feature, or
+    f1..f6 for the word methods (``delta_both`` reads them beside the words)."""
+    from punctstyle.marks import PAPER_FEATURES
+
+    if method == "mlp":
+        return tuple(bundle.model.feature_set)
+    if method.startswith("kl_"):
+        return (method[3:],)
+    return tuple(PAPER_FEATURES)
+
+
+def rolling_default(bundle: Any) -> str:
+    """The default of ``punctstyle rolling --method``: the bundle's choice by change-point F1 on
+    synthetic collaborations of held-out books (``rolling.default`` of ``threshold.json``,
+    :func:`punctstyle.attribution.bundle_words.rolling_choice`), ``punctuation`` for a bundle
+    without word methods or without that measurement."""
+    record = bundle.threshold.get("rolling") or {}
+    default = record.get("default")
+    return str(default) if bundle.words is not None and default else "punctuation"
+
+
+def word_slice_scores(bundle: Any, method: str, features: Mapping[str, np.ndarray], starts: np.ndarray,
+                      gaps: np.ndarray, stream: Sequence[str], window: int) -> SliceScores:
+    """Delta of every slice to every author (:mod:`punctstyle.attribution.bundle_words`): the
+    slice's f1..f6 and the relative frequencies of the bundle's words among the words before its
+    marks (:func:`slice_word_spans`)."""
+    from punctstyle.attribution.bundle_words import method_rows, punctuation_block, stream_frequencies
+
+    stream = np.asarray(stream, dtype=object)
+    first, stop = slice_word_spans(gaps, starts, window)
+    words = np.vstack([stream_frequencies(stream[a:b], bundle.words.words) for a, b in zip(first, stop, strict=True)])
+    reference = bundle.words.references[method]
+    return SliceScores(method, DISTANCE, reference.authors,
+                       reference.distances(method_rows(method, punctuation_block(features), words)))
 
 
 def roll_with_bundle(
     bundle: Any, marks: np.ndarray, gaps: np.ndarray, window: int | None = None, step: int | None = None,
-    method: str | None = None, **options: Any,
+    method: str | None = None, stream: Sequence[str] | None = None, **options: Any,
 ) -> RollingResult:
     """Rolling attribution against an attribution bundle: window from the bundle's threshold
-    (:func:`default_window`), step a quarter of it, method the best at that length
-    (:func:`best_method_at`) unless given."""
+    (:func:`default_window`), step a quarter of it. ``method``: ``punctuation`` (the bundle's
+    punctuation method most accurate at the window, :func:`best_method_at`), ``words`` or
+    ``both`` (Delta, :func:`word_slice_scores` on the text's word ``stream``), or a method name
+    (``mlp``, ``kl_<feature>``, ``delta_words``, ``delta_both``); None: :func:`rolling_default`."""
+    from punctstyle.attribution.bundle_words import ROLLING_METHOD_OF
+
     window = int(window or default_window(bundle.threshold))
     step = int(step or default_step(window))
-    method = method or best_method_at(bundle.threshold, bundle.kl_features, window)[0]
-    return roll_text(
-        marks, gaps, window, step, lambda features, _: bundle_slice_scores(bundle, features, method),
-        bundle_features(bundle, method), **options,
-    )
+    method = method or rolling_default(bundle)
+    if method == "punctuation":
+        method = best_method_at(bundle.threshold, bundle.kl_features, window)[0]
+    method = ROLLING_METHOD_OF.get(method, method)
+    if method in ("delta_words", "delta_both"):
+        if bundle.words is None or stream is None:
+            raise ValueError(f"rolling method {method} needs a bundle with word methods and the text's words")
+
+        def score(features: dict[str, np.ndarray], starts: np.ndarray) -> SliceScores:
+            return word_slice_scores(bundle, method, features, starts, np.asarray(gaps), stream, window)
+    else:
+        def score(features: dict[str, np.ndarray], starts: np.ndarray) -> SliceScores:
+            return bundle_slice_scores(bundle, features, method)
+    return roll_text(marks, gaps, window, step, score, bundle_features(bundle, method), **options)
 
 
 def rolling_table(name: str, result: RollingResult, method_note: str = "") -> str:
@@ -371,6 +416,8 @@ __all__ = [
     "noise_variance",
     "roll_text",
     "roll_with_bundle",
+    "rolling_default",
+    "word_slice_scores",
     "rolling_table",
     "rolling_attribution",
     "segmentation_penalty",

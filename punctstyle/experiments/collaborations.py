@@ -13,9 +13,12 @@ the word stream of the collaboration is the parts' words (the words before each 
 part, ``sum(gaps)`` of it), so that word methods see the same text.
 
 Scoring (:func:`evaluate_rolling`): the share of slices whose author is the true author at
-the slice's centre, and for each true change the distance to the nearest change found
+the slice's centre, for each true change the distance to the nearest change found
 (:func:`punctstyle.attribution.rolling.change_point_errors`), "within one step" when at most
-the step.
+the step, and as the change-point literature measures a segmentation, per collaboration:
+precision, recall and F1 of the found changes within a margin (one window by default), each
+found change matched to one true change at most, so that false alarms count
+(:func:`punctstyle.attribution.change_points.change_point_scores`), and the Hausdorff distance.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from punctstyle.attribution.change_points import change_point_scores
 from punctstyle.attribution.rolling import RollingResult, change_point_errors, truth_at
 from punctstyle.experiments.row import Row
 from punctstyle.marks import PAPER_FEATURES
@@ -153,12 +157,16 @@ def assemble(collaboration: Collaboration, sequences: Any, words: Any = None) ->
     return np.concatenate(marks), np.concatenate(gaps), joined
 
 
-def evaluate_rolling(result: RollingResult, collaboration: Collaboration) -> dict[str, Any]:
+def evaluate_rolling(result: RollingResult, collaboration: Collaboration, margin: float | None = None) -> dict[str, Any]:
     """``slice_accuracy`` (slices whose author is the true author at their centre),
     ``errors`` (marks, one per true change), ``within_step`` (share of true changes found
     within one step), ``n_found``/``n_true`` changes, ``segments_right`` (the segment
-    authors are the parts' authors, in order)."""
+    authors are the parts' authors, in order), and ``margin`` (marks; default: the window),
+    ``precision``, ``recall``, ``f1``, ``false_alarms``, ``hausdorff`` of
+    :func:`punctstyle.attribution.change_points.change_point_scores`."""
     boundaries = collaboration.boundaries
+    margin = float(result.window if margin is None else margin)
+    scores = change_point_scores(result.change_marks, boundaries, margin)
     truth = truth_at(result.centres, boundaries, collaboration.authors)
     errors = change_point_errors(result.change_marks, boundaries)
     return {
@@ -171,6 +179,8 @@ def evaluate_rolling(result: RollingResult, collaboration: Collaboration) -> dic
         "n_found": len(result.change_marks),
         "n_true": int(boundaries.size),
         "segments_right": [a for _, _, a in result.segments] == list(collaboration.authors),
+        "margin": margin,
+        **{key: scores[key] for key in ("precision", "recall", "f1", "false_alarms", "hausdorff")},
     }
 
 
@@ -294,29 +304,36 @@ class _Indexed:
         return self.function(i)
 
 
+CHANGE_POINT_MEASURES: tuple[str, ...] = ("precision", "recall", "f1", "false_alarms", "hausdorff")
+"""The per-collaboration change-point measures of :func:`evaluate_rolling` (issue 35, item 4)."""
 SUMMARY_COLUMNS = ["kind", "method", "n_collaborations", "slice_accuracy_mean", "slice_accuracy_sd",
                    "within_step_mean", "within_step_sd", "median_error_mean", "median_error_sd",
-                   "segments_right_mean", "segments_right_sd"]
+                   "segments_right_mean", "segments_right_sd",
+                   *(f"{name}_{stat}" for name in CHANGE_POINT_MEASURES for stat in ("mean", "sd"))]
 
 
 def rolling_summary(records: pd.DataFrame) -> pd.DataFrame:
     """Per kind and method, mean and sd over seeds of the per-seed means: slice accuracy, share
     of true changes within one step, median change-point error (marks; a missed change counts
-    as infinite, so a median of inf means most were missed), segments in the right order."""
+    as infinite, so a median of inf means most were missed), segments in the right order, and
+    the change-point measures (precision, recall, F1 within the margin, false alarms per text,
+    Hausdorff distance in marks: inf when a text had no change found)."""
     if records.empty:
         return pd.DataFrame(columns=SUMMARY_COLUMNS)
     per_seed = records.groupby(["kind", "method", "seed"]).agg(
         slice_accuracy=("slice_accuracy", "mean"), within_step=("within_step", "mean"),
-        median_error=("mean_error", "median"), segments_right=("segments_right", "mean"), n=("number", "size"))
+        median_error=("mean_error", "median"), segments_right=("segments_right", "mean"), n=("number", "size"),
+        **{name: (name, "mean") for name in CHANGE_POINT_MEASURES})
     grouped = per_seed.groupby(["kind", "method"])
     out = pd.DataFrame({"n_collaborations": grouped["n"].sum()})
-    for name in ("slice_accuracy", "within_step", "median_error", "segments_right"):
+    for name in ("slice_accuracy", "within_step", "median_error", "segments_right", *CHANGE_POINT_MEASURES):
         out[f"{name}_mean"] = grouped[name].mean()
         out[f"{name}_sd"] = grouped[name].std(ddof=1)
     return out.reset_index()[SUMMARY_COLUMNS]
 
 
 __all__ = [
+    "CHANGE_POINT_MEASURES",
     "ROLLING_METHODS",
     "RollingSettings",
     "SUMMARY_COLUMNS",

@@ -199,6 +199,8 @@ def test_collaborations_use_held_out_books_only_and_join_parts():
     result = rolling.rolling_attribution(scores, starts, 1000, 250, aba.n_marks)
     record = evaluate_rolling(result, aba)
     assert record["slice_accuracy"] == 1.0 and record["within_step"] == 1.0 and record["segments_right"]
+    assert record["n_found"] == 2 and (record["precision"], record["recall"], record["f1"]) == (1.0, 1.0, 1.0)
+    assert record["false_alarms"] == 0 and record["margin"] == 1000 and record["hausdorff"] <= 250
 
 
 def test_rolling_collaborations_on_invented_styles():
@@ -229,5 +231,8 @@ def test_rolling_collaborations_on_invented_styles():
     assert (records["within_step"] == 1.0).mean() >= 0.5
     summary = rolling_summary(records)
     assert summary["n_collaborations"].tolist() == [2, 2, 2]
+    a_b = records[records["kind"] == "A-B"]
+    assert summary.loc[summary["kind"] == "A-B", "f1_mean"].item() == pytest.approx(a_b["f1"].mean())
+    assert summary.loc[summary["kind"] == "A-B", "false_alarms_mean"].item() == pytest.approx(a_b["false_alarms"].mean())
     fig = collaborations_figure(summary, "title " * 40, settings.step)
     assert len(fig.axes) == 2

@@ -68,6 +68,14 @@ def test_bundle_files(bundle):
     assert threshold["full_accuracy"] > threshold["baseline_accuracy"]
     assert manifest["min_marks"] == threshold["min_marks"]
     assert [row["n_marks"] for row in threshold["mlp_curve"]] == GRID  # the MLP's accuracy per length
+    # the word methods (issue 36): config/test.yaml's attribution.words, their curves on the same grid
+    assert manifest["word_methods"] == ["delta_words", "delta_both"] and (bundle / "words.npz").stat().st_size > 0
+    for method in manifest["word_methods"]:
+        assert [row["n_marks"] for row in threshold["word_curves"][method]["curve"]] == GRID
+    rolling = threshold["rolling"]
+    assert rolling["default"] in ("punctuation", "words", "both") and rolling["n_collaborations"] > 0
+    f1 = {m: rolling["methods"][m]["f1"] for m in ("punctuation", "words", "both")}
+    assert f1[rolling["default"]] == max(f1.values())
 
 
 @pytest.mark.parametrize("author", [a.corpus_name for a in AUTHORS])
@@ -86,6 +94,14 @@ def test_new_book_is_attributed_to_its_author_json(bundle, new_books, author):
     # these invented styles the common-support rule gives 0 for near-disjoint supports)
     assert min(ranking, key=lambda r: r["kl_f1"])["author"] == author
     assert set(ranking[0]) == {"rank", "author", "probability", "kl_f3", "kl_f1"}
+    # every method's first author, the trusted one named with its counts, and the answer
+    methods = {m["method"]: m for m in result["methods"]}
+    assert set(methods) == {"mlp", "kl_f3", "kl_f1", "delta_words", "delta_both"}
+    assert methods["mlp"]["first_author"] == author
+    trusted = result["trusted"]
+    assert trusted["accuracy"] == max(m["accuracy"] for m in methods.values() if m["accuracy"] is not None)
+    assert trusted["right"] == round(trusted["accuracy"] * trusted["n_test"])
+    assert result["answer"]["method"] == trusted["method"] and result["answer"]["author"] == author
 
 
 @pytest.mark.parametrize("author", [a.corpus_name for a in AUTHORS])

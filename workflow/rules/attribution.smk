@@ -1,16 +1,32 @@
 # "Who punctuates like this?": the bundle read by `punctstyle attribute --model DIR`:
 # an MLP trained on every corpus book (author labels), the author signatures (class-mean
-# f1..f6), the minimum number of marks for attribution, and a manifest.
+# f1..f6), the minimum number of marks for attribution, Burrows' Delta on the most frequent
+# words and on words with f1..f6 (issue 36; their held-out curves and the rolling default in
+# threshold.json), and a manifest.
+from punctstyle.plan.targets import word_stream_inputs
 
 
 rule attribution_model:
     input:
+        unpack(
+            lambda wildcards: (
+                word_stream_inputs(
+                    config,
+                    selected_book_ids(),
+                    PLAN.tokenizer_rules_file(),
+                    words_key="word_files",
+                )
+                if config["attribution"]["words"] > 0
+                else {}
+            )
+        ),
         tables=expand(out("corpus/{feature}.parquet"), feature=FEATURES),
         sequences=attribution_sequences,
     output:
         model=out("models/attribution/mlp.pt"),
         signatures=out("models/attribution/signatures.parquet"),
         threshold=out("models/attribution/threshold.json"),
+        words=out("models/attribution/words.npz"),
         manifest=out("models/attribution/manifest.json"),
     log:
         log_path("attribution_model"),
@@ -31,6 +47,9 @@ rule attribution_model:
         fraction=config["attribution"]["fraction"],
         test_fraction=config["attribution"]["test_fraction"],
         seed=config["attribution"]["seed"],
+        words=config["attribution"]["words"],
+        collaborations=config["attribution"]["collaborations"],
+        part_marks=config["attribution"]["part_marks"],
         mlp=without_execution_keys(config)["recognition"]["mlp"],
     script:
         "../../scripts/attribution_model.py"
