@@ -157,8 +157,9 @@ def test_report_has_every_section_and_the_skip_reason(run):
     text = report.read_text(encoding="utf-8")
     for caption in ("Histogram of the number of documents per author", "consistency.top_k",
                     "ordered by f3 consistency", "Tables 2 (KL nearest class) and 3", "punctuation rate",
-                    # one caption file per figure family, worded for its task (rule figures_kl)
-                    "Author consistency for the feature f3", "Genre consistency for the feature f3",
+                    # one caption file per figure family, worded for its task (rule figures_kl: one job
+                    # per task, the feature a label)
+                    "Author consistency for one feature, the label", "Genre consistency for one feature",
                     "consistency_plots_genre", "dist_KL_genres", "documents of distinct genres"):
         assert caption in text, caption
     for category in ("1. Introduction", "2. Data and features", "3. Author analysis", "4. Genre analysis",
