@@ -5,7 +5,6 @@ attribute) and the values the rule hands over; ``scripts/figures_*.py`` only cal
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pandas as pd
@@ -30,7 +29,6 @@ from punctstyle.report.plots.length import plot_length_curve
 from punctstyle.report.recognition_tables import accuracy_long, to_html
 from punctstyle.report.render import html_page, html_paragraph, html_preformatted, html_table
 from punctstyle.report.tables import corpus_tables
-from punctstyle.settings import EXECUTION_ONLY_KEYS
 
 
 def draw_registered(figures: dict[str, Any], data: Any, outputs: Any) -> list[str]:
@@ -227,17 +225,3 @@ def length_figures(inputs: Any, outputs: Any, log: Any) -> None:
     save_figure(figure, outputs.figure, outputs.figure_pdf)
     write_text_atomic(outputs.table, html_page("Accuracy against the length of the punctuation sequence", parts))
     log.info("length curve figure: %d summary rows", len(summary))
-
-
-def config_page(config: dict[str, Any], outputs: Any, log: Any) -> None:
-    """Rule config_used: the configuration of this run (defaults filled in), as JSON and for the report."""
-    text = json.dumps(config, indent=2, ensure_ascii=False, default=str) + "\n"
-    write_text_atomic(outputs.json, text)
-    note = (
-        "Every key of the configuration used for this run that decides its results, defaults filled in "
-        "(see config/README.md for each key's meaning); the keys that only decide how the run goes "
-        f"({', '.join('.'.join(path) for path in EXECUTION_ONLY_KEYS)}) are left out. JSON is YAML: save it "
-        "as a file and pass it with --configfile to rerun with the same settings."
-    )
-    write_text_atomic(outputs.html, html_page("Configuration used", [html_paragraph(note), html_preformatted(text)]))
-    log.info("configuration: %d top-level keys", len(config))
