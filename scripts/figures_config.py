@@ -1,6 +1,8 @@
-"""Rule config_used (:func:`punctstyle.report.figure_jobs.config_page`)."""
+"""Rule config_used (:func:`punctstyle.report.config_page.config_page`)."""
 
-from punctstyle.logs import configure_logging
-from punctstyle.report.figure_jobs import config_page
+from punctstyle.logs import configure_logging, job_cost_line
+from punctstyle.report.config_page import config_page
 
-config_page(snakemake.params.config, snakemake.output, configure_logging(snakemake.log[0]))
+log = configure_logging(snakemake.log[0])
+config_page(snakemake.params.config, snakemake.output, log)
+log.info("%s", job_cost_line())

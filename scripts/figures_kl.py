@@ -1,8 +1,8 @@
-"""Rule figures_kl (:func:`punctstyle.report.figure_jobs.kl_figures`)."""
+"""Rule figures_kl: one task, every feature (:func:`punctstyle.report.figure_jobs.kl_figures`)."""
 
-from punctstyle.logs import configure_logging
+from punctstyle.logs import configure_logging, job_cost_line
 from punctstyle.report.figure_jobs import kl_figures
 
 log = configure_logging(snakemake.log[0])
-wildcards = snakemake.wildcards
-kl_figures(wildcards.task, wildcards.feature, snakemake.input, snakemake.output, log)
+kl_figures(snakemake.wildcards.task, snakemake.params.features, snakemake.input, snakemake.output, log)
+log.info("%s", job_cost_line())

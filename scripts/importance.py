@@ -3,7 +3,7 @@ the top transitions and the top-k accuracies (author task)."""
 
 from punctstyle.beyond.importance import importance_table, read_importance_rows, top_k_table, top_transitions
 from punctstyle.io import atomic_open, write_json_atomic, write_text_atomic
-from punctstyle.logs import configure_logging
+from punctstyle.logs import configure_logging, job_cost_line
 from punctstyle.report.render import markdown_table
 
 log = configure_logging(snakemake.log[0])
@@ -26,3 +26,4 @@ text = markdown_table(top, {"importance": ".4f", "sd": ".4f"}) if len(top) else 
 write_text_atomic(output.top_transitions, text)
 write_json_atomic(output.summary, record)
 log.info("f3 importance: %s, class sizes %s\n%s", record["status"], record["class_sizes"], text)
+log.info("%s", job_cost_line())

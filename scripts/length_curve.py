@@ -7,7 +7,7 @@ from punctstyle.classifiers import display_name
 from punctstyle.io import atomic_open, write_text_atomic
 from punctstyle.beyond.length_curve import EXCERPT_COLUMNS, RESULT_COLUMNS
 from punctstyle.beyond.length_summary import summarise, summary_markdown
-from punctstyle.logs import configure_logging
+from punctstyle.logs import configure_logging, job_cost_line
 
 log = configure_logging(snakemake.log[0])
 inputs, output = snakemake.input, snakemake.output
@@ -22,3 +22,4 @@ for frame, path in ((results, output.results), (summary, output.summary)):
 text = "# Accuracy against the length of the punctuation sequence\n\n" + summary_markdown(summary, display_name)
 write_text_atomic(output.markdown, text)
 log.info("%s", text)
+log.info("%s", job_cost_line())

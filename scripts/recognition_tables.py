@@ -3,7 +3,7 @@
 import pandas as pd
 
 from punctstyle.io import atomic_open, write_text_atomic
-from punctstyle.logs import configure_logging
+from punctstyle.logs import configure_logging, job_cost_line
 from punctstyle.analyses.recognition_files import read_results
 from punctstyle.report.recognition_tables import EXPERIMENT_KEYS, summarise, to_markdown
 
@@ -24,3 +24,4 @@ with atomic_open(output.summary, "w", newline="") as handle:
     summary.to_csv(handle, index=False)
 write_text_atomic(output.markdown, markdown)
 log.info("\n%s", markdown)
+log.info("%s", job_cost_line())

@@ -1,7 +1,7 @@
 """Rule recognition_word_tables: the word baselines' rows x seeds -> mean and sd over seeds (beside Tables 2-3)."""
 
 from punctstyle.io import atomic_open, write_text_atomic
-from punctstyle.logs import configure_logging
+from punctstyle.logs import configure_logging, job_cost_line
 from punctstyle.analyses.recognition_files import read_word_results
 from punctstyle.report.recognition_tables import EXPERIMENT_KEYS, word_tables_html, word_tables_markdown, summarise
 from punctstyle.report.render import html_page
@@ -20,3 +20,4 @@ write_text_atomic(
     output.html, html_page(f"{task} recognition: word baselines", [word_tables_html(summary, results, task)])
 )
 log.info("\n%s", markdown)
+log.info("%s", job_cost_line())

@@ -2,7 +2,7 @@
 
 from punctstyle.corpus.summary import read_corpus_summary
 from punctstyle.io import atomic_open, write_text_atomic
-from punctstyle.logs import configure_logging
+from punctstyle.logs import configure_logging, job_cost_line
 from punctstyle.report.render import html_page, html_paragraph, html_table
 from punctstyle.analyses.skipped import skip_lines, skipped_analyses
 from punctstyle.plan.checkpoints import CorpusCounts
@@ -23,3 +23,4 @@ with atomic_open(snakemake.output.csv, "w", newline="") as handle:
     table.to_csv(handle, index=False)
 parts = [html_table(table)] if len(table) else [html_paragraph("Every analysis ran: none was skipped.")]
 write_text_atomic(snakemake.output.html, html_page("Skipped analyses", parts))
+log.info("%s", job_cost_line())

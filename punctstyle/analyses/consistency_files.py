@@ -1,4 +1,5 @@
-"""The files of the consistency step (rule ``consistency``), each writer beside its reader.
+"""The files of the consistency step (rule ``consistency``: one job per task, every feature in
+it), each writer beside its reader.
 
 Per (task, feature), under ``analysis/consistency/``:
 
@@ -39,6 +40,14 @@ def _load_npz(path: Any) -> Any:
         return np.load(path, allow_pickle=False)
     except (OSError, ValueError) as exc:
         raise InputError(f"{path}: not a readable .npz file ({exc})") from exc
+
+
+def read_feature_table(path: Any) -> pd.DataFrame:
+    """A corpus feature table (``corpus/<feature>.parquet``), the input of rule ``consistency``."""
+    try:
+        return pd.read_parquet(path)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path}: not a readable Parquet file ({exc})") from exc
 
 
 def write_consistency_table(path: Any, table: pd.DataFrame) -> None:
@@ -194,3 +203,38 @@ def consistency_job(
     if log is not None:
         log.info("%s", summary)
     return summary
+
+
+def consistency_task_job(
+    tables: Mapping[str, Any],
+    task: str,
+    outputs: Mapping[str, Sequence[str]],
+    *,
+    baseline_pairs: int,
+    seed: int,
+    top_k: Sequence[int],
+    log: Any = None,
+) -> list[dict[str, Any]]:
+    """Rule ``consistency`` for one task: :func:`consistency_job` for each feature of ``tables``
+    (feature -> its corpus table's path, read one at a time), in one process. ``outputs``: each
+    kind (``table``, ``summary``, ``values``, ``heatmaps``) -> one path per feature, in ``tables``'
+    order. Returns the summaries in that order."""
+    for kind, paths in outputs.items():
+        if len(paths) != len(tables):
+            raise ValueError(f"consistency {task}: {len(paths)} {kind} outputs for {len(tables)} features")
+    summaries = []
+    for index, (feature, path) in enumerate(tables.items()):
+        files = {kind: paths[index] for kind, paths in outputs.items()}
+        summaries.append(
+            consistency_job(
+                read_feature_table(path),
+                task,
+                feature,
+                files,
+                baseline_pairs=baseline_pairs,
+                seed=seed,
+                top_k=top_k,
+                log=log,
+            )
+        )
+    return summaries

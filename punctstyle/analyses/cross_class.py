@@ -9,7 +9,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from scipy import stats
 
 from punctstyle.analyses.consistency import _check_matrix, _group_codes, _label_array, _nan_mean
 from punctstyle.divergence import paired_kl
@@ -128,5 +127,9 @@ def ks_within_vs_cross(within: ArrayLike, cross: ArrayLike) -> tuple[float, floa
     w, c = w[~np.isnan(w)], c[~np.isnan(c)]
     if w.size == 0 or c.size == 0:
         raise ValueError("KS test needs at least one finite value in each sample")
+    # lazy: scipy.stats costs a second of import in every figure and table job that imports this
+    # module's readers without testing anything (issue 37)
+    from scipy import stats
+
     result = stats.ks_2samp(w, c)
     return float(result.statistic), float(result.pvalue)

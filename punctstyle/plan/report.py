@@ -152,28 +152,35 @@ class ReportFlags:
     def document_pdfs(self, name: str, count: int) -> list[str]:
         return [self.pdf(f"documents/{name}_{i + 1}") for i in range(count)]
 
-    def heatmaps(self, top_k: list[int]) -> list:
-        """The KL heat maps of the ``top_k`` most consistent authors (rule figures_kl_heatmaps)."""
+    def heatmaps(self, features: list[str], top_k: list[int]) -> list:
+        """The KL heat maps of the ``top_k`` most consistent authors, per feature (rule
+        figures_kl_heatmaps: every feature in one job; the labels name the feature)."""
         return [
             self.flag(
-                self.png(f"kl/heatmap_{{feature}}_top{k}"),
+                self.png(f"kl/heatmap_{feature}_top{k}"),
                 "heatmap",
                 Section.AUTHORS,
                 "KL heat maps",
-                {"feature": "{feature}", "authors": f"{k} most consistent"},
+                {"feature": feature, "authors": f"{k} most consistent"},
             )
+            for feature in features
             for k in top_k
         ]
 
-    def heatmap_pdfs(self, top_k: list[int]) -> list[str]:
-        return [self.pdf(f"kl/heatmap_{{feature}}_top{k}") for k in top_k]
+    def heatmap_pdfs(self, features: list[str], top_k: list[int]) -> list[str]:
+        return [self.pdf(f"kl/heatmap_{feature}_top{k}") for feature in features for k in top_k]
 
-    def consistency_figure(self, kind: str) -> Any:
-        """The consistency curve or KL distributions of one task and feature (rule figures_kl)."""
+    def consistency_figures(self, kind: str, features: list[str]) -> list:
+        """The consistency curves or KL distributions of one task (wildcard ``{task}``), one per
+        feature (rule figures_kl: every feature in one job; the label names the feature)."""
         subcategory = {"consistency": "Consistency", "kl_distribution": "KL distributions"}[kind]
-        return self.flag(
-            self.png(f"kl/{kind}_{{task}}_{{feature}}"), kind, task_section, subcategory, {"feature": "{feature}"}
-        )
+        return [
+            self.flag(self.png(f"kl/{kind}_{{task}}_{feature}"), kind, task_section, subcategory, {"feature": feature})
+            for feature in features
+        ]
+
+    def consistency_pdfs(self, kind: str, features: list[str]) -> list[str]:
+        return [self.pdf(f"kl/{kind}_{{task}}_{feature}") for feature in features]
 
     def temporal_figure(self, name: str, subcategory: str) -> Any:
         return self.flag(self.png(f"temporal/{name}"), name, self.section("temporal"), subcategory)

@@ -223,6 +223,19 @@ class WorkflowPlan:
             self.out("analysis/skipped_analyses.csv"),
         ]
 
+    def consistency_features(self) -> list[str]:
+        return list(self.config["consistency"]["features"])
+
+    def consistency_inputs(self) -> list[str]:
+        """The corpus table of each consistency feature (consistency.features), in their order."""
+        return [self.out(f"corpus/{feature}.parquet") for feature in self.consistency_features()]
+
+    def consistency_files(self, suffix: str, task: str = "{task}") -> list[str]:
+        """One file of one task's consistency per feature, in :meth:`consistency_inputs`' order:
+        ``analysis/consistency/<task>_<feature><suffix>`` (by default ``{task}``, the rules'
+        wildcard: rule consistency writes a task's files in one job, rule figures_kl reads them)."""
+        return [self.out(f"analysis/consistency/{task}_{feature}{suffix}") for feature in self.consistency_features()]
+
     def consistency_summary_inputs(self, counts: Callable[[str], int]) -> list[str]:
         return targets.expand_product(
             self.out("analysis/consistency/{task}_{feature}.json"),
@@ -292,17 +305,17 @@ class WorkflowPlan:
     def figure_rule_wildcards(self, counts: Callable[[str], int]) -> dict[str, dict[str, list[str]]]:
         """Each figure and report-table rule with the wildcard values it runs for (the genre task
         only when the corpus, ``counts``, holds two genres)."""
-        features = self.config["consistency"]["features"]
         tasks = self.consistency_tasks(counts)
         recognised = self.recognition_tasks(counts)
         wildcards: dict[str, dict[str, list[str]]] = {
             "figures_corpus": {},
             "figures_documents": {},
-            "figures_kl_heatmaps": {"feature": features if "author" in tasks else []},
-            "figures_kl": {"task": tasks, "feature": features},
+            "figures_kl": {"task": tasks},
             "figures_recognition": {"task": recognised},
             "recognition_word_tables": {"task": [task for task in self.word_tasks() if task in recognised]},
         }
+        if "author" in tasks:  # the heat maps of the most consistent authors, every feature in one job
+            wildcards["figures_kl_heatmaps"] = {}
         if not self.analysis_skipped(TEMPORAL_ANALYSIS):
             wildcards["figures_temporal"] = {}
         return {**wildcards, "appendix_table": {"task": tasks}, "config_used": {}}

@@ -5,7 +5,6 @@ attribute) and the values the rule hands over; ``scripts/figures_*.py`` only cal
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pandas as pd
@@ -30,7 +29,6 @@ from punctstyle.report.plots.length import plot_length_curve
 from punctstyle.report.recognition_tables import accuracy_long, to_html
 from punctstyle.report.render import html_page, html_paragraph, html_preformatted, html_table
 from punctstyle.report.tables import corpus_tables
-from punctstyle.settings import EXECUTION_ONLY_KEYS
 
 
 def draw_registered(figures: dict[str, Any], data: Any, outputs: Any) -> list[str]:
@@ -124,25 +122,36 @@ def recognition_figures(task: str, inputs: Any, outputs: Any, log: Any, class_si
     log.info("%s recognition: %d accuracy points", task, len(long))
 
 
-def kl_figures(task: str, feature: str, inputs: Any, outputs: Any, log: Any) -> None:
-    """Rule figures_kl: one task's consistency curve and KL distributions for one feature."""
-    summary = read_summary(inputs.summary)
+def kl_figures(task: str, features: list[str], inputs: Any, outputs: Any, log: Any) -> None:
+    """Rule figures_kl: one task's consistency curve and KL distributions, for every feature in
+    one job (each input and output: one path per feature, in ``features``' order)."""
+    kinds = {"tables": inputs, "summaries": inputs, "kl_values": inputs, "consistency": outputs,
+             "consistency_pdf": outputs, "distribution": outputs, "distribution_pdf": outputs}
+    for index, feature in enumerate(features):
+        kl_feature_figures(task, feature, {name: getattr(files, name)[index] for name, files in kinds.items()}, log)
+
+
+def kl_feature_figures(task: str, feature: str, files: dict[str, Any], log: Any) -> None:
+    """One task's consistency curve and KL distributions of one feature: ``files`` names the inputs
+    (``tables``, ``summaries``, ``kl_values``) and the outputs (``consistency``, ``distribution``,
+    each with its ``_pdf``)."""
+    summary = read_summary(files["summaries"])
     if "skipped" in summary:
         # classes without two documents each: the workflow plans a genre analysis only for a corpus
         # with two genres, so this is a corpus whose classes have no pairs (said on the figure)
         message = f"No {task} consistency for {feature}: {summary['skipped']}"
-        save_figure(placeholder_figure(message), outputs.consistency, outputs.consistency_pdf)
-        save_figure(placeholder_figure(message), outputs.distribution, outputs.distribution_pdf)
+        save_figure(placeholder_figure(message), files["consistency"], files["consistency_pdf"])
+        save_figure(placeholder_figure(message), files["distribution"], files["distribution_pdf"])
         log.info("%s", message)
         return
-    table = read_consistency_table(inputs.table)
+    table = read_consistency_table(files["tables"])
     table = table[table["consistency"].notna()]
     title = f"{task} consistency, feature {feature} ({len(table)} {task}s)"
     figure = plot_consistency(
         table["consistency"], table["ci_low"], table["ci_high"], summary["baseline_mean"], label=task, title=title
     )
-    save_figure(figure, outputs.consistency, outputs.consistency_pdf)
-    within, cross = read_values(inputs.kl_values)
+    save_figure(figure, files["consistency"], files["consistency_pdf"])
+    within, cross = read_values(files["kl_values"])
     figure = plot_kl_distributions(
         within,
         cross,
@@ -150,7 +159,7 @@ def kl_figures(task: str, feature: str, inputs: Any, outputs: Any, log: Any) -> 
         title=f"KL divergence of {feature}, {task}s",
         ks=(summary["ks_statistic"], summary["ks_pvalue"]),
     )
-    save_figure(figure, outputs.distribution, outputs.distribution_pdf)
+    save_figure(figure, files["distribution"], files["distribution_pdf"])
     log.info(
         "%s %s: %d classes, baseline %.4g, KS %.3f",
         task,
@@ -161,23 +170,36 @@ def kl_figures(task: str, feature: str, inputs: Any, outputs: Any, log: Any) -> 
     )
 
 
-def kl_heatmap_figures(feature: str, top_k: list[int], inputs: Any, outputs: Any, log: Any) -> None:
-    """Rule figures_kl_heatmaps: one feature's KL heat maps of the k most consistent authors."""
-    summary, heatmaps = read_summary(inputs.summary), read_heatmaps(inputs.heatmaps)
-    for k, png, pdf in zip(top_k, outputs.heatmaps, outputs.heatmaps_pdf, strict=True):
+def kl_heatmap_figures(features: list[str], top_k: list[int], inputs: Any, outputs: Any, log: Any) -> None:
+    """Rule figures_kl_heatmaps: the KL heat maps of the k most consistent authors, for every
+    feature in one job (inputs: one path per feature; outputs: per feature, one per ``top_k``)."""
+    n_k = len(top_k)
+    for index, feature in enumerate(features):
+        pngs = outputs.heatmaps[index * n_k : (index + 1) * n_k]
+        pdfs = outputs.heatmaps_pdf[index * n_k : (index + 1) * n_k]
+        feature_heatmaps(feature, top_k, (inputs.summaries[index], inputs.heatmaps[index]), (pngs, pdfs), log)
+
+
+def feature_heatmaps(
+    feature: str, top_k: list[int], inputs: tuple[Any, Any], outputs: tuple[list[Any], list[Any]], log: Any
+) -> None:
+    """One feature's KL heat maps of the k most consistent authors: ``inputs`` (summary, heat-map
+    matrices), ``outputs`` (PNGs, PDFs: one per ``top_k``)."""
+    summary, heatmaps = read_summary(inputs[0]), read_heatmaps(inputs[1])
+    for k, png, pdf in zip(top_k, *outputs, strict=True):
         key = heatmap_key(k, heatmaps)
         if key is None:
             reason = summary.get("skipped", "no author has a consistency value")
             figure = placeholder_figure(f"No heat map: {reason}", title=f"{feature}, {k} most consistent authors")
             save_figure(figure, png, pdf)
-            log.info("no heat map for k = %d: %s", k, reason)
+            log.info("%s: no heat map for k = %d: %s", feature, k, reason)
             continue
         heatmap = heatmaps[key]
         title = f"{feature}: {key} most consistent authors, {heatmap.labels.size} documents"
         if key < k:
             title += f"\n(the corpus has {key} authors with a consistency, fewer than {k})"
         save_figure(plot_kl_heatmap(heatmap.matrix, heatmap.edges, title=title), png, pdf)
-        log.info("heat map of %d authors, %d documents", key, heatmap.labels.size)
+        log.info("%s: heat map of %d authors, %d documents", feature, key, heatmap.labels.size)
 
 
 def length_figures(inputs: Any, outputs: Any, log: Any) -> None:
@@ -203,17 +225,3 @@ def length_figures(inputs: Any, outputs: Any, log: Any) -> None:
     save_figure(figure, outputs.figure, outputs.figure_pdf)
     write_text_atomic(outputs.table, html_page("Accuracy against the length of the punctuation sequence", parts))
     log.info("length curve figure: %d summary rows", len(summary))
-
-
-def config_page(config: dict[str, Any], outputs: Any, log: Any) -> None:
-    """Rule config_used: the configuration of this run (defaults filled in), as JSON and for the report."""
-    text = json.dumps(config, indent=2, ensure_ascii=False, default=str) + "\n"
-    write_text_atomic(outputs.json, text)
-    note = (
-        "Every key of the configuration used for this run that decides its results, defaults filled in "
-        "(see config/README.md for each key's meaning); the keys that only decide how the run goes "
-        f"({', '.join('.'.join(path) for path in EXECUTION_ONLY_KEYS)}) are left out. JSON is YAML: save it "
-        "as a file and pass it with --configfile to rerun with the same settings."
-    )
-    write_text_atomic(outputs.html, html_page("Configuration used", [html_paragraph(note), html_preformatted(text)]))
-    log.info("configuration: %d top-level keys", len(config))

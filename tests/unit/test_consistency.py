@@ -432,3 +432,41 @@ def test_consistency_table_with_text_columns_round_trips(tmp_path) -> None:
     table = class_consistency(X, labels, groups)
     files.write_consistency_table(tmp_path / "t.csv", table)
     pd.testing.assert_frame_equal(files.read_consistency_table(tmp_path / "t.csv"), table, check_dtype=False)
+
+
+def test_one_job_per_task_writes_each_features_files_as_a_job_per_feature(tmp_path) -> None:
+    """Issue 37: rule consistency runs every feature of a task in one process; each feature's
+    four files are those of :func:`consistency_job` on that feature alone, and a bad table is
+    named."""
+    from punctstyle.analyses.consistency_files import consistency_job, consistency_task_job, read_summary
+    from punctstyle.io import InputError
+    from punctstyle.marks import feature_column_names
+
+    rng = np.random.default_rng(5)
+    tables = {}
+    for feature, width in (("f1", len(feature_column_names("f1"))), ("f4", len(feature_column_names("f4")))):
+        table = pd.DataFrame(rng.dirichlet(np.ones(width), size=9), columns=feature_column_names(feature))
+        table.insert(0, "author", np.repeat(["w", "x", "y"], 3))
+        tables[feature] = tmp_path / f"{feature}.parquet"
+        table.to_parquet(tables[feature])
+    kinds = {"table": ".csv", "summary": ".json", "values": "_kl.npz", "heatmaps": "_top.npz"}
+    outputs = {kind: [tmp_path / f"author_{f}{suffix}" for f in tables] for kind, suffix in kinds.items()}
+    settings = {"baseline_pairs": 20, "seed": 1, "top_k": (2,)}
+    summaries = consistency_task_job(tables, "author", outputs, **settings)
+    assert [s["feature"] for s in summaries] == ["f1", "f4"]
+    for index, (feature, path) in enumerate(tables.items()):
+        alone = {kind: tmp_path / f"alone_{feature}{suffix}" for kind, suffix in kinds.items()}
+        assert consistency_job(pd.read_parquet(path), "author", feature, alone, **settings) == summaries[index]
+        assert read_summary(outputs["summary"][index]) == pytest.approx(summaries[index])
+        for kind in ("table", "summary"):
+            assert outputs[kind][index].read_bytes() == alone[kind].read_bytes(), (feature, kind)
+        for kind in ("values", "heatmaps"):  # a zip's bytes hold its write time: compare the arrays
+            with np.load(outputs[kind][index]) as ours, np.load(alone[kind]) as theirs:
+                assert sorted(ours.files) == sorted(theirs.files) and ours.files, (feature, kind)
+                for name in ours.files:
+                    np.testing.assert_array_equal(ours[name], theirs[name])
+    with pytest.raises(ValueError, match="1 table outputs for 2 features"):
+        consistency_task_job(tables, "author", {**outputs, "table": outputs["table"][:1]}, **settings)
+    (tmp_path / "bad.parquet").write_text("not parquet")
+    with pytest.raises(InputError, match="bad.parquet: not a readable Parquet file"):
+        consistency_task_job({"f1": tmp_path / "bad.parquet"}, "author", {"table": ["t.csv"]}, **settings)

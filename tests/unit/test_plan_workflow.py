@@ -92,12 +92,32 @@ def test_figure_outputs_are_the_figure_rules_outputs():
     plan = WorkflowPlan(config(outdir="r", **{"consistency.features": ["f1", "f3"], "consistency.tasks": ["author"]}))
     names = plan.figure_rule_wildcards(THREE_AUTHORS_ONE_GENRE)
     rules = SimpleNamespace(**{name: SimpleNamespace(output=[]) for name in names})
-    rules.figures_kl = SimpleNamespace(output=["r/figures/kl/consistency_{task}_{feature}.png"])
+    # one figures_kl job per task (every feature in it), one heat-map job for every feature
+    rules.figures_kl = SimpleNamespace(output=["r/figures/kl/consistency_{task}_f1.png", "r/figures/kl/consistency_{task}_f3.png"])
+    rules.figures_kl_heatmaps = SimpleNamespace(output=["r/figures/kl/heatmap_f1_top2.png"])
     rules.figures_corpus = SimpleNamespace(output=["r/figures/corpus/documents_per_author.png"])
     assert plan.figure_outputs(rules, THREE_AUTHORS_ONE_GENRE) == [
         "r/figures/corpus/documents_per_author.png",
         "r/figures/kl/consistency_author_f1.png",
         "r/figures/kl/consistency_author_f3.png",
+        "r/figures/kl/heatmap_f1_top2.png",
+    ]
+    assert names["figures_kl"] == {"task": ["author"]} and names["figures_kl_heatmaps"] == {}
+    # the heat maps are of authors: no job without the author task
+    genre_only = WorkflowPlan(config(outdir="r", **{"consistency.tasks": ["genre"]}))
+    assert "figures_kl_heatmaps" not in genre_only.figure_rule_wildcards(THREE_AUTHORS_TWO_GENRES)
+
+
+def test_one_consistency_job_per_task_lists_every_feature():
+    plan = WorkflowPlan(config(outdir="r", **{"consistency.features": ["f1", "f3"]}))
+    assert plan.consistency_inputs() == ["r/corpus/f1.parquet", "r/corpus/f3.parquet"]
+    assert plan.consistency_files("_kl.npz") == [
+        "r/analysis/consistency/{task}_f1_kl.npz",
+        "r/analysis/consistency/{task}_f3_kl.npz",
+    ]
+    assert plan.consistency_files(".json", task="author") == [
+        "r/analysis/consistency/author_f1.json",
+        "r/analysis/consistency/author_f3.json",
     ]
 
 

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from punctstyle.logs import parse_job_cost
 from tests.conftest import REPO, snakemake
 
 pytestmark = pytest.mark.workflow
@@ -100,13 +101,32 @@ def test_every_declared_figure_is_a_png_with_its_pdf(run):
     for png in figures:
         assert_png_and_pdf(png)
         assert png.with_suffix(".pdf") in {Path(p) for p in declared["output_file"]}
-    # few jobs: one per figure family (per feature or task where the caption needs it)
+    # few jobs: one per figure family (per task where the caption needs it; the feature is a label)
     figure_rules = declared.loc[declared["output_file"].str.contains("/figures/"), "rule"].unique()
     assert set(figure_rules) == {"figures_corpus", "figures_documents", "figures_kl_heatmaps", "figures_kl",
                                  "figures_recognition", "figures_temporal", "figures_f3_importance",
                                  "figures_parts", "corpus_map", "corpus_map_kl", "rolling_collaborations",
                                  "figures_verification",
                                  "figures_cross"}
+
+
+# the jobs before the corpus tables (per-book rules and the selection) that may log no cost line
+BEFORE_THE_CORPUS = {"download_catalog", "select_books", "tokenizer_rules"}
+
+
+def test_figure_table_and_consistency_jobs_one_per_family_each_with_its_cost(run):
+    """Issue 37 item 2: consistency and the KL figures run one job per task, the heat maps one
+    job, every feature in it; every job after the corpus tables ends its log with its cost line
+    (``benchmarks/job_costs.py`` reads them)."""
+    logs = run["outdir"] / "logs"
+    names = {path.relative_to(logs).with_suffix("").as_posix() for path in logs.rglob("*.log")}
+    assert {name for name in names if name.startswith(("consistency/", "figures/kl"))} == {
+        "consistency/author", "consistency/genre", "consistency/summary",
+        "figures/kl_author", "figures/kl_genre", "figures/kl_heatmaps"}
+    uncosted = {name for name in names if parse_job_cost((logs / f"{name}.log").read_text()) is None}
+    assert {name for name in uncosted if not name.startswith("books/")} <= BEFORE_THE_CORPUS, uncosted
+    assert {"figures/corpus", "figures/config_used", "figures/appendix_author", "recognition/author_tables",
+            "skipped_analyses"} <= names - uncosted
 
 
 def test_sequence_books_and_pairs(run):
@@ -155,8 +175,9 @@ def test_report_has_every_section_and_the_skip_reason(run):
     text = report.read_text(encoding="utf-8")
     for caption in ("Histogram of the number of documents per author", "consistency.top_k",
                     "ordered by f3 consistency", "Tables 2 (KL nearest class) and 3", "punctuation rate",
-                    # one caption file per figure family, worded for its task (rule figures_kl)
-                    "Author consistency for the feature f3", "Genre consistency for the feature f3",
+                    # one caption file per figure family, worded for its task (rule figures_kl: one job
+                    # per task, the feature a label)
+                    "Author consistency for one feature, the label", "Genre consistency for one feature",
                     "consistency_plots_genre", "dist_KL_genres", "documents of distinct genres"):
         assert caption in text, caption
     for category in ("1. Introduction", "2. Data and features", "3. Author analysis", "4. Genre analysis",

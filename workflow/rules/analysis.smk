@@ -2,19 +2,19 @@
 
 
 rule consistency:
+    # one job per task, every feature in it (issue 37: a job's start-up and imports cost more
+    # than one feature's consistency); a changed feature table reruns the task's features
     input:
-        out("corpus/{feature}.parquet"),
+        PLAN.consistency_inputs(),
     output:
-        table=out("analysis/consistency/{task}_{feature}.csv"),
-        summary=out("analysis/consistency/{task}_{feature}.json"),
-        values=out("analysis/consistency/{task}_{feature}_kl.npz"),
-        heatmaps=out("analysis/consistency/{task}_{feature}_top.npz"),
+        table=PLAN.consistency_files(".csv"),
+        summary=PLAN.consistency_files(".json"),
+        values=PLAN.consistency_files("_kl.npz"),
+        heatmaps=PLAN.consistency_files("_top.npz"),
     log:
-        log_path("consistency/{task}_{feature}"),
+        log_path("consistency/{task}"),
     benchmark:
-        out("benchmarks/consistency/{task}_{feature}.tsv")
-    wildcard_constraints:
-        feature=wildcard_pattern(DISTRIBUTION_FEATURES),
+        out("benchmarks/consistency/{task}.tsv")
     priority: rule_priority("consistency")
     conda:
         "../../envs/analysis.yaml"
@@ -24,6 +24,7 @@ rule consistency:
     resources:
         mem_mb=8000,
     params:
+        features=PLAN.consistency_features(),
         baseline_pairs=config["consistency"]["baseline_pairs"],
         seed=config["consistency"]["seed"],
         top_k=config["consistency"]["top_k"],

@@ -1,6 +1,7 @@
 # Every figure (PNG for the report, PDF for papers) and table of the paper, flagged for
-# `snakemake --report`, grouped by the paper's sections. One job per figure family (per
-# feature or task where the caption depends on it) keeps the DAG small. Targets
+# `snakemake --report`, grouped by the paper's sections. One job per figure family (per task
+# where the caption depends on it; the feature is a label) keeps the DAG small and each job's
+# start-up and imports paid once (issue 37). Targets
 # (figure_outputs) and report flags: punctstyle.plan.workflow and punctstyle.plan.report.
 
 
@@ -96,45 +97,58 @@ rule figures_documents:
 
 
 rule figures_kl_heatmaps:
+    # one job: every feature's heat maps (issue 37: one process per figure family)
     input:
-        summary=out("analysis/consistency/author_{feature}.json"),
-        heatmaps=out("analysis/consistency/author_{feature}_top.npz"),
+        summaries=PLAN.consistency_files(".json", task="author"),
+        heatmaps=PLAN.consistency_files("_top.npz", task="author"),
     output:
-        heatmaps=FLAGS.heatmaps(config["consistency"]["top_k"]),
-        heatmaps_pdf=FLAGS.heatmap_pdfs(config["consistency"]["top_k"]),
+        heatmaps=FLAGS.heatmaps(
+            PLAN.consistency_features(), config["consistency"]["top_k"]
+        ),
+        heatmaps_pdf=FLAGS.heatmap_pdfs(
+            PLAN.consistency_features(), config["consistency"]["top_k"]
+        ),
     log:
-        log_path("figures/kl_heatmaps_{feature}"),
-    wildcard_constraints:
-        feature=wildcard_pattern(DISTRIBUTION_FEATURES),
+        log_path("figures/kl_heatmaps"),
     conda:
         "../../envs/figures.yaml"
     resources:
         mem_mb=3000,
     params:
+        features=PLAN.consistency_features(),
         top_k=config["consistency"]["top_k"],
     script:
         "../../scripts/figures_kl_heatmaps.py"
 
 
 rule figures_kl:
+    # one job per task: every feature's consistency curve and KL distributions
     input:
-        table=out("analysis/consistency/{task}_{feature}.csv"),
-        summary=out("analysis/consistency/{task}_{feature}.json"),
-        kl_values=out("analysis/consistency/{task}_{feature}_kl.npz"),
+        tables=PLAN.consistency_files(".csv"),
+        summaries=PLAN.consistency_files(".json"),
+        kl_values=PLAN.consistency_files("_kl.npz"),
     output:
-        consistency=FLAGS.consistency_figure("consistency"),
-        consistency_pdf=pdf("kl/consistency_{task}_{feature}"),
-        distribution=FLAGS.consistency_figure("kl_distribution"),
-        distribution_pdf=pdf("kl/kl_distribution_{task}_{feature}"),
+        consistency=FLAGS.consistency_figures(
+            "consistency", PLAN.consistency_features()
+        ),
+        consistency_pdf=FLAGS.consistency_pdfs(
+            "consistency", PLAN.consistency_features()
+        ),
+        distribution=FLAGS.consistency_figures(
+            "kl_distribution", PLAN.consistency_features()
+        ),
+        distribution_pdf=FLAGS.consistency_pdfs(
+            "kl_distribution", PLAN.consistency_features()
+        ),
     log:
-        log_path("figures/kl_{task}_{feature}"),
-    wildcard_constraints:
-        feature=wildcard_pattern(DISTRIBUTION_FEATURES),
+        log_path("figures/kl_{task}"),
     priority: rule_priority("figures_kl")
     conda:
         "../../envs/figures.yaml"
     resources:
         mem_mb=3000,
+    params:
+        features=PLAN.consistency_features(),
     script:
         "../../scripts/figures_kl.py"
 

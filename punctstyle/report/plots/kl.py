@@ -11,7 +11,6 @@ import numpy as np
 from matplotlib.colors import PowerNorm
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
-from scipy import stats
 
 from punctstyle.report.plots.base import (
     BASELINE_COLOUR,
@@ -124,6 +123,8 @@ def plot_kl_distributions(within: Any, cross: Any, label: str = "author", title:
     b_f = b[np.isfinite(b)]
     if ks is None:
         if a_f.size and b_f.size:
+            from scipy import stats  # lazy: every figure job imports this module, few test here (issue 37)
+
             result = stats.ks_2samp(a_f, b_f)
             ks = (float(result.statistic), float(result.pvalue))
         else:
