@@ -13,11 +13,13 @@ from punctstyle.attribution.change_points import optimal_partition
 from punctstyle.attribution.pan_metrics import c_at_1
 from punctstyle.attribution.verification import (
     ImpostersSettings,
-    _subset_masks,
     band_grid,
     decide,
+    imposters_draws,
     imposters_scores,
     optimal_band,
+    reference_scores,
+    score_cases,
 )
 
 # --------------------------------------------------------------------------- imposters
@@ -26,21 +28,24 @@ from punctstyle.attribution.verification import (
 def naive_imposters(tests, candidates, imposters, rng, settings):
     """The score as stylo's loop computes it: per test text and iteration, z-scores over the
     iteration's texts (candidates, drawn imposters, the test text; sd with ddof 1, 1 where 0),
-    Burrows' Delta on the drawn features, the candidate wins when its nearest text is nearest."""
+    Burrows' Delta on the drawn features, the candidate wins when its nearest text is nearest.
+    The draws: :func:`imposters_draws` over ``[candidates; imposters]``, an iteration's imposters
+    the imposter rows of smallest key, taken one by one."""
     K = settings.iterations
-    features = _subset_masks(rng, K, tests.shape[1], settings.feature_share)
-    chosen = _subset_masks(rng, K, imposters.shape[0], settings.imposter_share)
+    n_c = len(candidates)
+    draws = imposters_draws(rng, tests.shape[1], n_c + len(imposters), settings)
+    n_chosen = min(len(imposters), max(1, round(settings.imposter_share * len(imposters))))
     scores = []
     for t in tests:
         wins = 0
         for k in range(K):
-            drawn = imposters[chosen[k]]
-            texts = np.vstack([candidates, drawn, t[None]])[:, features[k]]
+            order = [r - n_c for r in np.argsort(draws.keys[k], kind="stable") if r >= n_c][:n_chosen]
+            drawn = imposters[sorted(order)]
+            texts = np.vstack([candidates, drawn, t[None]])[:, draws.features[k]]
             sd = texts.std(axis=0, ddof=1)
             sd[sd <= 1e-12] = 1.0
             z = texts / sd
             delta = [np.mean(np.abs(z[-1] - z[r])) for r in range(len(texts) - 1)]
-            n_c = len(candidates)
             wins += min(delta[:n_c]) <= min(delta[n_c:])
         scores.append(wins / K)
     return np.array(scores)
@@ -80,6 +85,25 @@ def test_imposters_a_tie_goes_to_the_candidate():
     fast = imposters_scores(tests, candidates, imposters, np.random.default_rng(0), settings)
     slow = naive_imposters(tests, candidates, imposters, np.random.default_rng(0), settings)
     assert fast.tolist() == slow.tolist() == [1.0]
+
+
+def test_cases_scored_together_equal_each_case_scored_alone_with_the_shared_draws():
+    # issue 37: every case and text shares one set of draws, so scoring the cases in one call
+    # (grouped by candidate) gives each case the score it gets alone with those draws
+    data = np.random.default_rng(7)
+    labels = np.array(["a", "a", "b", "b", "b", "c", "c", "d", "d"], dtype=object)
+    reference = data.normal(0.0, 1.0, (labels.size, 6)) + (labels == "b")[:, None]
+    tests = data.normal(0.0, 1.0, (5, 6))
+    text_labels = np.array(["a", "b", "b", "c", "d"], dtype=object)
+    candidates = np.array(["a", "c", "b", "a", "b"], dtype=object)
+    settings = ImpostersSettings(iterations=30)
+    draws = imposters_draws(np.random.default_rng(1), 6, labels.size, settings)
+    together = score_cases(tests, reference, labels, text_labels, candidates, draws, settings)
+    alone = [reference_scores(tests[c], reference, labels == candidates[c],
+                              (labels != candidates[c]) & (labels != text_labels[c]), draws, settings)[0]
+             for c in range(tests.shape[0])]
+    assert together.tolist() == alone
+    assert len(set(alone)) > 1
 
 
 # --------------------------------------------------------------------------- the band
