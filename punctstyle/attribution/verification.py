@@ -37,8 +37,9 @@ scores are mapped to [0, 1] with the band at 0.5 (:func:`rescale`, piecewise lin
 :class:`punctstyle.experiments.row.Row` (all authors, whole texts on one side), the training side
 the reference set, each held-out text one same-author case (candidate: its author) and
 ``n_different`` different-author cases (candidates drawn among the other reference authors).
-The text's own author is never an imposter (in a different-author case the true author is
-someone "we have not listed"), so the cases are the open question the CLI answers.
+The imposters of a case are the reference texts of every author but the candidate, the text's
+own author included in a different-author case: the setting ``punctstyle verify`` applies the
+band in (every other author of the reference an imposter).
 """
 
 from __future__ import annotations
@@ -307,29 +308,26 @@ def score_cases(
     tests: np.ndarray,
     reference: np.ndarray,
     reference_labels: Sequence[Any],
-    text_labels: Sequence[Any],
     candidates: Sequence[Any],
     draws: Draws,
     settings: ImpostersSettings = ImpostersSettings(),
 ) -> np.ndarray:
     """The score of each case (:func:`reference_scores`): row ``c`` of ``tests`` (one per case)
     for candidate ``candidates[c]``, with the reference texts of that author as candidate texts
-    and those of every author but the candidate and the text's own author ``text_labels[c]`` as
-    imposters. The ``draws`` (:func:`imposters_draws` over the reference set) are shared by every
-    case and text, so a case's score does not depend on the other cases; cases that share their
-    candidate and author are scored in one call."""
+    and those of every other author as imposters, as ``punctstyle verify`` scores a text. The
+    ``draws`` (:func:`imposters_draws` over the reference set) are shared by every case and
+    text, so a case's score does not depend on the other cases; the cases of one candidate are
+    scored in one call."""
     X = np.asarray(reference, dtype=np.float64)
     tests = np.atleast_2d(np.asarray(tests, dtype=np.float64))
     labels = np.asarray(reference_labels, dtype=object)
-    pairs = list(zip(np.asarray(candidates, dtype=object).tolist(), np.asarray(text_labels, dtype=object).tolist(),
-                     strict=True))
-    scores = np.full(len(pairs), np.nan)
-    keys: dict[tuple[Any, Any], list[int]] = {}
-    for c, pair in enumerate(pairs):
-        keys.setdefault(pair, []).append(c)
-    for (candidate, author), rows in keys.items():
-        scores[rows] = reference_scores(tests[rows], X, labels == candidate, (labels != candidate) & (labels != author),
-                                        draws, settings)
+    asked = np.asarray(candidates, dtype=object)
+    if asked.size != tests.shape[0]:
+        raise ValueError(f"{tests.shape[0]} cases but {asked.size} candidates")
+    scores = np.full(asked.size, np.nan)
+    for candidate in dict.fromkeys(asked.tolist()):
+        rows = np.flatnonzero(asked == candidate)
+        scores[rows] = reference_scores(tests[rows], X, labels == candidate, labels != candidate, draws, settings)
     return scores
 
 

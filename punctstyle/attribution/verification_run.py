@@ -237,8 +237,8 @@ def verification_run(
                                     None if word_all is None else word_all[reference])
                 family_rng = _rng(seed, family, length)
                 draws = imposters_draws(family_rng, ref.shape[1], ref.shape[0], settings.imposters)
-                scores = score_cases(tests, ref, labels[reference], labels[cases.text[in_view]],
-                                     cases.candidate[in_view], draws, settings.imposters)
+                scores = score_cases(tests, ref, labels[reference], cases.candidate[in_view], draws,
+                                     settings.imposters)
                 same = cases.same[in_view]
                 measured = case_measures(scores, same, cases.text[in_view], settings.band_step, family_rng)
                 rows.append({"family": family, "length": length, "seed": seed, **measured})

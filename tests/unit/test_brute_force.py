@@ -94,16 +94,40 @@ def test_cases_scored_together_equal_each_case_scored_alone_with_the_shared_draw
     labels = np.array(["a", "a", "b", "b", "b", "c", "c", "d", "d"], dtype=object)
     reference = data.normal(0.0, 1.0, (labels.size, 6)) + (labels == "b")[:, None]
     tests = data.normal(0.0, 1.0, (5, 6))
-    text_labels = np.array(["a", "b", "b", "c", "d"], dtype=object)
     candidates = np.array(["a", "c", "b", "a", "b"], dtype=object)
     settings = ImpostersSettings(iterations=30)
     draws = imposters_draws(np.random.default_rng(1), 6, labels.size, settings)
-    together = score_cases(tests, reference, labels, text_labels, candidates, draws, settings)
-    alone = [reference_scores(tests[c], reference, labels == candidates[c],
-                              (labels != candidates[c]) & (labels != text_labels[c]), draws, settings)[0]
+    together = score_cases(tests, reference, labels, candidates, draws, settings)
+    alone = [reference_scores(tests[c], reference, labels == candidates[c], labels != candidates[c], draws,
+                              settings)[0]
              for c in range(tests.shape[0])]
     assert together.tolist() == alone
     assert len(set(alone)) > 1
+
+
+def test_a_calibration_case_scores_what_verify_gives_the_text():
+    # issue 35: the band is calibrated in the setting verify applies it in: every other author an
+    # imposter, the same draws from the same seed over the same reference set
+    import pandas as pd
+
+    from punctstyle.attribution.verification_run import VerificationBundle
+    from punctstyle.marks import feature_column_names
+
+    data = np.random.default_rng(11)
+    labels = np.array(["a", "b", "a", "c", "b", "c", "a"], dtype=object)
+    columns = feature_column_names("f1")
+    reference = data.dirichlet(np.ones(len(columns)), labels.size)
+    frame = pd.concat([pd.DataFrame({"book_id": np.arange(labels.size), "author": labels.astype(str)}),
+                       pd.DataFrame(reference, columns=columns)], axis=1)
+    settings = ImpostersSettings(iterations=20)
+    bundle = VerificationBundle("bundle", {"imposters": {"iterations": 20, "feature_share": 0.5,
+                                                         "imposter_share": 0.5}, "words": []}, frame)
+    texts = data.dirichlet(np.ones(len(columns)), 3)
+    for author in ("a", "b", "c"):
+        verified = [bundle.score("f1", {"f1": t[None]}, None, author, np.random.default_rng(0)) for t in texts]
+        draws = imposters_draws(np.random.default_rng(0), len(columns), labels.size, settings)
+        calibrated = score_cases(texts, reference, labels, [author] * 3, draws, settings)
+        assert calibrated.tolist() == verified, author
 
 
 # --------------------------------------------------------------------------- the band
