@@ -9,9 +9,11 @@ vectors of the same ``d`` features. In each of ``K`` iterations (default 100):
   ``round(imposter_share * |I|)`` imposters ``I_k`` (default half), without replacement (the
   imposters: the texts of ``I`` of smallest key, one uniform key per reference text and
   iteration, :class:`Draws`; the same draws serve every candidate, case and text);
-* z-score the features of ``F_k`` over the texts of the iteration (``C``, ``I_k`` and ``t``:
-  stylo's ``perform.delta`` with ``z.scores.both.sets = TRUE``): ``sigma_{k,i}`` the sample
-  standard deviation (``ddof = 1``; 1 where it is 0);
+* z-score the features of ``F_k`` over the texts of the iteration (``C``, ``I_k`` and ``t``
+  counted ``test_copies`` times, default twice: stylo's ``perform.delta`` with
+  ``z.scores.both.sets = TRUE`` binds a single test vector to itself, ``rbind(test.set,
+  test.set)``, before ``scale()``): ``sigma_{k,i}`` the sample standard deviation
+  (``ddof = 1``, over ``|C| + |I_k| + test_copies`` rows; 1 where it is 0);
 * Burrows' Delta (stylo's default distance) from ``t`` to every text ``r`` of ``C`` and ``I_k``:
   ``Delta_k(t, r) = (1/|F_k|) sum_{i in F_k} |t_i - r_i| / sigma_{k,i}`` (the means cancel);
 * the iteration counts for the candidate when its nearest text is one of ``C``:
@@ -59,15 +61,19 @@ DECISIONS: tuple[str, str, str] = ("different author", "undecided", "same author
 
 @dataclass(frozen=True)
 class ImpostersSettings:
-    """stylo's ``imposters()`` defaults: 100 iterations, half the features, half the imposters."""
+    """stylo's ``imposters()`` defaults: 100 iterations, half the features, half the imposters,
+    the test text twice in the z-scores (``test_copies``; module docstring)."""
 
     iterations: int = 100
     feature_share: float = 0.5
     imposter_share: float = 0.5
+    test_copies: int = 2
 
     def __post_init__(self) -> None:
         if self.iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {self.iterations}")
+        if self.test_copies < 1:
+            raise ValueError(f"test_copies must be at least 1, got {self.test_copies}")
         for name in ("feature_share", "imposter_share"):
             value = getattr(self, name)
             if not 0.0 < value <= 1.0:
@@ -141,7 +147,7 @@ def reference_scores(
     chosen = imposter_choice(draws.keys, np.asarray(imposters, dtype=bool) & ~is_candidate, settings.imposter_share)
     weights = (chosen | is_candidate[None, :]).astype(np.float64)  # (K, n_r): rows of iteration k
     features = draws.features
-    copies = 1.0  # the test text counted once in the z-scores
+    copies = float(settings.test_copies)
     center = R.mean(axis=0)
     Rc = R - center
     WR, WR2 = weights @ Rc, weights @ (Rc * Rc)  # (K, d)

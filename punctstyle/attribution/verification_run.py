@@ -53,7 +53,8 @@ from punctstyle.featuresets import matrices_from_tables, resolve_feature_set
 from punctstyle.io import InputError, read_json_object, write_json_atomic, write_parquet_atomic
 from punctstyle.marks import feature_column_names
 
-FORMAT = "punctstyle-verification/1"
+FORMAT = "punctstyle-verification/2"
+"""/2: the band calibrated with every other author an imposter and the test text twice in the z-scores."""
 FILES: dict[str, str] = {"record": "verification.json", "reference": "verification_reference.parquet"}
 WHOLE = "whole"
 RECORD_KEYS: tuple[str, ...] = ("bundle_family", "families", "lengths", "words", "min_marks", "whole_marks", "imposters")
