@@ -119,21 +119,36 @@ def group_pairs(labels: Sequence[Any], groups: Sequence[Any], min_docs: int, min
     return [pair for a, b in zip(kept["group_a"], kept["group_b"]) for pair in ((a, b), (b, a))]
 
 
+def pair_books(labels: Sequence[Any], groupings: Mapping[str, np.ndarray], min_docs: int, min_authors: int) -> np.ndarray:
+    """Booleans over the books: a book takes part in a compared pair (:func:`group_pairs`) of some
+    grouping when its author has ``min_docs`` books in both groups and the book is in one of them."""
+    y = np.asarray(labels, dtype=object)
+    taking_part = np.zeros(y.size, dtype=bool)
+    for groups in groupings.values():
+        g = np.asarray(groups, dtype=object)
+        for a, b in group_pairs(y, g, min_docs, min_authors):
+            in_a = pd.Series(g == a).groupby(y).transform("sum").to_numpy() >= min_docs
+            in_b = pd.Series(g == b).groupby(y).transform("sum").to_numpy() >= min_docs
+            taking_part |= in_a & in_b & ((g == a) | (g == b))
+    return taking_part
+
+
 @dataclass(frozen=True)
 class CorpusInputs:
     """What the methods read, one row per corpus book (same order): punctuation ``features``
     (name -> (n, size)), word relative frequencies ``word_freqs`` (n, pool) over ``n_words``
     words, the pool ``cutoff`` (:class:`punctstyle.corpus.words.WordMatrix`), and ``n_marks``;
     for ``dv_ma`` and ``dv_sa`` the cleaned ``texts``
-    (:class:`punctstyle.beyond.distortion.PreparedText`, None without them) and their
-    ``text_words`` (:func:`punctstyle.beyond.distortion.word_counts`)."""
+    (:class:`punctstyle.beyond.distortion.PreparedText`, None without them; a book that takes
+    part in no pair is not read, its entry None) and their ``text_words``
+    (:func:`punctstyle.beyond.distortion.word_counts`)."""
 
     features: Mapping[str, np.ndarray]
     word_freqs: sp.csr_matrix
     n_words: np.ndarray
     cutoff: np.ndarray
     n_marks: np.ndarray
-    texts: Sequence[distortion.PreparedText] | None = None
+    texts: Sequence[distortion.PreparedText | None] | None = None
     text_words: sp.csr_matrix | None = None
 
 
@@ -179,9 +194,12 @@ def distortion_vectors(
         return masked_unigram_vectors(inputs, train, columns), masked_unigram_vectors(inputs, test, columns)
     if inputs.texts is None or inputs.text_words is None:
         raise ValueError(f"input {input_name!r} needs the books' texts")
+    texts = inputs.texts
+    if any(texts[i] is None for i in np.concatenate([train, test])):
+        raise ValueError(f"input {input_name!r}: a book of the split was not read (it takes part in no pair)")
     kept = np.zeros(inputs.text_words.shape[1], dtype=bool)
     kept[distortion.top_words(inputs.text_words[train], k)] = True
-    grams = [distortion.text_ngrams([inputs.texts[i] for i in rows], kept, input_name, options.ngram)
+    grams = [distortion.text_ngrams([texts[i] for i in rows], kept, input_name, options.ngram)  # type: ignore[misc]
              for rows in (train, test)]
     X_train, X_test, _ = distortion.ngram_vectors(grams[0], grams[1], options.n_features)
     return X_train, X_test
@@ -342,11 +360,12 @@ def cross_domain_pair_table(records: pd.DataFrame) -> pd.DataFrame:
 
 
 def corpus_inputs(tables: Mapping[str, pd.DataFrame], word_matrix: Any,
-                  texts: Callable[[int], str] | None = None) -> CorpusInputs:
+                  texts: Callable[[int], str] | None = None, read: np.ndarray | None = None) -> CorpusInputs:
     """:class:`CorpusInputs` of the corpus tables' books (the first table's order) from the
     tables (feature name -> corpus table) and the corpus word matrix
     (:class:`punctstyle.corpus.words.WordMatrix`); ``texts(book_id)``: a book's cleaned text
-    (the distortions ``dv_ma``, ``dv_sa``; None without them)."""
+    (the distortions ``dv_ma``, ``dv_sa``; None without them), read for the books ``read``
+    (booleans; None: every book)."""
     from punctstyle.corpus.tables import feature_matrix
 
     first = next(iter(tables.values()))
@@ -358,8 +377,11 @@ def corpus_inputs(tables: Mapping[str, pd.DataFrame], word_matrix: Any,
     prepared, text_words = None, None
     if texts is not None:
         word_ids: dict[str, int] = {}
-        prepared = [distortion.prepare_text(texts(int(b)), word_ids) for b in book_ids]
-        text_words = distortion.word_counts(prepared, len(word_ids))
+        wanted = np.ones(book_ids.size, dtype=bool) if read is None else np.asarray(read, dtype=bool)
+        prepared = [distortion.prepare_text(texts(int(b)), word_ids) if w else None
+                    for b, w in zip(book_ids, wanted, strict=True)]
+        empty = distortion.prepare_text("", word_ids)
+        text_words = distortion.word_counts([p if p is not None else empty for p in prepared], len(word_ids))
     return CorpusInputs(
         features={name: feature_matrix(table, name) for name, table in tables.items()},
         word_freqs=word_matrix.relative_frequencies(book_ids),

@@ -88,11 +88,14 @@ def run_cross_domain(
     tables = _tables(corpus_dir, method_features(methods))
     first = next(iter(tables.values()))
     table = cross_domain.with_subjects(first, pd.read_parquet(corpus_dir / "selection.parquet"))
-    inputs = cross_domain.corpus_inputs(tables, read_word_matrix(corpus_dir / "words.npz"),
-                                        text_reader(texts) if reads_texts(methods) else None)
     groupings = {g: cross_domain.book_groups(table, g) for g in genres["groupings"]}
+    labels = table["author"].to_numpy(dtype=object)
+    inputs = cross_domain.corpus_inputs(
+        tables, read_word_matrix(corpus_dir / "words.npz"), text_reader(texts) if reads_texts(methods) else None,
+        cross_domain.pair_books(labels, groupings, int(genres["min_docs"]), int(genres["min_authors"])),
+    )
     return cross_domain.cross_domain_records(
-        inputs, table["author"].to_numpy(dtype=object), groupings, methods, seeds,
+        inputs, labels, groupings, methods, seeds,
         min_docs=int(genres["min_docs"]), min_authors=int(genres["min_authors"]),
         test_fraction=float(genres["test_fraction"]), distortion_options=distortion_options(genres),
         classifier_options=options_by_classifier(config, {"mlp": mlp_params}, threads),

@@ -251,3 +251,12 @@ def test_the_distortion_k_is_chosen_on_the_training_books_only():
     assert first[2] == second[2] and first[2] in (1, 2, 4)
     np.testing.assert_array_equal(first[0], second[0])
     assert not np.array_equal(first[1], second[1])
+
+
+def test_pair_books_are_the_books_a_compared_pair_can_draw():
+    authors = np.array(["a", "a", "a", "a", "b", "b", "b", "b", "c", "c", "a"], dtype=object)
+    groups = np.array(["x", "x", "y", "y", "x", "x", "y", "y", "x", "y", "z"], dtype=object)
+    # a and b have two books in x and in y; c one in each; a's book in z is in no pair
+    taking_part = cross_domain.pair_books(authors, {"form": groups}, 2, 2)
+    assert taking_part.tolist() == [True] * 8 + [False, False, False]
+    assert not cross_domain.pair_books(authors, {"form": groups}, 2, 3).any()
