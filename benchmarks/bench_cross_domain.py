@@ -5,7 +5,8 @@ functions the rule `cross_analyses` calls and the schema's defaults.
     nice -n 10 python benchmarks/bench_cross_domain.py RESULTS_DIR OUT_DIR [--seeds 0 1 2 3 4]
         [--parts cross translators weibull] [--methods '{"kl": ["f3"], ...}'] [--threads 1]
 
-RESULTS_DIR is a run's output folder (corpus/, sequences/, catalog/pg_catalog.csv), read only;
+RESULTS_DIR is a run's output folder (corpus/, sequences/, books/ for dv_ma and dv_sa,
+catalog/pg_catalog.csv), read only;
 OUT_DIR gets the tables (CSV) and prints the CPU seconds of each part.
 """
 
@@ -43,6 +44,7 @@ def main() -> None:
         records = cross_report.run_cross_domain(
             corpus_dir=corpus, cross=cross, methods=methods, seeds=seeds,
             mlp_params=without_execution_keys(config)["recognition"]["mlp"], config=config, threads=args.threads,
+            texts=sorted((args.results / "books").glob("*.txt.gz")),
         )  # fmt: skip
         records.to_csv(args.out / "cross_domain_records.csv", index=False)
         from punctstyle.beyond.cross_domain import cross_domain_pair_table, cross_domain_summary

@@ -10,6 +10,6 @@ inputs, params = snakemake.input, snakemake.params
 cross_analyses_job(
     table=inputs.table, selection=inputs.selection, catalog=inputs.catalog, sequences=inputs.sequences,
     output=snakemake.output, cross=params.cross, mlp=params.mlp, min_docs_per_author=params.min_docs_per_author,
-    config=snakemake.config, threads=snakemake.threads, log=log,
+    config=snakemake.config, threads=snakemake.threads, log=log, texts=inputs.get("texts", []),
 )  # fmt: skip
 log.info("%s", job_cost_line())

@@ -6,10 +6,14 @@
 vectors of the same ``d`` features. In each of ``K`` iterations (default 100):
 
 * draw ``round(feature_share * d)`` features ``F_k`` (default half) and
-  ``round(imposter_share * |I|)`` imposters ``I_k`` (default half), without replacement;
-* z-score the features of ``F_k`` over the texts of the iteration (``C``, ``I_k`` and ``t``:
-  stylo's ``perform.delta`` with ``z.scores.both.sets = TRUE``): ``sigma_{k,i}`` the sample
-  standard deviation (``ddof = 1``; 1 where it is 0);
+  ``round(imposter_share * |I|)`` imposters ``I_k`` (default half), without replacement (the
+  imposters: the texts of ``I`` of smallest key, one uniform key per reference text and
+  iteration, :class:`Draws`; the same draws serve every candidate, case and text);
+* z-score the features of ``F_k`` over the texts of the iteration (``C``, ``I_k`` and ``t``
+  counted ``test_copies`` times, default twice: stylo's ``perform.delta`` with
+  ``z.scores.both.sets = TRUE`` binds a single test vector to itself, ``rbind(test.set,
+  test.set)``, before ``scale()``): ``sigma_{k,i}`` the sample standard deviation
+  (``ddof = 1``, over ``|C| + |I_k| + test_copies`` rows; 1 where it is 0);
 * Burrows' Delta (stylo's default distance) from ``t`` to every text ``r`` of ``C`` and ``I_k``:
   ``Delta_k(t, r) = (1/|F_k|) sum_{i in F_k} |t_i - r_i| / sigma_{k,i}`` (the means cancel);
 * the iteration counts for the candidate when its nearest text is one of ``C``:
@@ -18,7 +22,10 @@ vectors of the same ``d`` features. In each of ``K`` iterations (default 100):
 
 ``score = (1/K) * #{k : the iteration counts for the candidate}`` in [0, 1]. Vectorised: the
 per-iteration standard deviations are weighted sums ``W @ R`` and ``W @ R^2`` over the rows, the
-distances of every text in every iteration one product ``|R - t| @ (F / sigma / |F|)^T``.
+distances of every text in every iteration one product ``|R - t| @ (F / sigma / |F|)^T``. The
+calibration cases of a seed, family and length share one set of draws over the reference set
+(:func:`score_cases`), as ``punctstyle verify`` draws one set for its text: a case's score does
+not depend on which other cases are scored with it.
 
 **The undecided band** (stylo's ``imposters.optimize()``): on calibration cases with known
 truth, the thresholds ``p1 <= p2`` on a grid of step 0.01 that maximise c@1 when a score
@@ -32,8 +39,9 @@ scores are mapped to [0, 1] with the band at 0.5 (:func:`rescale`, piecewise lin
 :class:`punctstyle.experiments.row.Row` (all authors, whole texts on one side), the training side
 the reference set, each held-out text one same-author case (candidate: its author) and
 ``n_different`` different-author cases (candidates drawn among the other reference authors).
-The text's own author is never an imposter (in a different-author case the true author is
-someone "we have not listed"), so the cases are the open question the CLI answers.
+The imposters of a case are the reference texts of every author but the candidate, the text's
+own author included in a different-author case: the setting ``punctstyle verify`` applies the
+band in (every other author of the reference an imposter).
 """
 
 from __future__ import annotations
@@ -53,15 +61,19 @@ DECISIONS: tuple[str, str, str] = ("different author", "undecided", "same author
 
 @dataclass(frozen=True)
 class ImpostersSettings:
-    """stylo's ``imposters()`` defaults: 100 iterations, half the features, half the imposters."""
+    """stylo's ``imposters()`` defaults: 100 iterations, half the features, half the imposters,
+    the test text twice in the z-scores (``test_copies``; module docstring)."""
 
     iterations: int = 100
     feature_share: float = 0.5
     imposter_share: float = 0.5
+    test_copies: int = 2
 
     def __post_init__(self) -> None:
         if self.iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {self.iterations}")
+        if self.test_copies < 1:
+            raise ValueError(f"test_copies must be at least 1, got {self.test_copies}")
         for name in ("feature_share", "imposter_share"):
             value = getattr(self, name)
             if not 0.0 < value <= 1.0:
@@ -77,6 +89,87 @@ def _subset_masks(rng: np.random.Generator, iterations: int, size: int, share: f
     return ranks < chosen
 
 
+@dataclass(frozen=True)
+class Draws:
+    """The random draws of ``K`` iterations over a reference set of ``n_r`` texts and ``d``
+    features (:func:`imposters_draws`): ``features`` (K, d) the features drawn, ``keys`` (K, n_r)
+    one uniform key per text and iteration; an iteration's imposters are the
+    ``round(imposter_share * n_i)`` texts of smallest key among the ``n_i`` texts allowed as
+    imposters (:func:`imposter_choice`), so the same draws serve every candidate, case and text."""
+
+    features: np.ndarray
+    keys: np.ndarray
+
+
+def imposters_draws(rng: np.random.Generator, n_features: int, n_reference: int,
+                    settings: ImpostersSettings = ImpostersSettings()) -> Draws:
+    """The draws of :class:`Draws`: the feature subsets first (:func:`_subset_masks`), then the keys."""
+    features = _subset_masks(rng, settings.iterations, n_features, settings.feature_share)
+    return Draws(features, rng.random((settings.iterations, n_reference)))
+
+
+def imposter_choice(keys: np.ndarray, allowed: np.ndarray, share: float) -> np.ndarray:
+    """(K, n_r) booleans: in each iteration the ``max(1, round(share * n_i))`` texts of smallest
+    key among the ``n_i`` texts ``allowed`` (R's and Python's ``round``: half to even), a uniform
+    draw without replacement, as stylo's ``sample(rownames(imposters.set))[1:no.of.imposters]``."""
+    allowed = np.asarray(allowed, dtype=bool)
+    n_i = int(allowed.sum())
+    if n_i == 0:
+        raise ValueError("no imposter text")
+    chosen = min(n_i, max(1, round(share * n_i)))
+    masked = np.where(allowed[None, :], keys, np.inf)
+    ranks = np.argsort(np.argsort(masked, axis=1, kind="stable"), axis=1, kind="stable")
+    return (ranks < chosen) & allowed[None, :]
+
+
+def reference_scores(
+    tests: np.ndarray,
+    reference: np.ndarray,
+    candidate: np.ndarray,
+    imposters: np.ndarray,
+    draws: Draws,
+    settings: ImpostersSettings = ImpostersSettings(),
+) -> np.ndarray:
+    """The General Imposters score of each row of ``tests`` (m, d) against the reference texts
+    ``reference`` (n_r, d): the rows ``candidate`` (booleans) are the candidate's texts, the
+    imposters of each iteration are drawn (:func:`imposter_choice`) among the rows ``imposters``
+    with the shared ``draws``; module docstring. Returns (m,)."""
+    T = np.atleast_2d(np.asarray(tests, dtype=np.float64))
+    R = np.atleast_2d(np.asarray(reference, dtype=np.float64))
+    is_candidate = np.asarray(candidate, dtype=bool)
+    d = T.shape[1]
+    if not is_candidate.any():
+        raise ValueError("no candidate text")
+    if R.shape[1] != d:
+        raise ValueError(f"tests and reference differ in features: {d}, {R.shape[1]}")
+    if draws.features.shape[1] != d or draws.keys.shape[1] != R.shape[0]:
+        raise ValueError("the draws were made for another reference set")
+    chosen = imposter_choice(draws.keys, np.asarray(imposters, dtype=bool) & ~is_candidate, settings.imposter_share)
+    weights = (chosen | is_candidate[None, :]).astype(np.float64)  # (K, n_r): rows of iteration k
+    features = draws.features
+    copies = float(settings.test_copies)
+    center = R.mean(axis=0)
+    Rc = R - center
+    WR, WR2 = weights @ Rc, weights @ (Rc * Rc)  # (K, d)
+    n = weights.sum(axis=1)[:, None] + copies  # (K, 1): texts of iteration k, the test text's copies too
+    candidate_columns, imposter_rows = np.flatnonzero(is_candidate), chosen.T  # (n_r, K)
+    out = np.empty(T.shape[0])
+    block = max(1, int(4_000_000 // max(1, R.shape[0] * d)))
+    for start in range(0, T.shape[0], block):
+        Tc = T[start : start + block] - center
+        s1 = WR[None] + copies * Tc[:, None, :]  # (m, K, d)
+        s2 = WR2[None] + copies * (Tc * Tc)[:, None, :]
+        variance = np.maximum(s2 - s1 * s1 / n, 0.0) / (n - 1.0)
+        sd = np.sqrt(variance)
+        sd = np.where(sd > 1e-12 * (1.0 + np.abs(s1 / n)), sd, 1.0)
+        scale = features[None] / sd / features.sum(axis=1)[None, :, None]  # (m, K, d)
+        distances = np.abs(R[None] - T[start : start + block, None, :]) @ scale.transpose(0, 2, 1)  # (m, n_r, K)
+        nearest_candidate = distances[:, candidate_columns].min(axis=1)
+        nearest_imposter = np.where(imposter_rows[None], distances, np.inf).min(axis=1)
+        out[start : start + block] = np.mean(nearest_candidate <= nearest_imposter, axis=1)
+    return out
+
+
 def imposters_scores(
     tests: np.ndarray,
     candidate_rows: np.ndarray,
@@ -84,38 +177,21 @@ def imposters_scores(
     rng: np.random.Generator,
     settings: ImpostersSettings = ImpostersSettings(),
 ) -> np.ndarray:
-    """The General Imposters score of each row of ``tests`` (m, d) for the candidate texts
-    ``candidate_rows`` (n_c, d) against ``imposter_rows`` (n_i, d) (module docstring); the
-    draws of features and imposters are shared by the rows of ``tests``. Returns (m,)."""
-    T = np.atleast_2d(np.asarray(tests, dtype=np.float64))
+    """:func:`reference_scores` of the rows of ``tests`` (m, d) with the reference set
+    ``[candidate_rows; imposter_rows]`` and draws (:func:`imposters_draws`) from ``rng``,
+    shared by the rows of ``tests``. Returns (m,)."""
     C = np.atleast_2d(np.asarray(candidate_rows, dtype=np.float64))
     imposters = np.atleast_2d(np.asarray(imposter_rows, dtype=np.float64))
-    d = T.shape[1]
+    d = np.atleast_2d(np.asarray(tests)).shape[1]
     if C.shape[0] == 0:
         raise ValueError("no candidate text")
     if imposters.shape[0] == 0:
         raise ValueError("no imposter text")
     if C.shape[1] != d or imposters.shape[1] != d:
         raise ValueError(f"tests, candidates and imposters differ in features: {d}, {C.shape[1]}, {imposters.shape[1]}")
-    K = settings.iterations
-    features = _subset_masks(rng, K, d, settings.feature_share)  # (K, d)
-    chosen = _subset_masks(rng, K, imposters.shape[0], settings.imposter_share)  # (K, n_i)
     R = np.vstack([C, imposters])
-    n_c = C.shape[0]
-    center = R.mean(axis=0)
-    Rc, Tc = R - center, T - center
-    weights = np.hstack([np.ones((K, n_c)), chosen.astype(np.float64)])  # (K, n_r): rows of iteration k
-    n = weights.sum(axis=1)[None, :, None] + 1.0  # with the test text
-    s1 = (weights @ Rc)[None] + Tc[:, None, :]  # (m, K, d)
-    s2 = (weights @ (Rc * Rc))[None] + (Tc * Tc)[:, None, :]
-    variance = np.maximum(s2 - s1 * s1 / n, 0.0) / (n - 1.0)
-    sd = np.sqrt(variance)
-    sd = np.where(sd > 1e-12 * (1.0 + np.abs(s1 / n)), sd, 1.0)
-    scale = features[None] / sd / features.sum(axis=1)[None, :, None]  # (m, K, d)
-    distances = np.abs(R[None] - T[:, None, :]) @ scale.transpose(0, 2, 1)  # (m, n_r, K)
-    nearest_candidate = distances[:, :n_c].min(axis=1)
-    nearest_imposter = np.where(chosen.T[None], distances[:, n_c:], np.inf).min(axis=1)
-    return np.mean(nearest_candidate <= nearest_imposter, axis=1)
+    candidate = np.arange(R.shape[0]) < C.shape[0]
+    return reference_scores(tests, R, candidate, ~candidate, imposters_draws(rng, d, R.shape[0], settings), settings)
 
 
 # --------------------------------------------------------------------------- the band
@@ -238,27 +314,26 @@ def score_cases(
     tests: np.ndarray,
     reference: np.ndarray,
     reference_labels: Sequence[Any],
-    text_labels: Sequence[Any],
     candidates: Sequence[Any],
-    rng: np.random.Generator,
+    draws: Draws,
     settings: ImpostersSettings = ImpostersSettings(),
 ) -> np.ndarray:
-    """The score of each case: row ``c`` of ``tests`` (one per case) for candidate
-    ``candidates[c]``, with the reference texts of that author as candidate texts and those of
-    every author but the candidate and the text's own author ``text_labels[c]`` as imposters.
-    Cases that share their candidate and author are scored in one call."""
+    """The score of each case (:func:`reference_scores`): row ``c`` of ``tests`` (one per case)
+    for candidate ``candidates[c]``, with the reference texts of that author as candidate texts
+    and those of every other author as imposters, as ``punctstyle verify`` scores a text. The
+    ``draws`` (:func:`imposters_draws` over the reference set) are shared by every case and
+    text, so a case's score does not depend on the other cases; the cases of one candidate are
+    scored in one call."""
     X = np.asarray(reference, dtype=np.float64)
     tests = np.atleast_2d(np.asarray(tests, dtype=np.float64))
     labels = np.asarray(reference_labels, dtype=object)
-    pairs = list(zip(np.asarray(candidates, dtype=object).tolist(), np.asarray(text_labels, dtype=object).tolist(),
-                     strict=True))
-    scores = np.full(len(pairs), np.nan)
-    keys: dict[tuple[Any, Any], list[int]] = {}
-    for c, pair in enumerate(pairs):
-        keys.setdefault(pair, []).append(c)
-    for (candidate, author), rows in keys.items():
-        imposters = (labels != candidate) & (labels != author)
-        scores[rows] = imposters_scores(tests[rows], X[labels == candidate], X[imposters], rng, settings)
+    asked = np.asarray(candidates, dtype=object)
+    if asked.size != tests.shape[0]:
+        raise ValueError(f"{tests.shape[0]} cases but {asked.size} candidates")
+    scores = np.full(asked.size, np.nan)
+    for candidate in dict.fromkeys(asked.tolist()):
+        rows = np.flatnonzero(asked == candidate)
+        scores[rows] = reference_scores(tests[rows], X, labels == candidate, labels != candidate, draws, settings)
     return scores
 
 

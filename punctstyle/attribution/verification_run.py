@@ -39,8 +39,9 @@ from punctstyle.attribution.verification import (
     case_rng,
     family_matrix,
     family_parts,
-    imposters_scores,
+    imposters_draws,
     optimal_band,
+    reference_scores,
     score_cases,
     verification_cases,
 )
@@ -52,7 +53,8 @@ from punctstyle.featuresets import matrices_from_tables, resolve_feature_set
 from punctstyle.io import InputError, read_json_object, write_json_atomic, write_parquet_atomic
 from punctstyle.marks import feature_column_names
 
-FORMAT = "punctstyle-verification/1"
+FORMAT = "punctstyle-verification/2"
+"""/2: the band calibrated with every other author an imposter and the test text twice in the z-scores."""
 FILES: dict[str, str] = {"record": "verification.json", "reference": "verification_reference.parquet"}
 WHOLE = "whole"
 RECORD_KEYS: tuple[str, ...] = ("bundle_family", "families", "lengths", "words", "min_marks", "whole_marks", "imposters")
@@ -235,8 +237,9 @@ def verification_run(
                 ref = family_matrix(family, {f: m[reference] for f, m in features.items()},
                                     None if word_all is None else word_all[reference])
                 family_rng = _rng(seed, family, length)
-                scores = score_cases(tests, ref, labels[reference], labels[cases.text[in_view]],
-                                     cases.candidate[in_view], family_rng, settings.imposters)
+                draws = imposters_draws(family_rng, ref.shape[1], ref.shape[0], settings.imposters)
+                scores = score_cases(tests, ref, labels[reference], cases.candidate[in_view], draws,
+                                     settings.imposters)
                 same = cases.same[in_view]
                 measured = case_measures(scores, same, cases.text[in_view], settings.band_step, family_rng)
                 rows.append({"family": family, "length": length, "seed": seed, **measured})
@@ -358,12 +361,15 @@ class VerificationBundle:
 
     def score(self, family: str, text_features: Mapping[str, np.ndarray], text_words: np.ndarray | None,
               author: str, rng: np.random.Generator) -> float:
-        """The General Imposters score of one text for ``author``, every other author an imposter."""
+        """The General Imposters score of one text for ``author``, every other author an imposter,
+        with draws (:func:`punctstyle.attribution.verification.imposters_draws`) from ``rng`` over
+        the reference texts, as the calibration cases draw theirs."""
         labels = self.reference["author"].to_numpy(dtype=object)
         X = self.matrix(family)
         test = family_matrix(family, text_features, text_words)
         settings = ImpostersSettings(**self.record["imposters"])
-        return float(imposters_scores(test, X[labels == author], X[labels != author], rng, settings)[0])
+        draws = imposters_draws(rng, X.shape[1], X.shape[0], settings)
+        return float(reference_scores(test, X, labels == author, labels != author, draws, settings)[0])
 
 
 def load_verification(directory: Any) -> VerificationBundle:

@@ -20,11 +20,15 @@ and on A books (``cross``). The drop ``within - cross`` is what the change of gr
 
 Methods (``<classifier>: [<input>, ...]``): punctuation feature sets (``f3``, ``all``, ... as in
 the recognition grid), ``words<k>`` (relative frequencies of the k most frequent words of the
-training books, :func:`punctstyle.corpus.words.select_vocabulary`) and ``distorted`` (the
-text-distortion baseline of Stamatatos 2017, in its unigram form, :func:`distorted_vectors`:
-every word outside the k most frequent training words masked as one token ``*``, the marks
-kept; the token frequencies of the distorted text are the vector; k chosen from a grid on an
-inner half-split of the training books only).
+training books, :func:`punctstyle.corpus.words.select_vocabulary`), ``dv_ma`` and ``dv_sa``
+(Stamatatos's 2017 text distortion, :mod:`punctstyle.beyond.distortion`: the words outside the
+k most frequent words of the training books masked character by character or as one ``*``, the
+rest of the text kept, character n-grams of the distorted texts) and ``masked_unigrams`` (not
+Stamatatos's method: the token unigrams of the masked word stream, :func:`masked_unigram_vectors`:
+the frequencies of the k kept words, of one mask token standing for every other word and of the
+ten marks; no characters, no n-grams). For the three, k is chosen from a grid on an inner
+half-split of the training books only (:func:`choose_distortion_k`; the same inner split for
+each).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from punctstyle.beyond import distortion
 from punctstyle.classifiers import build_classifier
 from punctstyle.corpus.words import select_vocabulary
 from punctstyle.experiments.row import documents_split, group_pair_row
@@ -49,8 +54,10 @@ from punctstyle.featuresets import resolve_feature_set, stack_features, word_set
 GROUPINGS: tuple[str, ...] = ("form", "audience")
 """The groupings of :func:`book_groups`."""
 
-DISTORTED = "distorted"
-"""The input name of the text-distortion baseline."""
+MASKED_UNIGRAMS = "masked_unigrams"
+"""The input name of the masked token unigrams (:func:`masked_unigram_vectors`)."""
+DISTORTIONS: tuple[str, ...] = (MASKED_UNIGRAMS, *distortion.MODES)
+"""The inputs whose k is chosen on the training books (:func:`choose_distortion_k`)."""
 
 RECORD_COLUMNS: tuple[str, ...] = (
     "grouping", "train_group", "test_group", "seed", "method", "classifier", "input", "condition",
@@ -112,21 +119,53 @@ def group_pairs(labels: Sequence[Any], groups: Sequence[Any], min_docs: int, min
     return [pair for a, b in zip(kept["group_a"], kept["group_b"]) for pair in ((a, b), (b, a))]
 
 
+def pair_books(labels: Sequence[Any], groupings: Mapping[str, np.ndarray], min_docs: int, min_authors: int) -> np.ndarray:
+    """Booleans over the books: a book takes part in a compared pair (:func:`group_pairs`) of some
+    grouping when its author has ``min_docs`` books in both groups and the book is in one of them."""
+    y = np.asarray(labels, dtype=object)
+    taking_part = np.zeros(y.size, dtype=bool)
+    for groups in groupings.values():
+        g = np.asarray(groups, dtype=object)
+        for a, b in group_pairs(y, g, min_docs, min_authors):
+            in_a = pd.Series(g == a).groupby(y).transform("sum").to_numpy() >= min_docs
+            in_b = pd.Series(g == b).groupby(y).transform("sum").to_numpy() >= min_docs
+            taking_part |= in_a & in_b & ((g == a) | (g == b))
+    return taking_part
+
+
 @dataclass(frozen=True)
 class CorpusInputs:
     """What the methods read, one row per corpus book (same order): punctuation ``features``
     (name -> (n, size)), word relative frequencies ``word_freqs`` (n, pool) over ``n_words``
-    words, the pool ``cutoff`` (:class:`punctstyle.corpus.words.WordMatrix`), and ``n_marks``."""
+    words, the pool ``cutoff`` (:class:`punctstyle.corpus.words.WordMatrix`), and ``n_marks``;
+    for ``dv_ma`` and ``dv_sa`` the cleaned ``texts``
+    (:class:`punctstyle.beyond.distortion.PreparedText`, None without them; a book that takes
+    part in no pair is not read, its entry None) and their ``text_words``
+    (:func:`punctstyle.beyond.distortion.word_counts`)."""
 
     features: Mapping[str, np.ndarray]
     word_freqs: sp.csr_matrix
     n_words: np.ndarray
     cutoff: np.ndarray
     n_marks: np.ndarray
+    texts: Sequence[distortion.PreparedText | None] | None = None
+    text_words: sp.csr_matrix | None = None
 
 
-def distorted_vectors(inputs: CorpusInputs, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
-    """Token frequencies of the distorted texts (Stamatatos 2017, unigrams): with ``n_w`` words,
+@dataclass(frozen=True)
+class DistortionOptions:
+    """The grid of k (``cross.genres.distortion_k``), and for ``dv_ma`` and ``dv_sa`` the n of
+    the character n-grams and the number of n-gram features (``distortion_ngram``,
+    ``distortion_features``)."""
+
+    k_grid: tuple[int, ...]
+    ngram: int = 3
+    n_features: int = 1000
+
+
+def masked_unigram_vectors(inputs: CorpusInputs, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """Token frequencies of the masked word streams (unigrams; not Stamatatos's method, which
+    reads character n-grams of the distorted text, :mod:`punctstyle.beyond.distortion`): with ``n_w`` words,
     ``n_m`` marks, ``c_w`` the count of kept word ``w`` (``columns``) and ``c_m`` of mark ``m``
     (``f1 * n_m``), over ``T = n_w + n_m`` tokens: ``[c_w / T ..., (n_w - sum_w c_w) / T,
     c_m / T ...]`` (kept words, the mask ``*``, the ten marks)."""
@@ -143,6 +182,29 @@ def _vocabulary(inputs: CorpusInputs, train: np.ndarray, k: int) -> np.ndarray:
     return select_vocabulary(inputs.word_freqs[train], k, inputs.cutoff[train]).columns
 
 
+def distortion_vectors(
+    inputs: CorpusInputs, input_name: str, train: np.ndarray, test: np.ndarray, k: int, options: DistortionOptions
+) -> tuple[np.ndarray, np.ndarray]:
+    """(X_train, X_test) of a distortion at ``k``, every word choice from ``train``: ``dv_ma`` and
+    ``dv_sa`` (:mod:`punctstyle.beyond.distortion`: the k most frequent words of the training
+    texts kept, the ``n_features`` most frequent character n-grams of their distortions) or
+    ``masked_unigrams`` (:func:`masked_unigram_vectors`)."""
+    if input_name == MASKED_UNIGRAMS:
+        columns = _vocabulary(inputs, train, k)
+        return masked_unigram_vectors(inputs, train, columns), masked_unigram_vectors(inputs, test, columns)
+    if inputs.texts is None or inputs.text_words is None:
+        raise ValueError(f"input {input_name!r} needs the books' texts")
+    texts = inputs.texts
+    if any(texts[i] is None for i in np.concatenate([train, test])):
+        raise ValueError(f"input {input_name!r}: a book of the split was not read (it takes part in no pair)")
+    kept = np.zeros(inputs.text_words.shape[1], dtype=bool)
+    kept[distortion.top_words(inputs.text_words[train], k)] = True
+    grams = [distortion.text_ngrams([texts[i] for i in rows], kept, input_name, options.ngram)  # type: ignore[misc]
+             for rows in (train, test)]
+    X_train, X_test, _ = distortion.ngram_vectors(grams[0], grams[1], options.n_features)
+    return X_train, X_test
+
+
 def method_matrices(
     inputs: CorpusInputs,
     input_name: str,
@@ -150,14 +212,13 @@ def method_matrices(
     test: np.ndarray,
     labels: np.ndarray,
     *,
-    distortion_k: Sequence[int],
+    distortion_options: DistortionOptions,
     seed: int,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """(X_train, X_test, chosen k or 0) of one input; every word choice from ``train`` only.
 
-    ``distorted``: each k of ``distortion_k`` is scored by Burrows' Delta on an inner half-split
-    of the training books (:func:`punctstyle.experiments.row.documents_split`); the best k (the
-    smallest on a tie) is then chosen on all training books."""
+    ``dv_ma``, ``dv_sa``, ``masked_unigrams``: k chosen on the training books
+    (:func:`choose_distortion_k`), then the vectors of :func:`distortion_vectors`."""
     word_set = word_set_parts(input_name)
     if word_set is not None:
         base, k = word_set
@@ -172,10 +233,9 @@ def method_matrices(
             np.hstack([stack_features({f: inputs.features[f][test] for f in names}, names), words_test]),
             k,
         )
-    if input_name == DISTORTED:
-        k = choose_distortion_k(inputs, train, labels[train], distortion_k, seed)
-        columns = _vocabulary(inputs, train, k)
-        return distorted_vectors(inputs, train, columns), distorted_vectors(inputs, test, columns), k
+    if input_name in DISTORTIONS:
+        k = choose_distortion_k(inputs, input_name, train, labels[train], distortion_options, seed)
+        return (*distortion_vectors(inputs, input_name, train, test, k, distortion_options), k)
     names = resolve_feature_set(input_name)
     return (
         stack_features({f: inputs.features[f][train] for f in names}, names),
@@ -185,22 +245,25 @@ def method_matrices(
 
 
 def choose_distortion_k(
-    inputs: CorpusInputs, train: np.ndarray, y_train: np.ndarray, grid: Sequence[int], seed: int
+    inputs: CorpusInputs, input_name: str, train: np.ndarray, y_train: np.ndarray, options: DistortionOptions,
+    seed: int,
 ) -> int:
-    """The k of ``grid`` whose distorted vectors give Burrows' Delta the best accuracy on an
-    inner half-split of the training books ``train`` (ties: the smallest k)."""
+    """The k of ``options.k_grid`` whose vectors (:func:`distortion_vectors`) give Burrows' Delta
+    the best accuracy on an inner half-split of the training books ``train`` (ties: the
+    smallest k); the same inner split for every distortion."""
+    grid = options.k_grid
     rng = row_rng(seed, len(train), "cross_domain:distortion_k")
     inner_train, inner_test = documents_split(y_train, None, 0.5, rng)
     if inner_test.size == 0:
         return int(min(grid))
     best_k, best = int(min(grid)), -1.0
     for k in sorted(int(k) for k in grid):
-        columns = _vocabulary(inputs, train[inner_train], k)
+        X_train, X_test = distortion_vectors(inputs, input_name, train[inner_train], train[inner_test], k, options)
         scored = run_split(
-            lambda: build_classifier("delta", seed=seed, feature_set=(DISTORTED,)),
-            distorted_vectors(inputs, train[inner_train], columns),
+            lambda: build_classifier("delta", seed=seed, feature_set=(input_name,)),
+            X_train,
             y_train[inner_train],
-            distorted_vectors(inputs, train[inner_test], columns),
+            X_test,
             y_train[inner_test],
         )
         if scored.accuracy > best:
@@ -218,7 +281,7 @@ def cross_domain_records(
     min_docs: int,
     min_authors: int,
     test_fraction: float,
-    distortion_k: Sequence[int],
+    distortion_options: DistortionOptions,
     classifier_options: Mapping[str, Mapping[str, Any]] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> pd.DataFrame:
@@ -238,7 +301,8 @@ def cross_domain_records(
                     for input_name in input_names:
                         for condition, train in (("within", split.within_train_index), ("cross", split.cross_train_index)):
                             X_train, X_test, k = method_matrices(
-                                inputs, input_name, train, split.test_index, y, distortion_k=distortion_k, seed=int(seed)
+                                inputs, input_name, train, split.test_index, y,
+                                distortion_options=distortion_options, seed=int(seed)
                             )
                             features = tuple(input_name.split("+"))
                             scored = run_split(
@@ -295,10 +359,13 @@ def cross_domain_pair_table(records: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def corpus_inputs(tables: Mapping[str, pd.DataFrame], word_matrix: Any) -> CorpusInputs:
+def corpus_inputs(tables: Mapping[str, pd.DataFrame], word_matrix: Any,
+                  texts: Callable[[int], str] | None = None, read: np.ndarray | None = None) -> CorpusInputs:
     """:class:`CorpusInputs` of the corpus tables' books (the first table's order) from the
     tables (feature name -> corpus table) and the corpus word matrix
-    (:class:`punctstyle.corpus.words.WordMatrix`)."""
+    (:class:`punctstyle.corpus.words.WordMatrix`); ``texts(book_id)``: a book's cleaned text
+    (the distortions ``dv_ma``, ``dv_sa``; None without them), read for the books ``read``
+    (booleans; None: every book)."""
     from punctstyle.corpus.tables import feature_matrix
 
     first = next(iter(tables.values()))
@@ -307,12 +374,22 @@ def corpus_inputs(tables: Mapping[str, pd.DataFrame], word_matrix: Any) -> Corpu
         if not np.array_equal(table["book_id"].to_numpy(), book_ids):
             raise ValueError(f"table {name} does not list the same books in the same order")
     rows = word_matrix.rows_of(book_ids)
+    prepared, text_words = None, None
+    if texts is not None:
+        word_ids: dict[str, int] = {}
+        wanted = np.ones(book_ids.size, dtype=bool) if read is None else np.asarray(read, dtype=bool)
+        prepared = [distortion.prepare_text(texts(int(b)), word_ids) if w else None
+                    for b, w in zip(book_ids, wanted, strict=True)]
+        empty = distortion.prepare_text("", word_ids)
+        text_words = distortion.word_counts([p if p is not None else empty for p in prepared], len(word_ids))
     return CorpusInputs(
         features={name: feature_matrix(table, name) for name, table in tables.items()},
         word_freqs=word_matrix.relative_frequencies(book_ids),
         n_words=word_matrix.n_words[rows],
         cutoff=word_matrix.cutoff[rows],
         n_marks=first["n_marks"].to_numpy(dtype=np.int64),
+        texts=prepared,
+        text_words=text_words,
     )
 
 

@@ -30,12 +30,14 @@ def cross_analyses_job(
     config: Mapping[str, Any],
     threads: int,
     log: Any,
+    texts: Sequence[PathLike] = (),
 ) -> None:
     """Rule cross_analyses: from the corpus folder (that of ``selection``: its tables and word
     matrix), the corpus table f1 ``table``, the books' ``sequences`` and the ``catalog``, write
     every table of :data:`punctstyle.plan.cross.CROSS_TABLES` as CSV (``output[name]``): the
     records, pairs and summary across groups and the group sizes; the discrete Weibull fits of
-    the word gaps, examples, by era, consistency and recognition; the translators' tables."""
+    the word gaps, examples, by era, consistency and recognition; the translators' tables.
+    ``texts``: the books' ``books/{id}.txt.gz`` (the distortions ``dv_ma`` and ``dv_sa``)."""
     corpus_dir = Path(selection).parent
 
     def write(name: str, frame: pd.DataFrame) -> None:
@@ -44,7 +46,8 @@ def cross_analyses_job(
 
     seeds = cross["seeds"]
     records = cross_report.run_cross_domain(corpus_dir=corpus_dir, cross=cross, methods=cross["genres"]["methods"],
-                                            seeds=seeds, mlp_params=mlp, config=config, threads=threads)
+                                            seeds=seeds, mlp_params=mlp, config=config, threads=threads,
+                                            texts=list(texts))
     write("cross_domain_records", records)
     write("cross_domain_pairs", cross_domain_pair_table(records))
     write("cross_domain_summary", cross_domain_summary(records))

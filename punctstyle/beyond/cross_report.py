@@ -5,14 +5,14 @@ read a run's corpus tables, word matrix, selection, catalog and sequence files, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from punctstyle.beyond import cross_domain, gap_weibull, translators
+from punctstyle.beyond import cross_domain, distortion, gap_weibull, translators
 from punctstyle.classifiers import build_classifier
 from punctstyle.book.sequence_file import read_sequence
 from punctstyle.corpus.words import read_word_matrix, select_vocabulary
@@ -27,18 +27,45 @@ def _tables(corpus_dir: Path, features: Sequence[str]) -> dict[str, pd.DataFrame
 
 
 def method_features(methods: Mapping[str, Sequence[str]]) -> list[str]:
-    """The punctuation features the configured methods read (f1 always: the distorted texts'
+    """The punctuation features the configured methods read (f1 always: the masked unigrams'
     marks)."""
     needed = {"f1"}
     for inputs in methods.values():
         for name in inputs:
-            if name == cross_domain.DISTORTED:
+            if name in cross_domain.DISTORTIONS:
                 continue
             parts = word_set_parts(name)
             base = name if parts is None else parts[0]
             if base is not None:
                 needed.update(resolve_feature_set(base))
     return sorted(needed)
+
+
+def reads_texts(methods: Mapping[str, Sequence[str]]) -> bool:
+    """Whether a configured method reads the books' texts (``dv_ma``, ``dv_sa``)."""
+    return any(name in distortion.MODES for inputs in methods.values() for name in inputs)
+
+
+def distortion_options(genres: Mapping[str, Any]) -> cross_domain.DistortionOptions:
+    """The distortion keys of a validated ``cross.genres`` block (cast: Snakemake passes strings)."""
+    return cross_domain.DistortionOptions(tuple(int(k) for k in genres["distortion_k"]),
+                                          int(genres["distortion_ngram"]), int(genres["distortion_features"]))
+
+
+def text_reader(paths: Sequence[str | Path]) -> Callable[[int], str]:
+    """``book_id -> cleaned text`` (:func:`punctstyle.text.clean.clean_text`) of the books'
+    ``books/{id}.txt.gz`` files among ``paths``; a book without one: an :class:`InputError`."""
+    from punctstyle.io import read_gzip_text
+    from punctstyle.text.clean import clean_text
+
+    by_id = {int(Path(p).name.split(".")[0]): Path(p) for p in paths}
+
+    def read(book_id: int) -> str:
+        if book_id not in by_id:
+            raise InputError(f"book {book_id}: no books/{book_id}.txt.gz among the inputs of the distortion")
+        return clean_text(read_gzip_text(by_id[book_id]))
+
+    return read
 
 
 def run_cross_domain(
@@ -50,8 +77,10 @@ def run_cross_domain(
     mlp_params: Mapping[str, Any],
     config: Mapping[str, Any],
     threads: int,
+    texts: Sequence[str | Path] = (),
 ) -> pd.DataFrame:
-    """The records of :func:`punctstyle.beyond.cross_domain.cross_domain_records` on a run's corpus."""
+    """The records of :func:`punctstyle.beyond.cross_domain.cross_domain_records` on a run's
+    corpus; ``texts``: the books' ``books/{id}.txt.gz`` files (methods reading ``dv_ma``, ``dv_sa``)."""
     from punctstyle.classifiers.options import options_by_classifier
 
     genres = cross["genres"]
@@ -59,12 +88,16 @@ def run_cross_domain(
     tables = _tables(corpus_dir, method_features(methods))
     first = next(iter(tables.values()))
     table = cross_domain.with_subjects(first, pd.read_parquet(corpus_dir / "selection.parquet"))
-    inputs = cross_domain.corpus_inputs(tables, read_word_matrix(corpus_dir / "words.npz"))
     groupings = {g: cross_domain.book_groups(table, g) for g in genres["groupings"]}
+    labels = table["author"].to_numpy(dtype=object)
+    inputs = cross_domain.corpus_inputs(
+        tables, read_word_matrix(corpus_dir / "words.npz"), text_reader(texts) if reads_texts(methods) else None,
+        cross_domain.pair_books(labels, groupings, int(genres["min_docs"]), int(genres["min_authors"])),
+    )
     return cross_domain.cross_domain_records(
-        inputs, table["author"].to_numpy(dtype=object), groupings, methods, seeds,
+        inputs, labels, groupings, methods, seeds,
         min_docs=int(genres["min_docs"]), min_authors=int(genres["min_authors"]),
-        test_fraction=float(genres["test_fraction"]), distortion_k=[int(k) for k in genres["distortion_k"]],
+        test_fraction=float(genres["test_fraction"]), distortion_options=distortion_options(genres),
         classifier_options=options_by_classifier(config, {"mlp": mlp_params}, threads),
     )  # fmt: skip
 

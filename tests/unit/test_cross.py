@@ -109,7 +109,7 @@ def test_book_form_and_pairs():
     assert cross_domain.group_pairs(authors, groups, 2, 3) == []
 
 
-def test_distorted_vectors_mask_the_rare_words_and_keep_the_marks():
+def test_masked_unigram_vectors_mask_the_rare_words_and_keep_the_marks():
     f1 = np.zeros((1, 10))
     f1[0, MARK_CODE[","]] = 0.5
     f1[0, MARK_CODE["."]] = 0.5
@@ -120,7 +120,7 @@ def test_distorted_vectors_mask_the_rare_words_and_keep_the_marks():
         cutoff=np.zeros(1),
         n_marks=np.array([4]),
     )
-    vector = cross_domain.distorted_vectors(inputs, np.array([0]), np.array([0]))
+    vector = cross_domain.masked_unigram_vectors(inputs, np.array([0]), np.array([0]))
     # 14 tokens: the kept word 5 times, 5 masked words, 2 commas, 2 periods
     expected = np.zeros(12)
     expected[0], expected[1] = 5 / 14, 5 / 14
@@ -209,3 +209,54 @@ def test_the_figures_draw_and_keep_their_text_inside(monkeypatch):
             assert extent.x0 >= -1 and extent.x1 <= fig.bbox.width + 1, text.get_text()
             assert extent.y0 >= -1 and extent.y1 <= fig.bbox.height + 1, text.get_text()
         close_figure(fig)
+
+
+def _text_inputs(texts):
+    from punctstyle.beyond import distortion
+
+    ids: dict[str, int] = {}
+    prepared = [distortion.prepare_text(t, ids) for t in texts]
+    n = len(texts)
+    return cross_domain.CorpusInputs(
+        features={"f1": np.zeros((n, 10))}, word_freqs=sp.csr_matrix((n, 1)), n_words=np.ones(n, np.int64),
+        cutoff=np.zeros(n), n_marks=np.ones(n, np.int64), texts=prepared,
+        text_words=distortion.word_counts(prepared, len(ids)),
+    )
+
+
+def test_dv_sa_vectors_keep_the_training_books_words_only():
+    # training books "the cat, the dog." and "the cow."; the test book's own frequent word
+    # ("zebra") is masked: k = 1 keeps "the" only
+    inputs = _text_inputs(["the cat, the dog.", "the cow.", "zebra zebra the"])
+    options = cross_domain.DistortionOptions((1,), ngram=3, n_features=2)
+    X_train, X_test = cross_domain.distortion_vectors(inputs, "dv_sa", np.array([0, 1]), np.array([2]), 1, options)
+    # distorted: "the *, the *." (11 trigrams: "the" 2, "he " 2, "e *" 2, ...), "the *." (4: "the",
+    # "he ", "e *", " *."), "* * the" (5: "* *", " * ", "* t", " th", "the"); the two n-grams of
+    # largest mean relative frequency: "e *" and "he " (2/11 + 1/4) tie with "the", ties to the smaller code
+    np.testing.assert_allclose(X_train, [[2 / 11, 2 / 11], [1 / 4, 1 / 4]])
+    np.testing.assert_allclose(X_test, [[0.0, 0.0]])
+
+
+def test_the_distortion_k_is_chosen_on_the_training_books_only():
+    texts = ["the cat sat. a dog ran.", "the cat ran. a dog sat.", "a cat, the dog.", "the dog, a cat.",
+             "cat cat cat dog.", "dog dog the a."]
+    labels = np.array(["x", "x", "y", "y", "x", "y"], dtype=object)
+    train, test = np.array([0, 1, 2, 3]), np.array([4, 5])
+    options = cross_domain.DistortionOptions((1, 2, 4), ngram=3, n_features=20)
+    first = cross_domain.method_matrices(_text_inputs(texts), "dv_ma", train, test, labels,
+                                         distortion_options=options, seed=0)
+    other = texts[:4] + ["zebra zebra zebra.", "quite other words here."]
+    second = cross_domain.method_matrices(_text_inputs(other), "dv_ma", train, test, labels,
+                                          distortion_options=options, seed=0)
+    assert first[2] == second[2] and first[2] in (1, 2, 4)
+    np.testing.assert_array_equal(first[0], second[0])
+    assert not np.array_equal(first[1], second[1])
+
+
+def test_pair_books_are_the_books_a_compared_pair_can_draw():
+    authors = np.array(["a", "a", "a", "a", "b", "b", "b", "b", "c", "c", "a"], dtype=object)
+    groups = np.array(["x", "x", "y", "y", "x", "x", "y", "y", "x", "y", "z"], dtype=object)
+    # a and b have two books in x and in y; c one in each; a's book in z is in no pair
+    taking_part = cross_domain.pair_books(authors, {"form": groups}, 2, 2)
+    assert taking_part.tolist() == [True] * 8 + [False, False, False]
+    assert not cross_domain.pair_books(authors, {"form": groups}, 2, 3).any()

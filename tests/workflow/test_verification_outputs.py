@@ -54,7 +54,8 @@ def test_the_bundle_files_hold_a_band_per_family_and_length(outdir):
     bundle = outdir / "models/attribution"
     record = json.loads((bundle / "verification.json").read_text())
     assert record["bundle_family"] == "all+words"
-    assert record["imposters"] == {"iterations": 20, "feature_share": 0.5, "imposter_share": 0.5}
+    assert record["imposters"] == {"iterations": 20, "feature_share": 0.5, "imposter_share": 0.5, "test_copies": 2}
+    assert record["format"] == "punctstyle-verification/2"
     assert len(record["words"]) <= 50
     # one seed: the bundle's band of each family and length (fitted on every seed's cases) is
     # the band of that seed's results

@@ -7,6 +7,9 @@ from punctstyle.plan import cross as plan_cross
 
 rule cross_analyses:
     input:
+        unpack(
+            lambda wildcards: plan_cross.cross_text_inputs(config, selected_book_ids())
+        ),
         table=out("corpus/f1.parquet"),
         tables=expand(out("corpus/{feature}.parquet"), feature=PAPER_FEATURES),
         selection=out("corpus/selection.parquet"),

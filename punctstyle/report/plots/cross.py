@@ -11,13 +11,13 @@ from matplotlib.figure import Figure
 
 from punctstyle.report.plots.base import new_figure, placeholder_figure, set_title, set_xlabel, set_ylabel
 
-WORD_INPUT_PREFIXES: tuple[str, ...] = ("words", "distorted")
+WORD_INPUT_PREFIXES: tuple[str, ...] = ("words", "masked_unigrams", "dv_ma", "dv_sa")
 
 
 def is_word_method(method: str) -> bool:
-    """Whether a ``<classifier>:<input>`` method reads words (words<k>, a set with words, distorted)."""
+    """Whether a ``<classifier>:<input>`` method reads words (words<k>, a set with words, a distortion)."""
     name = method.split(":", 1)[-1]
-    return "words" in name or name.startswith("distorted")
+    return "words" in name or name.startswith(WORD_INPUT_PREFIXES[1:])
 
 
 def plot_cross_domain(summary: pd.DataFrame, title: str) -> Figure:
