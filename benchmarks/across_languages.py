@@ -23,10 +23,7 @@ Usage: ``python benchmarks/across_languages.py ../shared/eltec/ELTeC-eng ../shar
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
-import tempfile
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -47,16 +44,13 @@ from punctstyle.sources.tei import TeiRefusal, TeiSettings, corpus_language, rea
 from punctstyle.text.chunk_cache import ChunkCachedExtractor
 from punctstyle.text.tokenizer_facts import export_extraction_rules
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # benchmarks/evidence_run.py
+from evidence_run import commit, write_evidence  # noqa: E402
+
+
 REPO = Path(__file__).resolve().parents[1]
 SEEDS = [0, 1, 2, 3, 4]
 TEST_FRACTION = 0.2
-
-
-def commit() -> str:
-    """The checkout's commit, with ``+changes`` when the tree differs from it."""
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain"], cwd=REPO, capture_output=True, text=True).stdout.strip()
-    return head + ("+changes" if dirty else "")
 
 
 def read_collection(folder: Path) -> tuple[pd.DataFrame, dict[str, dict[str, np.ndarray]]]:
@@ -83,14 +77,6 @@ def read_collection(folder: Path) -> tuple[pd.DataFrame, dict[str, dict[str, np.
                      "words": sequence.n_words, "mean_gap": float(gaps.mean()) if gaps.size else np.nan,
                      "p": fit.p, "beta": fit.beta, "ks": fit.ks})
     return pd.DataFrame(rows), features
-
-
-def write_csv(frame: pd.DataFrame, path: Path) -> None:
-    """Atomically: a temporary file in the folder, then renamed."""
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as handle:
-        frame.to_csv(handle, index=False, float_format="%.6g")
-    os.chmod(handle.name, 0o644)
-    os.replace(handle.name, path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,13 +120,10 @@ def main(argv: list[str] | None = None) -> int:
     f1_by_slot.insert(2, "novels", novels.groupby(["language", "time_slot"]).size().to_numpy())
     outputs["f1_by_slot.csv"] = f1_by_slot
 
-    args.out.mkdir(parents=True, exist_ok=True)
-    for name, frame in outputs.items():
-        write_csv(frame, args.out / name)
     run = {"command": "python benchmarks/across_languages.py " + " ".join(f"<{f.name}>" for f in args.collections),
            "commit": code, "collections": [f.name for f in args.collections], "seeds": SEEDS,
            "test_fraction": TEST_FRACTION, "files": sorted(f"{c}/{n}" for c, n in keys)}
-    (args.out / "run.json").write_text(json.dumps(run, indent=1) + "\n", encoding="utf-8")
+    write_evidence(args.out, outputs, run)
     with pd.option_context("display.width", 200, "display.max_rows", 200, "display.max_columns", 30):
         for name, frame in outputs.items():
             if name == "novels.csv":

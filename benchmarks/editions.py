@@ -21,11 +21,7 @@ Usage: ``python benchmarks/editions.py --collection ../shared/eltec/ELTeC-eng
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -47,18 +43,15 @@ from punctstyle.sources.download import fetch_book
 from punctstyle.sources.tei import ELTEC_COLUMNS, digital_source, parse_tree, read_eltec_metadata, read_tei_file
 from punctstyle.text.chunk_cache import ChunkCachedExtractor
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # benchmarks/evidence_run.py
+from evidence_run import commit, write_evidence  # noqa: E402
+
+
 FEATURES = ["f1", "f2", "f3", "f4", "f5", "f6"]
 REPO = Path(__file__).resolve().parents[1]
 # the mirror's layout, that of www.gutenberg.org (as config/test.yaml's url_templates)
 SITE_TEMPLATES = ("cache/epub/{id}/pg{id}.txt", "files/{id}/{id}-0.txt", "files/{id}/{id}-0.zip",
                   "files/{id}/{id}.txt", "files/{id}/{id}.zip")
-
-
-def commit() -> str:
-    """The checkout's commit (``git rev-parse HEAD``), with ``+changes`` when the tree differs."""
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain"], cwd=REPO, capture_output=True, text=True).stdout.strip()
-    return head + ("+changes" if dirty else "")
 
 
 def collection_table(folder: Path) -> pd.DataFrame:
@@ -127,7 +120,6 @@ def main(argv: list[str] | None = None) -> int:
         same_author_books=[len([o for o in others[int(b)] if ("gutenberg", o) in features]) for b in matches["book_id"]],
     )
 
-    args.out.mkdir(parents=True, exist_ok=True)
     written = {
         "matches.csv": matched.drop(columns=["surname"]),
         "pairs.csv": table.assign(a=table["a"].map(lambda t: f"{t[0]}:{t[1]}"),
@@ -135,11 +127,6 @@ def main(argv: list[str] | None = None) -> int:
         "summary.csv": summary,
         "shares.csv": shares,
     }
-    for name, frame in written.items():
-        with tempfile.NamedTemporaryFile("w", dir=args.out, suffix=".tmp", delete=False) as handle:
-            frame.to_csv(handle, index=False, float_format="%.6g")
-        os.chmod(handle.name, 0o644)
-        os.replace(handle.name, args.out / name)
     run = {
         "command": "python benchmarks/editions.py --collection <ELTeC collection> --mirror <Gutenberg mirror>"
                    + (f" --max-same-author {args.max_same_author}" if args.max_same_author != 10 else ""),
@@ -150,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         "gutenberg_books": sorted(int(b) for kind, b in features if kind == "gutenberg"),
         "features": FEATURES,
     }
-    (args.out / "run.json").write_text(json.dumps(run, indent=1) + "\n", encoding="utf-8")
+    write_evidence(args.out, written, run)
     with pd.option_context("display.width", 160, "display.max_rows", 100):
         print(matched.drop(columns=["surname", "digital_source"]).to_string(index=False))
         print(summary.to_string(index=False, float_format=lambda v: f"{v:.4f}"))

@@ -8,7 +8,7 @@ collections and writes the stored outputs.
   mark: a less constrained language in their words.
 * :func:`grouped_accuracy`: a closed-set task (the language of a novel, or its time slot within
   one language) by the KL nearest class, over seeds, with splits grouped by author (no author on
-  both sides, :func:`punctstyle.experiments.splits.grouped_split`).
+  both sides, :func:`punctstyle.experiments.row.documents_split`).
 * :func:`language_kl`: mean KL between novels of two languages (ordered pairs ``(i, j)``,
   ``i != j``; the paper's common-support KL).
 * :func:`single_slot_authors`: the novels whose author wrote in one time slot only, so a
@@ -24,7 +24,7 @@ import pandas as pd
 
 from punctstyle.classifiers.kl_nearest import classify_kl
 from punctstyle.divergence import pairwise_kl
-from punctstyle.experiments.splits import grouped_split
+from punctstyle.experiments.row import documents_split
 
 
 def weibull_by_language(fits: pd.DataFrame) -> pd.DataFrame:
@@ -46,13 +46,13 @@ def grouped_accuracy(
     X: np.ndarray, labels: Sequence[object], groups: Sequence[object], seeds: Sequence[int], test_fraction: float
 ) -> pd.DataFrame:
     """Per seed: ``seed``, ``train``, ``test``, ``accuracy`` of the KL nearest class on a split of
-    ``X``'s rows grouped by ``groups`` (:func:`grouped_split` with ``numpy.random.default_rng(seed)``),
+    ``X``'s rows grouped by ``groups`` (:func:`documents_split` with ``numpy.random.default_rng(seed)``),
     and ``majority`` (the share of the test rows in the training set's largest class: the
     accuracy of always answering it)."""
     y = np.asarray(labels, dtype=object)
     rows = []
     for seed in seeds:
-        train, test = grouped_split(y, groups, test_fraction, np.random.default_rng(seed))
+        train, test = documents_split(y, groups, test_fraction, np.random.default_rng(seed))
         predicted, _ = classify_kl(X[train], y[train], X[test])
         classes, counts = np.unique(y[train], return_counts=True)
         majority = float(np.mean(y[test] == classes[np.argmax(counts)]))

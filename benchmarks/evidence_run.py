@@ -1,0 +1,34 @@
+"""Stored evidence of a measurement script (docs/evidence/<name>/, issue 35 item 1): the
+checkout's commit, and the script's tables and ``run.json`` written atomically."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from punctstyle.io import atomic_open
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def commit() -> str:
+    """The checkout's commit (``git rev-parse HEAD``), with ``+changes`` when the tree differs
+    from it; call it before anything is written."""
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    return head + ("+changes" if dirty else "")
+
+
+def write_evidence(out: Path, tables: dict[str, pd.DataFrame], run: dict[str, Any]) -> None:
+    """Each table as ``out/<name>`` (CSV, 6 significant digits) and ``run`` as ``out/run.json``,
+    every file written to a temporary name and renamed."""
+    out.mkdir(parents=True, exist_ok=True)
+    for name, frame in tables.items():
+        with atomic_open(out / name, "w", newline="") as handle:
+            frame.to_csv(handle, index=False, float_format="%.6g")
+    with atomic_open(out / "run.json", "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(run, indent=1) + "\n")
