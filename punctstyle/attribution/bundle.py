@@ -240,8 +240,9 @@ class AttributionBundle:
             if feature in curves:
                 out[f"kl_{feature}"] = list(curves[feature].get("curve") or [])
         if self.words is not None:
-            for method, entry in (self.threshold.get("word_curves") or {}).items():
-                out[method] = list(entry.get("curve") or [])
+            word_curves = self.threshold.get("word_curves") or {}
+            for method in self.words.references:  # delta_words, then delta_both
+                out[method] = list((word_curves.get(method) or {}).get("curve") or [])
         return out
 
     def answers(self, ranking: pd.DataFrame, features: Mapping[str, Any], stream: Sequence[str] | None,
