@@ -4,6 +4,7 @@ functions the rule `cross_analyses` calls and the schema's defaults.
 
     nice -n 10 python benchmarks/bench_cross_domain.py RESULTS_DIR OUT_DIR [--seeds 0 1 2 3 4]
         [--parts cross translators weibull] [--methods '{"kl": ["f3"], ...}'] [--threads 1]
+        [--min-authors N]
 
 RESULTS_DIR is a run's output folder (corpus/, sequences/, books/ for dv_ma and dv_sa,
 catalog/pg_catalog.csv), read only;
@@ -29,11 +30,14 @@ def main() -> None:
     parser.add_argument("--parts", nargs="+", default=["cross", "translators", "weibull"])
     parser.add_argument("--methods", type=json.loads, default=None)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--min-authors", type=int, default=None, help="cross.genres.min_authors (default: the schema's)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     config = schema_defaults()
     config["recognition"]["mlp"]["device"] = "cpu"
     cross = config["cross"]
+    if args.min_authors is not None:
+        cross["genres"]["min_authors"] = args.min_authors
     seeds = args.seeds if args.seeds is not None else cross["seeds"]
     from punctstyle.beyond import cross_report
 

@@ -4,7 +4,8 @@ The text is cleaned and extracted as the workflow does (its marks, gaps and word
 :func:`punctstyle.corpus.words.book_word_stream`), scored by General Imposters against the bundle's
 reference texts (:meth:`punctstyle.attribution.verification_run.VerificationBundle.score`: the
 author's corpus texts as candidates, every other author's as imposters, the bundle's family, a
-fixed seed so the same text gives the same score), and decided by the band calibrated at the
+fixed seed so the same text gives the same score; the draws made as the calibration cases'
+are, :func:`punctstyle.attribution.verification.imposters_draws`), and decided by the band calibrated at the
 length nearest the text's (:meth:`~punctstyle.attribution.verification_run.VerificationBundle.band`).
 
 Refused with one line and exit status 2 (:class:`punctstyle.io.InputError`): an empty text, a

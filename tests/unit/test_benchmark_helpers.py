@@ -111,3 +111,21 @@ def test_author_population_spread_without_split_noise():
     expected = np.sqrt(10 / 50) * np.sqrt((601 / 650) / (42 / 51))
     assert population.scale_factor(10, 52, 50, 651) == pytest.approx(expected)
     assert population.scale_factor(10, 52, 10, 52) == pytest.approx(1.0)
+
+
+def test_compare_verification_pairs_each_step_with_the_one_before(tmp_path):
+    compare = load("compare_verification")
+    measures = {m: 0.5 for m in ("c_at_1", "f_05_u", "f1", "brier", "overall", "p1", "p2")}
+    steps = {}
+    for step, aucs in (("before", [0.8, 0.9]), ("after", [0.85, 0.88])):
+        folder = tmp_path / step
+        folder.mkdir()
+        pd.DataFrame([{"family": "f3", "length": "whole", "seed": s, "n_cases": 10, "auc": a, **measures}
+                      for s, a in enumerate(aucs)]).to_csv(folder / "results.csv", index=False)
+        steps[step] = str(folder)
+    table = compare.step_table(steps).set_index("step")
+    assert table.loc["before", "auc_mean"] == pytest.approx(0.85)
+    # paired by seed: +0.05 and -0.02
+    assert table.loc["after", "d_auc_mean"] == pytest.approx(0.015)
+    assert (table.loc["after", "d_auc_higher"], table.loc["after", "d_auc_lower"]) == (1, 1)
+    assert np.isnan(table.loc["before", "d_auc_mean"])  # the first step has no step before
