@@ -2,7 +2,8 @@
 
 Every heavy job (recognition rows, length-curve rows, sequence rows, f3 importance rows, the
 attribution bundle, and the corpus-level jobs: corpus tables, word matrix, consistency, temporal
-analysis, parts of books, verification, rolling collaborations, maps, cross analyses) ends its log with ``job cost: <cpu> CPU s, peak memory <mb> MB``
+analysis, parts of books, verification, rolling collaborations, maps, cross analyses; and, since
+issue 37, every figure, table and summary job) ends its log with ``job cost: <cpu> CPU s, peak memory <mb> MB``
 (:func:`punctstyle.logs.job_cost_line`: ``getrusage`` of the job's process and its children).
 Snakemake's benchmark files give the exact wall time (``s``) but sample the CPU time every 30 s,
 so their ``cpu_time`` undercounts a job by up to 30 s.
