@@ -47,6 +47,17 @@ def check_manifest(path: Any, manifest: Mapping[str, Any]) -> None:
         raise _bad(path, "classes", "expected a list of at least 2 author names")
 
 
+def _check_curves(path: Any, key: str, curves: Any, what: str) -> None:
+    """``key`` of the threshold file: an object of ``what`` -> ``{"curve": [...]}``, each curve
+    checked by :func:`_check_curve`; a one-line :func:`_bad` error otherwise."""
+    if not isinstance(curves, Mapping):
+        raise _bad(path, key, f'expected an object of {what} -> {{"curve": [...]}}')
+    for name, entry in curves.items():
+        if not isinstance(entry, Mapping):
+            raise _bad(path, f"{key}.{name}", 'expected an object with a "curve" list')
+        _check_curve(path, f"{key}.{name}.curve", entry.get("curve", []))
+
+
 def _check_curve(path: Any, field: str, curve: Any) -> None:
     if not isinstance(curve, list) or not all(
         isinstance(r, Mapping)
@@ -76,21 +87,9 @@ def check_threshold(path: Any, threshold: Mapping[str, Any]) -> None:
     fraction = threshold.get("fraction")
     if min_marks is not None and not _is_number(fraction):
         raise _bad(path, "fraction", f"expected a number, got {fraction!r:.80}")
-    curves = threshold.get("curves", {})
-    if not isinstance(curves, Mapping):
-        raise _bad(path, "curves", 'expected an object of feature -> {"curve": [...]}')
-    for name, entry in curves.items():
-        if not isinstance(entry, Mapping):
-            raise _bad(path, f"curves.{name}", 'expected an object with a "curve" list')
-        _check_curve(path, f"curves.{name}.curve", entry.get("curve", []))
+    _check_curves(path, "curves", threshold.get("curves", {}), "feature")
     _check_curve(path, "mlp_curve", threshold.get("mlp_curve") or [])
-    word_curves = threshold.get("word_curves") or {}
-    if not isinstance(word_curves, Mapping):
-        raise _bad(path, "word_curves", 'expected an object of method -> {"curve": [...]}')
-    for name, entry in word_curves.items():
-        if not isinstance(entry, Mapping):
-            raise _bad(path, f"word_curves.{name}", 'expected an object with a "curve" list')
-        _check_curve(path, f"word_curves.{name}.curve", entry.get("curve", []))
+    _check_curves(path, "word_curves", threshold.get("word_curves") or {}, "method")
     rolling = threshold.get("rolling")
     if rolling is not None and not (isinstance(rolling, Mapping)
                                     and rolling.get("default") in (None, "punctuation", "words", "both")):

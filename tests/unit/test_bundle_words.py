@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from punctstyle import cli
@@ -20,8 +19,8 @@ from punctstyle.attribution.bundle_words import (
     write_word_models,
     WordModels,
 )
-from punctstyle.rule_names import FEATURES
 from punctstyle.settings import schema_defaults
+from tests.fixtures.corpus_files import corpus_files
 
 AUTHORS = ("Able, Ann", "Baker, Ben", "Crane, Cy")
 OWN_WORDS = (("lamp", "river", "cat", "letter"), ("boat", "pear", "clock", "gate"), ("stone", "wind", "milk", "door"))
@@ -65,28 +64,17 @@ class MemoryWords:
 
 
 def build(folder, words_differ: bool):
-    from punctstyle.book.sequence_file import write_sequence
     from punctstyle.corpus.words import book_word_stream
-    from punctstyle.features import compute_features
-    from punctstyle.marks import feature_column_names
     from punctstyle.text.chunk_cache import ChunkCachedExtractor
 
     extractor = ChunkCachedExtractor()
-    rows, paths, streams = [], [], []
+    books, streams = [], []
     for book_id in range(1, 19):
         author = book_id % 3
         sequence, stream = book_word_stream(generated_text(author, 260, book_id, words_differ), extractor)
-        path = folder / "sequences" / f"{book_id}.parquet"
-        write_sequence(path, book_id, sequence)
-        paths.append(path)
+        books.append((book_id, AUTHORS[author], sequence))
         streams.append(stream)
-        row = {"book_id": book_id, "author": AUTHORS[author], "n_marks": len(sequence)}
-        features = compute_features(sequence.marks, sequence.gaps)
-        for name in FEATURES:
-            row.update(zip(feature_column_names(name), features[name]))
-        rows.append(row)
-    frame = pd.DataFrame(rows)
-    tables = {f: frame[["book_id", "author", "n_marks", *feature_column_names(f)]] for f in FEATURES}
+    tables, paths = corpus_files(folder, books)
     bundle = folder / "attribution"
     outputs = {key: bundle / name for key, name in {**bundles.BUNDLE_FILES, **bundles.OPTIONAL_FILES}.items()}
     defaults = schema_defaults()

@@ -369,29 +369,14 @@ def sentences(style: int, n: int, seed: int) -> str:
 @pytest.fixture(scope="module")
 def tiny_bundle(tmp_path_factory):
     """A bundle written by build_attribution_bundle from three invented styles."""
-    import pandas as pd
-
-    from punctstyle.book.sequence_file import write_sequence
     from punctstyle.text.chunk_cache import extract
-    from punctstyle.features import compute_features
-    from punctstyle.marks import feature_column_names
+    from tests.fixtures.corpus_files import corpus_files
 
     folder = tmp_path_factory.mktemp("bundle")
     authors = ["Semicolon, Sam", "Comma, Cid", "Bang, Bea"]
-    rows, paths = [], []
-    for book_id in range(1, 16):
-        style = book_id % 3
-        sequence = extract(sentences(style, 60, book_id))
-        path = folder / "sequences" / f"{book_id}.parquet"
-        write_sequence(path, book_id, sequence)
-        paths.append(path)
-        row = {"book_id": book_id, "author": authors[style], "n_marks": len(sequence)}
-        features = compute_features(sequence.marks, sequence.gaps)
-        for name in FEATURES:
-            row.update(zip(feature_column_names(name), features[name]))
-        rows.append(row)
-    frame = pd.DataFrame(rows)
-    tables = {f: frame[["book_id", "author", "n_marks", *feature_column_names(f)]] for f in FEATURES}
+    tables, paths = corpus_files(
+        folder, [(book_id, authors[book_id % 3], extract(sentences(book_id % 3, 60, book_id))) for book_id in range(1, 16)]
+    )
     bundle = folder / "attribution"
     outputs = {key: bundle / name for key, name in bundles.BUNDLE_FILES.items()}
     defaults = schema_defaults()
