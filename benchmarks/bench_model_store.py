@@ -1,5 +1,5 @@
 """What reading the recognition grid's stored fits saves the length curve and the f3 importance
-(punctstyle.experiments.model_store), on a finished corpus, without Snakemake.
+(punctstyle.jobs.fitted_models), on a finished corpus, without Snakemake.
 
     python benchmarks/bench_model_store.py CORPUS_DIR SEQUENCES_DIR OUT_DIR [--size 10] [--seed 0]
         [--lengths 50 400 3200] [--threads 1]
@@ -7,7 +7,7 @@
 One author row (class size, seed) with the schema's MLP (hidden 2000, the paper's stopping rule):
 
 1. the recognition row's MLPs on ``all`` and ``f3`` (the views the default config stores), written to
-   ``OUT_DIR/seed{seed}_fitted.npz`` (:func:`punctstyle.experiments.jobs.recognition_job`);
+   ``OUT_DIR/seed{seed}_fitted.npz`` (:func:`punctstyle.jobs.recognition.recognition_job`);
 2. the length-curve row (``mlp: [all]``, training ``whole``, ``--lengths``), once training its
    network (as before) and once reading it from the store;
 3. the f3 importance row, once training and once reading its test-split MLP.
@@ -29,7 +29,9 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from punctstyle.classifiers.options import options_by_classifier  # noqa: E402
-from punctstyle.experiments.jobs import importance_job, length_curve_job, recognition_job  # noqa: E402
+from punctstyle.jobs.importance import importance_job  # noqa: E402
+from punctstyle.jobs.length_curve import length_curve_job  # noqa: E402
+from punctstyle.jobs.recognition import recognition_job  # noqa: E402
 from punctstyle.marks import FEATURES  # noqa: E402
 from punctstyle.settings import schema_defaults, without_execution_keys  # noqa: E402
 

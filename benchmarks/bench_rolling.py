@@ -6,7 +6,7 @@
 RUN_DIR is a finished run (read only): ``corpus/f*.parquet``, ``corpus/words.npz``,
 ``sequences/{id}.parquet``, ``books/{id}.txt.gz`` and ``extraction/tokenizer_rules-*.json``.
 Per seed, the ``rolling`` row over every author is split once
-(:func:`punctstyle.experiments.collaborations.collaboration_split`); the training books are the
+(:func:`punctstyle.attribution.collaborations.collaboration_split`); the training books are the
 reference set, ``--per-kind`` collaborations of each kind (A-B, A-B-A, A-B-C; parts of 2,000 to
 20,000 marks) are cut from the held-out books, and each is rolled with every method:
 
@@ -39,7 +39,7 @@ from punctstyle.classifiers.delta import BurrowsDelta
 from punctstyle.classifiers.kl_nearest import class_signatures
 from punctstyle.corpus.tables import feature_matrix
 from punctstyle.corpus.words import BookWordStreams, read_word_matrix
-from punctstyle.experiments.collaborations import (ROLLING_METHODS as METHODS, RollingSettings, collaboration_split,
+from punctstyle.attribution.collaborations import (ROLLING_METHODS as METHODS, RollingSettings, collaboration_split,
                                                    rolling_collaborations, rolling_summary)
 from punctstyle.features import compute_features
 from punctstyle.marks import PAPER_FEATURES

@@ -46,7 +46,7 @@ def length_row(
     """One (class size, seed) row of the length curve (scripts/length_curve_row.py); ``methods``
     replaces the schema's, ``words`` is (books dir, words dir, tokenizer rules file)."""
     from punctstyle.classifiers.options import options_by_classifier
-    from punctstyle.experiments.jobs import length_curve_job
+    from punctstyle.jobs.length_curve import length_curve_job
 
     start, cpu = time.perf_counter(), time.process_time()
     config = schema_defaults()
@@ -100,7 +100,7 @@ def length_summary(out: Path) -> None:
 def sequence_row(corpus: Path, sequences: Path, out: Path, size: int, seed: int, device: str, threads: int) -> str:
     """One (class size, seed) row of the raw-sequence network (scripts/sequence_row.py)."""
     from punctstyle.classifiers.options import classifier_options
-    from punctstyle.experiments.jobs import SEQUENCE_METHOD, sequence_row_job
+    from punctstyle.jobs.sequence import SEQUENCE_METHOD, sequence_row_job
 
     start = time.perf_counter()
     config = schema_defaults()

@@ -36,7 +36,7 @@ from punctstyle.analyses.paper import (
     word_methods,
 )
 from punctstyle.classifiers.options import options_by_classifier
-from punctstyle.experiments.jobs import recognition_job
+from punctstyle.jobs.recognition import recognition_job
 from punctstyle.marks import FEATURES
 from punctstyle.analyses.recognition_files import read_results, read_word_results
 from punctstyle.report.recognition_tables import summarise

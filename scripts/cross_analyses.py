@@ -1,7 +1,7 @@
 """Rule cross_analyses (issue 25): across genres and forms, through translators, the shape of the
-gaps (:func:`punctstyle.beyond.cross_job.cross_analyses_job`)."""
+gaps (:func:`punctstyle.jobs.cross.cross_analyses_job`)."""
 
-from punctstyle.beyond.cross_job import cross_analyses_job
+from punctstyle.jobs.cross import cross_analyses_job
 from punctstyle.logs import configure_logging, job_cost_line
 
 log = configure_logging(snakemake.log[0])

@@ -1,10 +1,10 @@
 """Rule f3_importance_row: permutation importance of the f3 entries and top-k accuracies of one
-(class size, seed) row of the author task (:func:`punctstyle.experiments.jobs.importance_job`)."""
+(class size, seed) row of the author task (:func:`punctstyle.jobs.importance.importance_job`)."""
 
 import pandas as pd
 
 from punctstyle.classifiers.options import options_by_classifier
-from punctstyle.experiments.jobs import importance_job
+from punctstyle.jobs.importance import importance_job
 from punctstyle.logs import configure_logging, job_cost_line
 
 log = configure_logging(snakemake.log[0])

@@ -1,10 +1,10 @@
 """Rule length_curve_row: accuracy against the excerpt length for one (class size, seed) row of
-the author task (:func:`punctstyle.experiments.jobs.length_curve_job`)."""
+the author task (:func:`punctstyle.jobs.length_curve.length_curve_job`)."""
 
 import pandas as pd
 
 from punctstyle.classifiers.options import options_by_classifier
-from punctstyle.experiments.jobs import length_curve_job
+from punctstyle.jobs.length_curve import length_curve_job
 from punctstyle.logs import configure_logging, job_cost_line
 
 log = configure_logging(snakemake.log[0])

@@ -1,6 +1,6 @@
-"""Rule corpus_map: the maps of one family of features (:func:`punctstyle.beyond.maps_job.corpus_map_job`)."""
+"""Rule corpus_map: the maps of one family of features (:func:`punctstyle.jobs.maps.corpus_map_job`)."""
 
-from punctstyle.beyond.maps_job import corpus_map_job
+from punctstyle.jobs.maps import corpus_map_job
 from punctstyle.logs import configure_logging, job_cost_line
 
 log = configure_logging(snakemake.log[0])

@@ -1,6 +1,6 @@
-"""Rule corpus_map_kl: the KL map of one distribution family (:func:`punctstyle.beyond.maps_job.kl_map_job`)."""
+"""Rule corpus_map_kl: the KL map of one distribution family (:func:`punctstyle.jobs.maps.kl_map_job`)."""
 
-from punctstyle.beyond.maps_job import kl_map_job
+from punctstyle.jobs.maps import kl_map_job
 from punctstyle.logs import configure_logging, job_cost_line
 
 log = configure_logging(snakemake.log[0])

@@ -1,12 +1,12 @@
 """Rule recognition: one row of Tables 2-4 (a task, a class size, a seed), every configured
 classifier; and the word baselines of the row (same split) when configured for the task
-(:func:`punctstyle.experiments.jobs.recognition_job`)."""
+(:func:`punctstyle.jobs.recognition.recognition_job`)."""
 
 import pandas as pd
 
 from punctstyle.classifiers.options import options_by_classifier
-from punctstyle.experiments.jobs import recognition_job
-from punctstyle.experiments.model_store import consumer_class_sizes, stored_views
+from punctstyle.jobs.recognition import recognition_job
+from punctstyle.plan.fitted_models import consumer_class_sizes, stored_views
 from punctstyle.logs import configure_logging, job_cost_line
 from punctstyle.marks import FEATURES
 

@@ -1,7 +1,7 @@
 """Rule rolling_collaborations: rolling attribution on synthetic collaborations of held-out books
-(:func:`punctstyle.experiments.collaborations_job.rolling_collaborations_job`)."""
+(:func:`punctstyle.jobs.collaborations.rolling_collaborations_job`)."""
 
-from punctstyle.experiments.collaborations_job import rolling_collaborations_job
+from punctstyle.jobs.collaborations import rolling_collaborations_job
 from punctstyle.logs import configure_logging, job_cost_line
 
 log = configure_logging(snakemake.log[0])

@@ -1,10 +1,10 @@
 """Rule sequence_row: the classifier on raw punctuation sequences for one (class size, seed) row of
-the author task (:func:`punctstyle.experiments.jobs.sequence_row_job`)."""
+the author task (:func:`punctstyle.jobs.sequence.sequence_row_job`)."""
 
 import pandas as pd
 
 from punctstyle.classifiers.options import classifier_options
-from punctstyle.experiments.jobs import SEQUENCE_METHOD, sequence_row_job
+from punctstyle.jobs.sequence import SEQUENCE_METHOD, sequence_row_job
 from punctstyle.logs import configure_logging, job_cost_line
 
 log = configure_logging(snakemake.log[0])

@@ -1,7 +1,7 @@
-"""Rule temporal: the temporal analysis of section 5 (:func:`punctstyle.analyses.temporal_job.temporal_job`)."""
+"""Rule temporal: the temporal analysis of section 5 (:func:`punctstyle.jobs.temporal.temporal_job`)."""
 
 from punctstyle.logs import configure_logging, job_cost_line
-from punctstyle.analyses.temporal_job import temporal_job
+from punctstyle.jobs.temporal import temporal_job
 
 log = configure_logging(snakemake.log[0])
 params = snakemake.params

@@ -1,7 +1,7 @@
 """Rule verification: General Imposters calibrated on held-out corpus texts
-(:func:`punctstyle.attribution.verification_job.verification_job`)."""
+(:func:`punctstyle.jobs.verification.verification_job`)."""
 
-from punctstyle.attribution.verification_job import verification_job
+from punctstyle.jobs.verification import verification_job
 from punctstyle.logs import configure_logging, job_cost_line
 
 log = configure_logging(snakemake.log[0])

@@ -8,7 +8,7 @@ words together with the paper's punctuation features f1..f6, beside the MLP and 
   ``centroid``: z-scores with the books' mean and sample sd, ``Delta(x, c_a) = (1/d) sum_i
   |z_i(x) - c_{a,i}|``, the nearest author first);
 * ``delta_both``: the same on ``[f1 .. f6, x]`` (the combined features of the collaborations
-  benchmark, ``delta_both`` of :mod:`punctstyle.experiments.collaborations`).
+  benchmark, ``delta_both`` of :mod:`punctstyle.attribution.collaborations`).
 
 ``words.npz`` (the bundle's file ``words``) holds the deployed models, fitted on every corpus
 book: the words (best first), and per method the authors, the z-score ``mean`` and ``sd`` and
@@ -206,18 +206,18 @@ def rolling_choice(sequences: Sequence[tuple[np.ndarray, np.ndarray]], stream: S
                    per_kind: int, part_marks: tuple[int, int], seed: int,
                    feature_names: Sequence[str] = PAPER_FEATURES) -> dict[str, Any]:
     """The rolling method with the best change-point F1 on synthetic collaborations of the
-    held-out books (:func:`punctstyle.experiments.collaborations.draw_collaborations`: ``per_kind``
+    held-out books (:func:`punctstyle.attribution.collaborations.draw_collaborations`: ``per_kind``
     texts of each of :data:`COLLABORATION_KINDS`, parts of ``part_marks`` marks of held-out books
     by authors of the training books), each rolled with ``window``/``step`` by ``punctuation``
     (``features -> SliceScores``: the split's punctuation method), ``delta_words`` and
     ``delta_both`` (``models``: fitted on the training books), and scored with
-    :func:`punctstyle.experiments.collaborations.evaluate_rolling` (margin: one window).
+    :func:`punctstyle.attribution.collaborations.evaluate_rolling` (margin: one window).
     ``default``: the largest mean F1 over the texts (on a tie the earlier of
     :data:`ROLLING_CHOICES`); None without a collaboration. ``feature_names``: the slice features
     computed (those ``punctuation`` reads, f1..f6 among them). Also per method the mean
     precision, recall, false alarms per text and the share of true changes found."""
     from punctstyle.attribution.rolling import DISTANCE, SliceScores, roll_text, slice_word_spans
-    from punctstyle.experiments.collaborations import assemble, draw_collaborations, evaluate_rolling
+    from punctstyle.attribution.collaborations import assemble, draw_collaborations, evaluate_rolling
 
     y = np.asarray(labels, dtype=object)
     n_marks = np.array([len(m) for m, _ in sequences], dtype=np.int64)

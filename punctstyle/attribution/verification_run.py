@@ -400,7 +400,7 @@ def load_verification(directory: Any) -> VerificationBundle:
     return VerificationBundle(folder, record, reference)
 
 
-# ------------------------------------------------ what the rule reads (its job: attribution.verification_job)
+# ------------------------------------------------ what the rule reads (its job: jobs.verification)
 
 
 def needs_word_streams(settings: VerificationSettings) -> bool:

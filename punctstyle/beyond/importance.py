@@ -162,7 +162,7 @@ def importance_row(
     document's text, :func:`punctstyle.corpus.tables.text_groups`): a text's excerpts stay on one side
     of the split and of the inner hold-out. ``stored_mlp(classes, train_index)``: the recognition
     grid's fitted f3 MLP of this row (trained on the documents ``train_index``), or None; the
-    test-split MLP is then read, not trained again (:mod:`punctstyle.experiments.model_store`).
+    test-split MLP is then read, not trained again (:mod:`punctstyle.jobs.fitted_models`).
     """
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(labels, dtype=object)

@@ -211,7 +211,7 @@ def length_curve_row(
     recognition grid's fitted classifier of this row, trained on the documents ``train_index``
     (positions in ``labels``), or None; ``vocabulary``: the words of a word set's block, best
     first (None for punctuation sets); training mode ``"whole"`` uses it instead of fitting the
-    same network again (:mod:`punctstyle.experiments.model_store`).
+    same network again (:mod:`punctstyle.jobs.fitted_models`).
     """
     check_methods(methods)
     if groups is not None and uses_word_features(methods):

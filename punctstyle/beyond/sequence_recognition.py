@@ -25,14 +25,11 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.analyses.paper import labelled_rows, task_column
-from punctstyle.classifiers import display_name
 from punctstyle.experiments.row import Row
 from punctstyle.experiments.runner import run_split
-from punctstyle.featuresets import feature_set_label
 from punctstyle.io import atomic_open
 from punctstyle.experiments.metrics import accuracy, baseline_accuracy
 from punctstyle.analyses.recognition import RESULT_COLUMNS
-from punctstyle.report.recognition_tables import mean_std
 from punctstyle.experiments.splits import RowSplit, effective_class_size
 from punctstyle.book.excerpts import SHORT_RULES, cut_excerpt
 
@@ -250,19 +247,6 @@ def length_summary(rows: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def length_display(summary: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
-    """The length summary as the report shows it: one row per (task, n_classes, method), one
-    ``mean ± sd`` column per length."""
-    rows = []
-    for (task, n_classes, method), group in summary.groupby(["task", "n_classes", "method"], sort=False):
-        row: dict[str, Any] = {"task": task, "classes": int(n_classes), "method": display_name(method)}
-        for item in group.itertuples(index=False):
-            row[f"{item.length} marks"] = mean_std(item.accuracy, item.accuracy_std, f".{digits}f")
-        row["baseline"] = f"{group['baseline'].iloc[0]:#.2g}"
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
 def _write_rows(path: str | os.PathLike[str], frame: pd.DataFrame | None, columns: list[str]) -> None:
     """Write a row file atomically in ``columns`` (``None``: an empty file with the columns)."""
     frame = frame if frame is not None else pd.DataFrame(columns=columns)
@@ -329,37 +313,3 @@ def comparison_table(
         ["task", "n_classes", "method"], key=lambda s: s.map(order) if s.name == "method" else s, kind="stable"
     )
     return table[COMPARISON_COLUMNS].reset_index(drop=True)
-
-
-def _column_label(method: str, feature_set: str) -> str:
-    if feature_set == SEQUENCE_FEATURE_SET:
-        return display_name(method)
-    try:
-        label = feature_set_label(feature_set)
-    except ValueError:  # a set the feature registry does not know (e.g. word features): its name
-        label = feature_set
-    return f"{display_name(method)} {label}"
-
-
-def comparison_display(table: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
-    """The comparison as the report shows it: one row per (task, n_classes); training and testing
-    sizes, one ``mean ± sd`` accuracy column per classifier and feature set, the baseline, the
-    number of seeds and the sequence classifier's mean training time in seconds."""
-    rows = []
-    for (task, n_classes), group in table.groupby(["task", "n_classes"], sort=False):
-        first = group.iloc[0]
-        row: dict[str, Any] = {
-            "task": task,
-            "classes": int(n_classes),
-            "seeds": int(first["n_seeds"]),
-            "training size": f"{first['n_train']:.0f}",
-            "testing size": f"{first['n_test']:.0f}",
-        }
-        for item in group.itertuples(index=False):
-            row[_column_label(item.method, item.feature_set)] = mean_std(
-                item.accuracy, item.accuracy_std, f".{digits}f"
-            )
-        row["baseline"] = f"{first['baseline']:#.2g}"
-        row["training s (sequence)"] = f"{group['train_seconds'].dropna().mean():.0f}"
-        rows.append(row)
-    return pd.DataFrame(rows)

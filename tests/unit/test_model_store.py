@@ -1,4 +1,4 @@
-"""A trained network is trained once (punctstyle.experiments.model_store): the recognition grid's
+"""A trained network is trained once (punctstyle.jobs.fitted_models): the recognition grid's
 fits are stored, read back value for value, refused when they do not match the row, and the
 length curve and the f3 importance give the same results from them as when they train."""
 
@@ -13,18 +13,17 @@ from punctstyle.analyses.recognition import recognition_experiments
 from punctstyle.beyond.importance import importance_row
 from punctstyle.beyond.length_curve import length_curve_row
 from punctstyle.classifiers import build_classifier
-from punctstyle.experiments.model_store import (
+from punctstyle.jobs.fitted_models import (
     FittedEntry,
     FittedModels,
     StoreKey,
-    fitted_inputs,
     stored_classifier,
-    stored_views,
     stores_row,
     write_fitted,
 )
 from punctstyle.features import compute_feature
 from punctstyle.io import InputError
+from punctstyle.plan.fitted_models import fitted_inputs, stored_views
 from tests.unit.recognition_data import mlp_params
 from tests.unit.test_length_curve import _corpus, _documents
 
@@ -144,7 +143,7 @@ def test_only_the_views_and_rows_later_analyses_read_are_stored():
 
 
 def test_the_recognition_row_stores_only_the_asked_views_at_the_asked_sizes(tmp_path):
-    from punctstyle.experiments.jobs import recognition_job
+    from punctstyle.jobs.recognition import recognition_job
     from tests.unit.test_recognition import _tables
 
     tables = _tables(4, 6)
@@ -222,7 +221,7 @@ def test_the_recognition_row_stores_its_word_baseline_with_the_words(tmp_path):
     """A recognition row keeps the word baseline's network a later analysis reads (words5 here),
     with the words of its block; the punctuation view beside it as before."""
     from punctstyle.corpus.words import build_word_matrix, write_word_matrix
-    from punctstyle.experiments.jobs import recognition_job
+    from punctstyle.jobs.recognition import recognition_job
     from tests.unit.test_recognition import _tables
 
     tables = _tables(3, 6)

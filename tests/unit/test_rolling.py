@@ -161,7 +161,7 @@ def test_rolling_missing_model_is_one_line(capsys, collaboration, tmp_path):
 def test_collaborations_use_held_out_books_only_and_join_parts():
     import pandas as pd
 
-    from punctstyle.experiments.collaborations import (
+    from punctstyle.attribution.collaborations import (
         assemble, collaboration_split, draw_collaborations, evaluate_rolling,
     )
 
@@ -206,7 +206,7 @@ def test_collaborations_use_held_out_books_only_and_join_parts():
 def test_rolling_collaborations_on_invented_styles():
     import pandas as pd
 
-    from punctstyle.experiments.collaborations import RollingSettings, rolling_collaborations, rolling_summary
+    from punctstyle.attribution.collaborations import RollingSettings, rolling_collaborations, rolling_summary
     from punctstyle.features import compute_features
     from punctstyle.marks import PAPER_FEATURES, feature_column_names
     from punctstyle.report.plots.rolling import collaborations_figure

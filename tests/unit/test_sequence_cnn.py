@@ -14,9 +14,9 @@ from punctstyle import classifiers
 from punctstyle.analyses.paper import recognition_run
 from punctstyle.classifiers import sequence_cnn as S
 from punctstyle.marks import FEATURES, feature_column_names
+from punctstyle.report.sequence_table import comparison_display
 from punctstyle.beyond.sequence_recognition import (
     ROW_COLUMNS,
-    comparison_display,
     comparison_table,
     read_sequence_rows,
     sequence_row,

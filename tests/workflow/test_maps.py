@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from punctstyle.corpus.words import read_word_matrix
-from punctstyle.experiments.collaborations import KINDS
+from punctstyle.attribution.collaborations import KINDS
 from punctstyle.marks import PAPER_FEATURES, feature_column_names
 from punctstyle.settings import schema_default
 

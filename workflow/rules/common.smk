@@ -4,7 +4,7 @@
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from punctstyle.experiments.model_store import fitted_inputs
+from punctstyle.plan.fitted_models import fitted_inputs
 from punctstyle.io import InputError
 from punctstyle.plan.checkpoints import CorpusCounts, SelectedBooks
 from punctstyle.plan.priorities import rule_priority

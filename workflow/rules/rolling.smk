@@ -1,6 +1,6 @@
 # Rolling attribution (issue 23) checked on synthetic collaborations of held-out books
 # (config rolling.*); planning in punctstyle.plan.maps, logic in punctstyle.attribution.rolling
-# and punctstyle.experiments.collaborations. Its env is figures.yaml: it draws its figure, and
+# and punctstyle.attribution.collaborations. Its env is figures.yaml: it draws its figure, and
 # KL and Delta need no torch.
 from punctstyle.marks import PAPER_FEATURES
 from punctstyle.plan import maps as plan_maps

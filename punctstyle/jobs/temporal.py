@@ -6,8 +6,7 @@ from typing import Any
 
 import pandas as pd
 
-from punctstyle.analyses import temporal
-from punctstyle.analyses import temporal_tables
+from punctstyle.analyses import temporal, temporal_tables
 from punctstyle.analyses.temporal_tables import author_date_counts, default_over_time_authors
 from punctstyle.corpus.tables import per_document
 from punctstyle.io import atomic_open, write_json_atomic

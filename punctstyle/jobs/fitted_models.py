@@ -8,7 +8,7 @@ A recognition row (task, class size, seed) writes the MLPs that later analyses a
   whole training books: the recognition grid's network), scored there on every excerpt length;
 * the f3 importance's test-split MLP (permutation importance, the ``k = d`` row).
 
-Which views a row stores is planned by :func:`stored_views` (the length curve's MLP sets when it
+Which views a row stores is planned by :func:`punctstyle.plan.fitted_models.stored_views` (the length curve's MLP sets when it
 trains on whole books: punctuation sets from the grid, word sets such as ``words1000`` from the
 grid's word baselines; and ``f3`` when the importance runs) and which rows by
 :func:`stores_row` (the class sizes those analyses run, or the ``"all"`` row they cap to).
@@ -59,42 +59,6 @@ class StoreKey:
     feature_set: str
 
 
-# ----------------------------------------------------------------------------- planning
-
-
-def stored_views(config: Mapping[str, Any], task: str) -> list[str]:
-    """The MLP feature views of ``task``'s recognition rows that later analyses read: the
-    length curve's MLP sets when it trains on whole books (``length_curve.training`` holds
-    ``"whole"``), and ``"f3"`` for the f3 importance, each only when the recognition grid trains
-    that view: a punctuation set in ``recognition.methods.mlp``, a word set (``words1000``,
-    ``all+words1000``) among the MLP sets of the word baselines (``recognition.words``, whose
-    tasks must hold ``task``: :func:`punctstyle.analyses.paper.word_methods`). Author task only."""
-    if task != "author":
-        return []
-    from punctstyle.analyses.paper import word_methods  # lazy: the readers of stored fits import numpy only
-
-    grid = set(config["recognition"]["methods"].get(STORED_METHOD) or [])
-    words = config["recognition"].get("words")
-    grid |= set(word_methods(words, task).get(STORED_METHOD) or []) if words else set()
-    views: list[str] = []
-    length = config["length_curve"]
-    if length["enabled"] and "whole" in length["training"]:
-        views += list(length["methods"].get(STORED_METHOD) or [])
-    if config["beyond"]["importance"]["enabled"]:
-        views.append("f3")
-    return [name for name in dict.fromkeys(views) if name in grid]
-
-
-def consumer_class_sizes(config: Mapping[str, Any]) -> list[int]:
-    """The class sizes of the analyses that read stored fits (length curve, f3 importance)."""
-    sizes: list[int] = []
-    if config["length_curve"]["enabled"]:
-        sizes += [int(s) for s in config["length_curve"]["class_sizes"]]
-    if config["beyond"]["importance"]["enabled"]:
-        sizes += [int(s) for s in config["beyond"]["importance"]["class_sizes"]]
-    return sorted(set(sizes))
-
-
 def stores_row(class_size: int | str, n_available: int, consumer_sizes: Iterable[int]) -> bool:
     """Whether a recognition row of requested ``class_size`` keeps its fits: a consumer runs at
     that size, or (the ``"all"`` row) a consumer size caps to every class (``>= n_available``)."""
@@ -102,24 +66,6 @@ def stores_row(class_size: int | str, n_available: int, consumer_sizes: Iterable
     if class_size == "all":
         return any(s >= n_available for s in sizes)
     return int(class_size) in sizes
-
-
-def fitted_file(outdir: str, task: str, class_size: int | str, seed: int | str) -> str:
-    """The store file of one recognition row, next to its models folder (the ``recognition``
-    rule's ``fitted`` output: ``{outdir}/models/{task}/{classes}_classes/seed{seed}_fitted.npz``)."""
-    return f"{outdir}/models/{task}/{class_size}_classes/seed{seed}_fitted.npz"
-
-
-def fitted_inputs(config: Mapping[str, Any], task: str, class_size: int | str, seed: int | str) -> list[str]:
-    """The store files a consumer row (``class_size``, ``seed``) may read: the recognition row of
-    the same size and, when ``"all"`` is configured, the ``"all"`` row (a size capped to every
-    class is computed there); none when the grid does not run that seed or stores no view."""
-    recognition = config["recognition"]
-    if not stored_views(config, task) or int(seed) not in [int(s) for s in recognition["seeds"]]:
-        return []
-    sizes = [str(s) for s in recognition["class_sizes"]]
-    files = [fitted_file(config["outdir"], task, s, seed) for s in (str(class_size), "all") if s in sizes]
-    return list(dict.fromkeys(files))
 
 
 # ----------------------------------------------------------------------------- arrays

@@ -1,5 +1,5 @@
 """Rule rolling_collaborations' body: rolling attribution on synthetic collaborations of held-out
-books (:mod:`punctstyle.experiments.collaborations`), its records, summary and figure."""
+books (:mod:`punctstyle.attribution.collaborations`), its records, summary and figure."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from punctstyle.attribution.collaborations import RollingSettings, rolling_collaborations, rolling_summary
 
 from punctstyle.corpus.sequences import document_sequences
 from punctstyle.corpus.words import CorpusWordFiles, read_word_matrix
-from punctstyle.experiments.collaborations import RollingSettings, rolling_collaborations, rolling_summary
 from punctstyle.io import atomic_open
 from punctstyle.marks import PAPER_FEATURES
 from punctstyle.report.plots.base import save_figure

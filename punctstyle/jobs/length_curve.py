@@ -1,0 +1,145 @@
+"""Rule ``length_curve_row``'s job: the accuracy of the paper's methods by excerpt length for one
+(class size, seed) row (:func:`punctstyle.beyond.length_curve.length_curve_row`). Called by
+``scripts/length_curve_row.py`` and ``benchmarks/beyond_rows.py``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from punctstyle.beyond.length_curve import (
+    EXCERPT_COLUMNS,
+    RESULT_COLUMNS,
+    length_curve_row,
+)
+from punctstyle.beyond.length_features import (
+    WORD_STREAM,
+    uses_word_features,
+)
+from punctstyle.book.excerpts import Document
+from punctstyle.corpus.sequences import document_sequences
+from punctstyle.corpus.tables import text_groups
+from punctstyle.corpus.words import CorpusWordFiles
+from punctstyle.featuresets import matrices_from_tables
+from punctstyle.io import atomic_open
+from punctstyle.jobs.fitted_models import (
+    STORED_METHOD,
+    stored_fit_reader,
+)
+from punctstyle.jobs.recognition import enough_classes
+from punctstyle.text.tokenizer import TokenizerRules
+
+
+@dataclass(frozen=True)
+class LengthJob:
+    """What :func:`length_curve_job` wrote: the results and excerpts frames, the number of
+    classes used (None: skipped), the row's words, and the CPU seconds spent re-tokenizing."""
+
+    results: pd.DataFrame
+    excerpts: pd.DataFrame
+    n_classes: int | None
+    vocabulary: tuple[str, ...]
+    tokenizing_cpu_s: float
+
+
+def length_curve_job(
+    table: pd.DataFrame,
+    sequences: Sequence[Any],
+    outputs: Mapping[str, Any],
+    *,
+    n_classes: int,
+    seed: int,
+    test_fraction: float,
+    lengths: Sequence[int],
+    methods: Mapping[str, Sequence[str]],
+    training: Sequence[str],
+    short_documents: str,
+    classifier_options: Mapping[str, Mapping[str, Any]],
+    texts: Sequence[Any] = (),
+    words: Sequence[Any] = (),
+    rules: Any = None,
+    fitted: Sequence[Any] = (),
+    log: Any = None,
+) -> LengthJob:
+    """Rule ``length_curve_row``: one (class size, seed) row of the author task's accuracy against
+    the excerpt length (:func:`punctstyle.beyond.length_curve.length_curve_row` on the corpus table
+    ``table``, its documents read from ``sequences``), written to ``outputs["results"]`` and
+    ``outputs["excerpts"]``. The labels and ids are those of the corpus tables' order, exactly as the
+    recognition rule reads them, and the excerpts of one text stay on one side of the split.
+    ``n_classes`` is capped to the authors available; fewer than 2 authors: empty files. Word methods
+    (words<k>) also read the books' ``texts`` (re-tokenized on the ``rules`` file) and ``words``
+    files (whole-book counts, for the row's training vocabulary). ``fitted``: the recognition
+    rows' store files (:mod:`punctstyle.jobs.fitted_models`); training mode ``"whole"`` reads
+    the row's MLP from them instead of training it again."""
+    _, labels, book_ids = matrices_from_tables({"f1": table}, "author")
+    n_available = int(np.unique(labels).size)
+    results = pd.DataFrame(columns=RESULT_COLUMNS)
+    excerpts = pd.DataFrame(columns=EXCERPT_COLUMNS)
+    vocabulary: tuple[str, ...] = ()
+    tokenizing = [0.0]
+    used = None
+    if enough_classes(n_available, "author", log):
+        files = document_sequences(sequences, table, book_ids)
+        word_files = None
+        if uses_word_features(methods):
+
+            word_files = CorpusWordFiles(book_ids.tolist(), texts, words, TokenizerRules.load(rules))
+
+        def document(i: int) -> Document:
+            marks, gaps = files[i]
+            streams = {}
+            if word_files is not None:
+                before = time.process_time()
+                streams[WORD_STREAM] = word_files.stream(i, marks, gaps)
+                tokenizing[0] += time.process_time() - before
+            return Document(int(book_ids[i]), marks, gaps, streams)
+
+        used = min(n_classes, n_available)
+        stored_fit = stored_fit_reader(fitted, "author", used, seed, classifier_options.get(STORED_METHOD, {}))
+
+        def stored(method: str, name: str, names: Any, classes: Any, train_index: Any, words: Any = None) -> Any:
+            if method != STORED_METHOD or not fitted:
+                return None
+            model = stored_fit(name, names, classes, book_ids[train_index], words)
+            if model is not None and log is not None:
+                log.info("%s %s: the recognition grid's fit, read from the store (not trained again)", method, name)
+            return model
+
+        start = time.process_time()
+        row = length_curve_row(
+            document,
+            labels,
+            task="author",
+            n_classes=used,
+            seed=seed,
+            test_fraction=test_fraction,
+            lengths=lengths,
+            methods=methods,
+            training=training,
+            short_documents=short_documents,
+            classifier_options=classifier_options,
+            word_counts=None if word_files is None else word_files.counts,
+            groups=text_groups(table, book_ids),  # None: whole texts
+            stored=stored,
+        )
+        results, excerpts, vocabulary = row.results, row.excerpts, row.vocabulary
+        if log is not None:
+            if vocabulary:
+                log.info("the row's %d words (training books only), first 20: %s", len(vocabulary), vocabulary[:20])
+            log.info(
+                "length curve, %d authors, seed %d (%.1f CPU s):\n%s",
+                used,
+                seed,
+                time.process_time() - start,
+                results.to_string(),
+            )
+    for frame, key in ((results, "results"), (excerpts, "excerpts")):
+        with atomic_open(outputs[key], "w", newline="") as handle:
+            frame.to_csv(handle, index=False)
+    return LengthJob(results, excerpts, used, vocabulary, tokenizing[0])

@@ -1,0 +1,155 @@
+"""Rule ``recognition``'s job (one row of Tables 2-3 and its word baselines), and the rule
+that a row with fewer than 2 classes is skipped (:func:`enough_classes`), used by every per-row
+job. Called by the rule's script (an adapter that maps ``snakemake.input/output/params`` to the
+arguments) and by the benchmark drivers (benchmarks/recognition_rows.py), so both run the same
+code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from punctstyle.analyses.paper import (
+    RecognitionRun,
+    duplicates_full_corpus_row,
+    labelled_rows,
+    recognition_run,
+    task_column,
+    word_baseline_run,
+)
+from punctstyle.analyses.recognition_files import write_row_files, write_word_results
+from punctstyle.corpus.words import read_word_matrix
+from punctstyle.featuresets import matrices_from_tables
+from punctstyle.jobs.fitted_models import (
+    STORED_METHOD,
+    FittedEntry,
+    StoreKey,
+    stores_row,
+    write_fitted,
+)
+
+
+def recognition_job(
+    tables: Mapping[str, pd.DataFrame],
+    task: str,
+    class_size: int | str,
+    seed: int,
+    outputs: Mapping[str, Any],
+    *,
+    methods: Mapping[str, Sequence[str]],
+    test_fraction: float,
+    classifier_options: Mapping[str, Mapping[str, Any]],
+    all_configured: bool,
+    word_methods: Mapping[str, Sequence[str]] | None = None,
+    word_matrix: Any = None,
+    word_options: Mapping[str, Mapping[str, Any]] | None = None,
+    words_only: bool = False,
+    store_views: Sequence[str] = (),
+    store_class_sizes: Sequence[int] = (),
+    log: Any = None,
+) -> RecognitionRun | None:
+    """Rule ``recognition``: one row of Tables 2-4 (a task, a class size, a seed), every configured
+    classifier (:func:`punctstyle.analyses.paper.recognition_run`), and the word baselines of the row on
+    the same split (:func:`punctstyle.analyses.paper.word_baseline_run`, when ``word_methods`` and the
+    ``word_matrix`` file are given). Writes ``outputs["results"]``, ``["per_class"]``,
+    ``["confusion"]`` and ``["words"]`` (each when present) and, under ``outputs["models"]``, the
+    full-corpus row's models. Skipped (empty files) with fewer than 2 classes or when the class
+    size caps to every class and the ``"all"`` row computes it (``all_configured``).
+    ``words_only``: the word baselines alone (benchmarks/recognition_rows.py --words-only).
+    ``outputs["fitted"]``: the MLPs of ``store_views`` (feature sets), with their test predictions,
+    when a later analysis runs at this class size (``store_class_sizes``,
+    :func:`punctstyle.jobs.fitted_models.stores_row`); the file holds no view otherwise."""
+    n_available = labelled_rows(tables["f1"], task)[task_column(task)].nunique()
+    run = None
+    keep = [(STORED_METHOD, view) for view in store_views] if stores_row(class_size, n_available, store_class_sizes) else []
+    if words_only:
+        pass
+    elif not enough_classes(n_available, task, log):
+        pass
+    elif duplicates_full_corpus_row(class_size, n_available, all_configured):
+        if log is not None:
+            log.info(
+                "skipped: %s classes cap to all %d %ss, the row computed by class size 'all'",
+                class_size,
+                n_available,
+                task,
+            )
+    else:
+        run = recognition_run(
+            tables,
+            task,
+            class_size,
+            seed,
+            methods=methods,
+            test_fraction=test_fraction,
+            classifier_options=classifier_options,
+            keep=keep,
+        )
+    word_run = None
+    if (run or words_only) and word_methods and word_matrix is not None:
+        word_run = word_baseline_run(
+            tables,
+            task,
+            class_size,
+            seed,
+            matrix=read_word_matrix(word_matrix),
+            methods=word_methods,
+            test_fraction=test_fraction,
+            classifier_options=word_options or {},
+            keep=keep,
+        )
+        if log is not None:
+            log.info("word baselines:\n%s", word_run.results.to_string())
+    if "words" in outputs:
+        write_word_results(outputs["words"], word_run.results if word_run else None)
+    if "results" in outputs:
+        write_row_files(
+            outputs["results"],
+            outputs["per_class"],
+            outputs["confusion"],
+            run.results if run else None,
+            run.per_class if run else None,
+            run.confusion if run else None,
+        )
+    if "fitted" in outputs:
+        kept = [*(run.experiments if run else []), *(word_run.kept if word_run else [])]
+        write_fitted(outputs["fitted"], _fitted_entries(kept, tables, task, keep))
+    if "models" in outputs:
+        Path(outputs["models"]).mkdir(parents=True, exist_ok=True)
+        for experiment in run.experiments if run else []:
+            full = experiment.n_classes == n_available
+            if full and experiment.model is not None and hasattr(experiment.model, "save"):
+                name = f"{experiment.method}_{experiment.feature_set}_{experiment.n_classes}classes.pt"
+                experiment.model.save(Path(outputs["models"]) / name)
+    if run and log is not None:
+        log.info("\n%s", run.results.to_string())
+    return run
+
+
+def enough_classes(n_available: int, task: str, log: Any = None) -> bool:
+    """The one rule of every per-row job: a row needs at least 2 classes in the corpus; with fewer
+    it is skipped (its files written empty) and the log says why."""
+    if n_available >= 2:
+        return True
+    if log is not None:
+        log.warning("skipped: the corpus has %d %s class(es), at least 2 are needed", n_available, task)
+    return False
+
+
+def _fitted_entries(
+    experiments: Sequence[Any], tables: Mapping[str, pd.DataFrame], task: str, keep: Sequence[tuple[str, str]]
+) -> list[FittedEntry]:
+    """The kept fits of a recognition row (its punctuation experiments and word baselines) as
+    store entries (book ids in the corpus tables' order; a word set's entry holds its words)."""
+    _, _, book_ids = matrices_from_tables({"f1": tables["f1"]}, task_column(task))
+    entries = []
+    for e in experiments:
+        if (e.method, e.feature_set) in keep and e.model is not None and getattr(e.model, "model", None) is not None:
+            key = StoreKey(task, e.n_classes, e.seed, e.method, e.feature_set)
+            entries.append(FittedEntry(key, e.model.model, book_ids[e.train_index], book_ids[e.test_index], e.y_pred,
+                                       vocabulary=tuple(e.vocabulary)))
+    return entries
