@@ -5,8 +5,8 @@ sources", "the effects of an editor's ... style").
 
 A novel that is both in a TEI collection (e.g. ELTeC-eng) and in a Gutenberg catalog is found
 by its first author's surname and its title's key (:func:`title_key`). Each pair of texts gets
-the paper's KL divergence per feature (:func:`punctstyle.divergence.kl_divergence`, common
-support), averaged over its two directions so that a pair has one value::
+the paper's KL divergence per feature (common support), averaged over its two directions so that
+a pair has one value (:func:`punctstyle.distances.symmetrised_kl`)::
 
     D(a, b) = (d(f_a, f_b) + d(f_b, f_a)) / 2
 
@@ -31,7 +31,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from punctstyle.divergence import kl_divergence
+from punctstyle.distances import symmetrised_kl
 
 RELATIONS: tuple[str, ...] = ("edition", "same author", "different authors")
 _ARTICLES = frozenset({"the", "a", "an"})
@@ -109,11 +109,6 @@ def source_name(url: str) -> str:
     return "Project Gutenberg" if "gutenberg" in url.lower() else "other"
 
 
-def symmetric_kl(p: np.ndarray, q: np.ndarray) -> float:
-    """``D(p, q) = (d(p, q) + d(q, p)) / 2`` with the paper's common-support KL ``d``."""
-    return 0.5 * (kl_divergence(p, q) + kl_divergence(q, p))
-
-
 def edition_pairs(matches: pd.DataFrame, others: Mapping[int, list[int]]) -> pd.DataFrame:
     """The pairs of texts compared, one row a pair: ``relation``, ``a``, ``b`` (text keys:
     ``("tei", doc_id)`` or ``("gutenberg", book_id)``), ``novel`` (the matched novel's doc_id;
@@ -143,11 +138,16 @@ def edition_pairs(matches: pd.DataFrame, others: Mapping[int, list[int]]) -> pd.
 def pair_divergences(
     pairs: pd.DataFrame, features: Mapping[tuple[str, object], Mapping[str, np.ndarray]], names: list[str]
 ) -> pd.DataFrame:
-    """``pairs`` with one column per feature name: :func:`symmetric_kl` of the two texts'
-    feature vectors (``features[text][name]``)."""
+    """``pairs`` with one column per feature name: ``D(a, b)`` of the two texts' feature vectors
+    (``features[text][name]``), :func:`punctstyle.distances.symmetrised_kl` of the matched rows."""
     table = pairs.copy()
     for name in names:
-        table[name] = [symmetric_kl(features[a][name], features[b][name]) for a, b in zip(pairs["a"], pairs["b"])]
+        if table.empty:
+            table[name] = []
+            continue
+        A = np.vstack([np.asarray(features[a][name], dtype=np.float64) for a in pairs["a"]])
+        B = np.vstack([np.asarray(features[b][name], dtype=np.float64) for b in pairs["b"]])
+        table[name] = symmetrised_kl(A, B, matched=True)
     return table
 
 

@@ -84,11 +84,6 @@ class Attribution:
     def first_author(self) -> str:
         return str(self.ranking["author"].iloc[0])
 
-    @property
-    def trusted_method(self) -> str | None:
-        """``"mlp"`` or ``"kl"`` when the methods disagree and the length curve prefers one."""
-        return None if self.disagreement is None else self.disagreement.trusted
-
     def shown(self, top: int) -> pd.DataFrame:
         """The first ``top`` ranks plus each KL-nearest author (:func:`shown_authors`)."""
         from punctstyle.attribution.attribute import shown_authors

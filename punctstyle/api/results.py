@@ -23,7 +23,7 @@ import pandas as pd
 from punctstyle.api.attribution import Attribution, attribute_sequence
 from punctstyle.api.text import TEXT_NAME, checked_text, sequence_and_words
 from punctstyle.io import InputError
-from punctstyle.marks import FEATURE_SIZES, FEATURES, feature_column_names
+from punctstyle.marks import FEATURES, feature_column_names
 
 BUNDLE_IN_RUN = Path("models") / "attribution"
 CORPUS_TABLE = Path("corpus") / "{feature}.parquet"
@@ -360,10 +360,3 @@ def attribute(text: str, model: Any, name: str = TEXT_NAME, method: str = "auto"
     """Rank the authors of ``model`` (a bundle folder, a run's outdir, or :class:`Results`) for ``text``."""
     return model_results(model).attribute(text, name, method)
 
-
-def feature_vector(row: pd.Series | pd.DataFrame, feature: str) -> np.ndarray:
-    """A feature's values from one table row (size :data:`punctstyle.marks.FEATURE_SIZES`)."""
-    values = np.asarray(row[feature_column_names(feature)], dtype=np.float64).reshape(-1)
-    if values.size != FEATURE_SIZES[feature]:
-        raise ValueError(f"{feature}: {values.size} values, expected {FEATURE_SIZES[feature]}")
-    return values

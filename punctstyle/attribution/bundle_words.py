@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from punctstyle.classifiers.delta import BurrowsDelta, delta_distances
+from punctstyle.classifiers.delta import BurrowsDelta
+from punctstyle.distances import delta, zscores
 from punctstyle.io import InputError, atomic_path
 from punctstyle.marks import PAPER_FEATURES
 
@@ -89,12 +90,12 @@ class DeltaReference:
 
     @classmethod
     def fit(cls, method: str, X: np.ndarray, labels: Sequence[Any]) -> DeltaReference:
-        delta = BurrowsDelta(seed=0, feature_set=()).fit(X, labels)
-        return cls(method, np.asarray(delta.classes, dtype=object), delta.mean, delta.sd, delta.centroids)
+        fitted = BurrowsDelta(seed=0, feature_set=()).fit(X, labels)
+        return cls(method, np.asarray(fitted.classes, dtype=object), fitted.mean, fitted.sd, fitted.centroids)
 
     def distances(self, X: np.ndarray) -> np.ndarray:
-        """``Delta(x_k, c_a)``: (n_rows, n_authors)."""
-        return delta_distances((np.atleast_2d(np.asarray(X, dtype=np.float64)) - self.mean) / self.sd, self.centroids)
+        """``Delta(x_k, c_a)`` (:func:`punctstyle.distances.delta` of the z-scores): (n_rows, n_authors)."""
+        return delta(zscores(np.atleast_2d(np.asarray(X, dtype=np.float64)), self.mean, self.sd), self.centroids)
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         return self.authors[np.argmin(self.distances(X), axis=1)]

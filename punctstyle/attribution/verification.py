@@ -22,7 +22,8 @@ vectors of the same ``d`` features. In each of ``K`` iterations (default 100):
 
 ``score = (1/K) * #{k : the iteration counts for the candidate}`` in [0, 1]. Vectorised: the
 per-iteration standard deviations are weighted sums ``W @ R`` and ``W @ R^2`` over the rows, the
-distances of every text in every iteration one product ``|R - t| @ (F / sigma / |F|)^T``. The
+distances of every text in every iteration one product ``|R - t| @ (F / sigma / |F|)^T`` (the
+weighted form of :func:`punctstyle.distances.delta`). The
 calibration cases of a seed, family and length share one set of draws over the reference set
 (:func:`score_cases`), as ``punctstyle verify`` draws one set for its text: a case's score does
 not depend on which other cases are scored with it.
@@ -53,6 +54,7 @@ from typing import Any
 import numpy as np
 
 from punctstyle.attribution.pan_metrics import pan_measures
+from punctstyle.distances import delta
 from punctstyle.experiments.row import Row
 
 VERIFICATION_TASK = "verification"
@@ -162,8 +164,8 @@ def reference_scores(
         variance = np.maximum(s2 - s1 * s1 / n, 0.0) / (n - 1.0)
         sd = np.sqrt(variance)
         sd = np.where(sd > 1e-12 * (1.0 + np.abs(s1 / n)), sd, 1.0)
-        scale = features[None] / sd / features.sum(axis=1)[None, :, None]  # (m, K, d)
-        distances = np.abs(R[None] - T[start : start + block, None, :]) @ scale.transpose(0, 2, 1)  # (m, n_r, K)
+        scale = features[None] / sd / features.sum(axis=1)[None, :, None]  # (m, K, d): w = [i in F_k] / (|F_k| sigma)
+        distances = delta(T[start : start + block], R, scale)  # (m, n_r, K)
         nearest_candidate = distances[:, candidate_columns].min(axis=1)
         nearest_imposter = np.where(imposter_rows[None], distances, np.inf).min(axis=1)
         out[start : start + block] = np.mean(nearest_candidate <= nearest_imposter, axis=1)

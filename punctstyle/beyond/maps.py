@@ -7,7 +7,7 @@ For documents with feature rows ``X`` (n, d):
   (``z_ij = (x_ij - mean_j) / sd_j``, a constant column left at 0), then the singular value
   decomposition ``Z = U S V^T``; coordinates ``U_k S_k`` of the first ``k`` components and
   their share of the variance ``S_k^2 / sum S^2``.
-* **Distances**: the symmetrised KL divergence of section 2.4,
+* **Distances** (both from :mod:`punctstyle.distances`): the symmetrised KL divergence of section 2.4,
   ``D_ij = (d_KL(p_i, p_j) + d_KL(p_j, p_i)) / 2`` on a distribution feature
   (:func:`kl_distance_matrix`; pairs with an empty common support, NaN, get the largest finite
   distance), and Burrows' Delta ``D_ij = (1/d) sum_k |z_ik - z_jk|`` on z-scores
@@ -38,28 +38,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from scipy.cluster.hierarchy import fcluster, linkage
-from scipy.spatial.distance import cdist, squareform
+from scipy.spatial.distance import squareform
 
 from punctstyle.corpus.tables import feature_matrix
 from punctstyle.corpus.words import select_vocabulary
-from punctstyle.divergence import pairwise_kl
+from punctstyle.distances import column_zscores, delta, symmetrised_kl
 from punctstyle.featuresets import resolve_feature_set
 from punctstyle.marks import DISTRIBUTION_FEATURES
 
 ROOT = "root"
 
 
-def zscore_columns(X: np.ndarray) -> np.ndarray:
-    """``(x_ij - mean_j) / sd_j`` over the rows (``ddof = 1``; a constant column gives 0)."""
-    X = np.asarray(X, dtype=np.float64)
-    sd = X.std(axis=0, ddof=1) if X.shape[0] > 1 else np.zeros(X.shape[1])
-    return (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
-
-
 def pca_coordinates(X: np.ndarray, k: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """``(U_k S_k, S_k^2 / sum S^2)``: the documents on the first ``k`` principal components
-    of the z-scored columns, and each component's share of the variance."""
-    Z = zscore_columns(X)
+    of the z-scored columns (:func:`punctstyle.distances.column_zscores`), and each component's
+    share of the variance."""
+    Z = column_zscores(X)
     U, S, _ = np.linalg.svd(Z, full_matrices=False)
     k = min(k, S.size)
     total = float((S**2).sum())
@@ -83,10 +77,9 @@ def classical_mds(D: np.ndarray, k: int = 2) -> tuple[np.ndarray, np.ndarray]:
 
 
 def kl_distance_matrix(P: np.ndarray) -> np.ndarray:
-    """``(d_KL(p_i, p_j) + d_KL(p_j, p_i)) / 2`` (:func:`punctstyle.divergence.pairwise_kl`);
+    """``(d_KL(p_i, p_j) + d_KL(p_j, p_i)) / 2`` (:func:`punctstyle.distances.symmetrised_kl`);
     non-finite entries (empty common support) become the largest finite one; diagonal 0."""
-    K = pairwise_kl(np.asarray(P, np.float64), np.asarray(P, np.float64))
-    D = (K + K.T) / 2.0
+    D = symmetrised_kl(np.asarray(P, np.float64))
     finite = np.isfinite(D)
     D = np.where(finite, D, D[finite].max() if finite.any() else 0.0)
     np.fill_diagonal(D, 0.0)
@@ -95,10 +88,9 @@ def kl_distance_matrix(P: np.ndarray) -> np.ndarray:
 
 def delta_distance_matrix(X: np.ndarray) -> np.ndarray:
     """Burrows' Delta between documents: ``(1/d) sum_k |z_ik - z_jk|`` on the columns
-    z-scored over the documents (scipy's ``cdist``, city-block metric, divided by ``d``)."""
-    Z = zscore_columns(X)
-    D = cdist(Z, Z, metric="cityblock") / max(1, Z.shape[1])
-    return (D + D.T) / 2.0
+    z-scored over the documents (:func:`punctstyle.distances.delta`, symmetric as computed)."""
+    Z = column_zscores(X)
+    return delta(Z, Z)
 
 
 def ward_tree(D: np.ndarray) -> np.ndarray:
@@ -351,5 +343,4 @@ __all__ = [
     "tree_clades",
     "tree_clusters",
     "ward_tree",
-    "zscore_columns",
 ]

@@ -32,6 +32,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from punctstyle.classifiers import build_classifier
+from punctstyle.distances import column_zscores, delta
 from punctstyle.divergence import pairwise_kl
 from punctstyle.experiments.row import documents_split
 from punctstyle.experiments.runner import run_split
@@ -104,12 +105,11 @@ def nearest_label(
 
 
 def delta_distances(W: np.ndarray) -> np.ndarray:
-    """Burrows' Delta between books: mean absolute difference of the z-scored columns of ``W``
-    (z-scores over the given books; a constant column is left out)."""
-    sd = W.std(axis=0, ddof=1)
-    keep = sd > 0
-    Z = (W[:, keep] - W[:, keep].mean(axis=0)) / sd[keep]
-    return np.abs(Z[:, None, :] - Z[None, :, :]).mean(axis=2)
+    """Burrows' Delta between books (:func:`punctstyle.distances.delta`): mean absolute difference
+    of the z-scored columns of ``W`` (z-scores over the given books; a constant column is left out)."""
+    W = np.asarray(W, dtype=np.float64)
+    Z = column_zscores(W[:, W.std(axis=0, ddof=1) > 0])
+    return delta(Z, Z)
 
 
 def label_recognition(

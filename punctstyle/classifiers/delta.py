@@ -24,6 +24,8 @@ standard deviation (``ddof = 1``) of column ``i`` over the training documents:
 * ``Delta(x, c_j) = (1/d) sum_i |z_i(x) - c_{j,i}|``; a test document goes to
   ``argmin_j Delta`` (the first class in sorted order on a tie).
 
+The z-scores and Delta are those of :mod:`punctstyle.distances` (each formula once).
+
 With one training document per class all three variants are faststylometry's ``calculate_burrows_delta``
 (z-scores over the author profiles, ``ddof = 1``), which ``tests/unit/test_delta.py`` checks.
 """
@@ -36,22 +38,16 @@ from typing import Any
 import numpy as np
 
 from punctstyle.classifiers.kl_nearest import class_signatures
+from punctstyle.distances import DEFAULT_MAX_CELLS, delta, zscore_statistics, zscores
 
 
 def fit_zscores(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Training mean and sample standard deviation (``ddof = 1``) per column; 0 -> 1."""
+    """Training mean and sample standard deviation (``ddof = 1``) per column, 0 -> 1
+    (:func:`punctstyle.distances.zscore_statistics`), from at least 2 training documents."""
     X = np.asarray(X, dtype=np.float64)
     if X.shape[0] < 2:
         raise ValueError(f"Burrows' Delta needs at least 2 training documents, got {X.shape[0]}")
-    mean = X.mean(axis=0)
-    sd = X.std(axis=0, ddof=1)
-    return mean, np.where(sd > 0, sd, 1.0)
-
-
-def delta_distances(Z: np.ndarray, centroids: np.ndarray) -> np.ndarray:
-    """``D[k, j] = (1/d) sum_i |Z[k, i] - centroids[j, i]|``: (n_docs, n_classes)."""
-    Z, centroids = np.asarray(Z, np.float64), np.asarray(centroids, np.float64)
-    return np.abs(Z[:, None, :] - centroids[None, :, :]).mean(axis=2)
+    return zscore_statistics(X)
 
 
 VARIANTS = ("centroid", "nearest_text", "pooled_profile")
@@ -93,8 +89,8 @@ class BurrowsDelta:
         self.train_labels = np.empty(0, dtype=object)
 
     def zscores(self, X: np.ndarray) -> np.ndarray:
-        """``(X - mean) / sd`` with the training statistics."""
-        return (np.asarray(X, dtype=np.float64) - self.mean) / self.sd
+        """``(X - mean) / sd`` with the training statistics (:func:`punctstyle.distances.zscores`)."""
+        return zscores(X, self.mean, self.sd)
 
     def reference_rows(self) -> np.ndarray:
         """The raw rows Delta is measured to: the training texts, or one profile per class
@@ -116,9 +112,9 @@ class BurrowsDelta:
             self.centroids = self.zscores(self.reference_rows())
         return self
 
-    def distances(self, X: np.ndarray, max_cells: int = 16_000_000) -> np.ndarray:
-        """Delta of each row to each class (:func:`delta_distances`; ``nearest_text``: to the
-        class's nearest training text), in batches of at most ``max_cells`` differences."""
+    def distances(self, X: np.ndarray, max_cells: int = DEFAULT_MAX_CELLS) -> np.ndarray:
+        """Delta of each row to each class (:func:`punctstyle.distances.delta`; ``nearest_text``:
+        to the class's nearest training text), in batches of at most ``max_cells`` differences."""
         X = np.asarray(X, dtype=np.float64)
         references = self.centroids
         if self.zscore_over == "all":
@@ -128,10 +124,7 @@ class BurrowsDelta:
                 _, references, _ = class_signatures(self.zscores(self.train_rows), self.train_labels)
             else:
                 references = self.zscores(self.reference_rows())
-        Z = self.zscores(X)
-        batch = max(1, max_cells // max(1, references.size))
-        parts = [delta_distances(Z[i : i + batch], references) for i in range(0, Z.shape[0], batch)]
-        D = np.concatenate(parts) if parts else np.zeros((0, references.shape[0]))
+        D = delta(self.zscores(X), references, max_cells=max_cells)
         if self.variant == "nearest_text":
             return class_minimum(D, self.train_labels, self.classes)
         return D

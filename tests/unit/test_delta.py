@@ -7,7 +7,7 @@ import pytest
 
 from punctstyle.analyses.recognition import recognition_experiments, word_experiments
 from punctstyle.classifiers import build_classifier, display_name
-from punctstyle.classifiers.delta import BurrowsDelta, delta_distances, fit_zscores
+from punctstyle.classifiers.delta import BurrowsDelta, fit_zscores
 from punctstyle.classifiers.options import options_by_classifier
 from punctstyle.settings import coerce_config_types, config_error, schema_defaults
 
@@ -37,11 +37,6 @@ def test_constant_columns_get_unit_scale():
     assert mean.tolist() == [2.0, 5.0] and sd.tolist() == [pytest.approx(np.sqrt(2)), 1.0]
     with pytest.raises(ValueError, match="at least 2 training documents"):
         fit_zscores(np.array([[1.0]]))
-
-
-def test_delta_distances_are_mean_absolute_differences():
-    D = delta_distances(np.array([[0.0, 0.0, 3.0]]), np.array([[1.0, -1.0, 0.0], [0.0, 0.0, 0.0]]))
-    assert D.tolist() == [[5 / 3, 1.0]]
 
 
 def test_delta_equals_faststylometry_with_one_book_per_author():

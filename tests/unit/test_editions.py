@@ -17,7 +17,6 @@ from punctstyle.analyses.editions import (
     relation_summary,
     source_name,
     surname_key,
-    symmetric_kl,
     title_key,
 )
 from punctstyle.sources.tei import digital_source, parse_tree
@@ -74,14 +73,6 @@ def test_digital_source_is_the_ref_target_or_the_bibl_text():
     text_only = TEI.format(bibl='<bibl type="digitalSource"><title>T</title> <publisher>Chadwyck-Healey</publisher></bibl>')
     assert digital_source(parse_tree(text_only.encode())) == "T Chadwyck-Healey"
     assert digital_source(parse_tree(TEI.format(bibl="").encode())) == ""
-
-
-def test_symmetric_kl_worked_example():
-    p, q = np.array([0.5, 0.5, 0.0]), np.array([0.25, 0.5, 0.25])
-    # d(p, q) on {0, 1}: q~ = (1/3, 2/3): 0.5 log(1.5) + 0.5 log(0.75); d(q, p) on {0, 1}: 1/3 log(2/3) + 2/3 log(4/3)
-    expected = 0.5 * ((0.5 * math.log(1.5) + 0.5 * math.log(0.75)) + (math.log(2 / 3) / 3 + 2 * math.log(4 / 3) / 3))
-    assert symmetric_kl(p, q) == pytest.approx(expected, rel=1e-12)
-    assert symmetric_kl(p, p) == 0.0
 
 
 def _matches() -> pd.DataFrame:

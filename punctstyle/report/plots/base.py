@@ -27,7 +27,7 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.ticker import MaxNLocator
 
 from punctstyle.io import atomic_path
-from punctstyle.marks import MARK_COLOURS, MARK_NAMES, MARKS
+from punctstyle.marks import MARK_NAMES, MARKS
 
 PNG_DPI: int = 150
 
@@ -72,11 +72,6 @@ def mark_label(code: int, *, name: bool = False) -> str:
 def plain_text(text: Any) -> str:
     """``str(text)`` with ``$`` escaped, so user labels (titles, author names) are never mathtext."""
     return str(text).replace("$", r"\$")
-
-
-def mark_colour(code: int) -> str:
-    """The colour of ``code`` (``marks.MARK_COLOURS``)."""
-    return MARK_COLOURS[code]
 
 
 def save_figure(fig: Figure, png_path: str | os.PathLike[str],
