@@ -235,3 +235,27 @@ def test_verify_reads_the_language_of_the_manifest_beside_the_verification_files
     (folder / "manifest.json").unlink()  # verification files alone: English
     status, out, err = run(capsys, "verify", str(path), "--author", "Lucie", "--model", str(folder), "--json")
     assert status == 0 and json.loads(out)["n_marks"] == 6 * PAIRS and "built on 'en' texts" in err
+
+
+@pytest.mark.parametrize("overrides, expected", [
+    ({}, ("en", "none")),
+    ({"language": "fra", "extraction": {"dialogue_dash": "quote"}}, ("fr", "quote")),
+])
+def test_rule_attribution_model_hands_the_runs_language_to_the_manifest(tmp_path, overrides, expected):
+    """The parsed rule's params (as Snakemake parses the Snakefile, no job runs) are what the job
+    records (:func:`punctstyle.attribution.bundle_build.attribution_model_job`)."""
+    from snakemake.api import SnakemakeApi
+    from snakemake.settings.types import ConfigSettings, OutputSettings, ResourceSettings
+
+    from tests.conftest import REPO
+
+    config_file = tmp_path / "run.yaml"
+    config_file.write_text(json.dumps({"outdir": str(tmp_path / "results"), **overrides}), encoding="utf-8")
+    with SnakemakeApi(OutputSettings()) as snakemake_api:
+        workflow = snakemake_api.workflow(
+            resource_settings=ResourceSettings(),
+            config_settings=ConfigSettings(configfiles=[REPO / "config/test.yaml", config_file]),
+            snakefile=REPO / "Snakefile", workdir=REPO)
+        rule = next(r for r in workflow._workflow.rules if r.name == "attribution_model")
+        params = rule.params
+    assert ExtractionLanguage.of(params.language, params.dialogue_dash) == ExtractionLanguage(*expected)
