@@ -35,6 +35,7 @@ include: "workflow/rules/verification.smk"
 include: "workflow/rules/cross.smk"
 include: "workflow/rules/maps.smk"
 include: "workflow/rules/rolling.smk"
+include: "workflow/rules/across_languages.smk"
 
 
 # trivial aggregation jobs (tables and summaries of small files): run in the main process's
@@ -68,6 +69,7 @@ rule all:
         plan_cross.cross_outputs(config),
         plan_maps.maps_outputs(config),
         plan_maps.rolling_outputs(config),
+        plan_languages.across_languages_outputs(config),
 
 
 onsuccess:

@@ -12,7 +12,9 @@ Usage::
 The commands are thin layers over :mod:`punctstyle.api` (docs/api.md); each is one entry of
 :data:`COMMANDS`.
 
-FILE is a plain text; ``-`` reads standard input. At most ``--max-mb``
+FILE is a plain text; ``-`` reads standard input. ``attribute``, ``verify`` and ``rolling`` also
+read a TEI file (its ``<body>`` without notes, as the TEI source reads it) and extract with the
+language the bundle records (``--language`` overrides; :mod:`punctstyle.api.language`). At most ``--max-mb``
 megabytes are read (default: the workflow's ``mirror.max_text_mb``); a larger input is
 refused. A Project Gutenberg header and licence footer are stripped when present, then the
 text is cleaned as in the workflow (:func:`punctstyle.text.clean.clean_text`) before extraction.
@@ -109,6 +111,12 @@ def figure_target(path: str | None) -> str | None:
     return path
 
 
+def print_warning(warning: str | None) -> None:
+    """A one-line warning on standard error (the language warning of a TEI file)."""
+    if warning:
+        sys.stderr.write(f"punctstyle: warning: {warning}\n")
+
+
 def _print_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
@@ -130,14 +138,15 @@ def cmd_features(args: argparse.Namespace) -> int:
 
 
 def cmd_attribute(args: argparse.Namespace) -> int:
-    from punctstyle.api.attribution import attribute_sequence
-    from punctstyle.api.text import sequence_and_words
+    from punctstyle.api.results import attribute_document
+    from punctstyle.api.text import read_document
     from punctstyle.attribution.bundle import load_attribution_bundle  # lazy: loads torch
 
     name = input_name(args)
-    sequence, stream = sequence_and_words(name, read_text(args.file, max_read_bytes(args)))
-    attribution = attribute_sequence(name, sequence, load_attribution_bundle(model_folder(args.model)), stream,
-                                     args.method)
+    document = read_document(args.file, max_read_bytes(args))
+    attribution, language_warning = attribute_document(document, load_attribution_bundle(model_folder(args.model)),
+                                                       name, args.method, args.language)
+    print_warning(language_warning)
     if attribution.warning:
         sys.stderr.write(f"punctstyle: {name}: {attribution.warning}\n")
     if args.json:
@@ -160,12 +169,16 @@ def cmd_rolling(args: argparse.Namespace) -> int:
     from punctstyle.attribution.bundle import load_attribution_bundle  # lazy: loads torch
     from punctstyle.attribution.rolling import rolling_table
 
-    from punctstyle.api.text import sequence_and_words
+    from punctstyle.api.language import bundle_language, document_sequence
+    from punctstyle.api.text import read_document
 
     name = input_name(args)
     figure = figure_target(args.figure)
-    sequence, stream = sequence_and_words(name, read_text(args.file, max_read_bytes(args)), purpose="roll over")
+    document = read_document(args.file, max_read_bytes(args))
     bundle = load_attribution_bundle(model_folder(args.model))
+    sequence, stream, language_warning = document_sequence(document, bundle_language(bundle), args.language, name,
+                                                           purpose="roll over")
+    print_warning(language_warning)
     result = rolling_sequence(name, sequence, bundle, args.window, args.step, method=args.method, stream=stream)
     if figure:
         from punctstyle.api.figures import rolling_figure
@@ -236,7 +249,8 @@ def _positive_int(value: str) -> int:
 
 MODEL_HELP = (f"attribution bundle folder, or a run's outdir (default: {DEFAULT_MODEL_DIR} of the working folder "
               "or of the nearest folder above it that has one)")
-FILE_HELP = "plain text file (UTF-8, else Latin-1; a Gutenberg header/footer is stripped); - reads stdin"
+FILE_HELP = ("plain text file (UTF-8, else Latin-1; a Gutenberg header/footer is stripped) or, for attribute, verify "
+             "and rolling, a TEI file (its body is read); - reads stdin")
 
 
 def add_model_arguments(command: argparse.ArgumentParser) -> None:
@@ -282,9 +296,19 @@ class Command:
     run: Callable[[argparse.Namespace], int]
 
 
+LANGUAGE_HELP = ("extract the text with this language's rules (fr, de, pl, ... or fra, fr-FR; default: the language "
+                 "the bundle was built with, English for a bundle that does not record one)")
+
+
+def add_language_argument(command: argparse.ArgumentParser) -> None:
+    """``--language`` of ``attribute``, ``verify`` and ``rolling``."""
+    command.add_argument("--language", metavar="CODE", default=None, help=LANGUAGE_HELP)
+
+
 def _attribute_arguments(command: argparse.ArgumentParser) -> None:
     add_input_arguments(command)
     add_model_arguments(command)
+    add_language_argument(command)
 
 
 def _verify_arguments(command: argparse.ArgumentParser) -> None:
@@ -294,6 +318,7 @@ def _verify_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--model", metavar="DIR", default=None,
                          help=MODEL_HELP + "; the bundle needs the verification files")
     command.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_language_argument(command)
 
 
 def _rolling_arguments(command: argparse.ArgumentParser) -> None:
@@ -312,14 +337,18 @@ def _rolling_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--json", action="store_true", help="print JSON instead of a table")
     command.add_argument("--figure", metavar="PATH", default=None,
                          help="draw the scores along the text into PATH (.png, .pdf or .svg)")
+    add_language_argument(command)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """``verify``: General Imposters score and decision (:func:`punctstyle.api.verify`)."""
-    from punctstyle.api.results import verify
+    from punctstyle.api.results import verify_document
+    from punctstyle.api.text import read_document
 
     name = input_name(args)
-    result = verify(read_text(args.file, max_read_bytes(args)), args.author, model_folder(args.model), name)
+    document = read_document(args.file, max_read_bytes(args))
+    result, language_warning = verify_document(document, args.author, model_folder(args.model), name, args.language)
+    print_warning(language_warning)
     if result.warning:
         sys.stderr.write(f"punctstyle: {name}: {result.warning}\n")
     if args.json:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -21,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.api.attribution import Attribution, attribute_sequence
-from punctstyle.api.text import TEXT_NAME, checked_text, sequence_and_words
+from punctstyle.api.language import bundle_language, document_extraction, document_sequence, folder_language
+from punctstyle.api.text import TEXT_NAME, Document, checked_document
 from punctstyle.io import InputError
 from punctstyle.marks import FEATURES, feature_column_names
 
@@ -250,33 +252,68 @@ class Results:
 
     # ----------------------------------------------------------------- one text
 
-    def attribute(self, text: str, name: str = TEXT_NAME, method: str = "auto") -> Attribution:
+    def attribute(self, text: str, name: str = TEXT_NAME, method: str = "auto",
+                  language: str | None = None) -> Attribution:
         """Rank the bundle's authors for ``text`` (refused: empty, mark-less, HTML, binary), with
         every method's answer and the one of ``method`` (``punctstyle attribute --method``:
-        :data:`punctstyle.api.attribution.METHOD_CHOICES`, ``auto`` the trusted one)."""
-        sequence, stream = sequence_and_words(name, checked_text(text, name))
-        return attribute_sequence(name, sequence, self.bundle, stream, method)
+        :data:`punctstyle.api.attribution.METHOD_CHOICES`, ``auto`` the trusted one). ``text``: a
+        plain text or a TEI file's content (its body is read); extracted with the bundle's
+        language, or ``language`` (``--language``); a TEI header in another language than the
+        bundle's warns (:class:`UserWarning`, the CLI's line)."""
+        attribution, warning = attribute_document(checked_document(text, name), self.bundle, name, method, language)
+        warn_language(warning)
+        return attribution
 
-    def verify(self, text: str, author: str, name: str = TEXT_NAME) -> Any:
+    def verify(self, text: str, author: str, name: str = TEXT_NAME, language: str | None = None) -> Any:
         """Is ``text`` by ``author``? General Imposters score and decision against the bundle's
         verification reference (:func:`punctstyle.attribution.verify_command.verify_text`): a
         :class:`~punctstyle.attribution.verify_command.Verification` (``score``, ``decision``,
-        the band ``p1``..``p2``, ``warning``). Refused as ``punctstyle verify`` refuses."""
+        the band ``p1``..``p2``, ``warning``). Refused as ``punctstyle verify`` refuses;
+        ``text`` and ``language`` as in :meth:`attribute`."""
         from punctstyle.attribution.verification_run import FILES
-        from punctstyle.attribution.verify_command import verify_text
 
-        text = checked_text(text, name)
-        for file in FILES.values():
+        document = checked_document(text, name)
+        for file in (*FILES.values(), "manifest.json"):
             if (self.bundle_folder / file).exists():
                 self.inside(self.bundle_folder / file)
-        return verify_text(name, text, checked_author(author), self.bundle_folder)
+        result, warning = verify_document(document, checked_author(author), self.bundle_folder, name, language)
+        warn_language(warning)
+        return result
 
     def rolling(self, text: str, window: int | None = None, step: int | None = None, name: str = TEXT_NAME,
-                method: str | None = None) -> Any:
+                method: str | None = None, language: str | None = None) -> Any:
         """Rolling attribution of ``text`` (:func:`rolling_sequence`, ``method`` as
-        ``punctstyle rolling --method``): a :class:`~punctstyle.attribution.rolling.RollingResult`."""
-        sequence, stream = sequence_and_words(name, checked_text(text, name), purpose="roll over")
+        ``punctstyle rolling --method``): a :class:`~punctstyle.attribution.rolling.RollingResult`;
+        ``text`` and ``language`` as in :meth:`attribute`."""
+        sequence, stream, warning = document_sequence(checked_document(text, name), bundle_language(self.bundle),
+                                                      language, name, purpose="roll over")
+        warn_language(warning)
         return rolling_sequence(name, sequence, self.bundle, window, step, method=method, stream=stream)
+
+
+def warn_language(warning: str | None) -> None:
+    """The language warning of the API (:class:`UserWarning`; the CLI prints the same line)."""
+    if warning:
+        warnings.warn(warning, UserWarning, stacklevel=3)
+
+
+def attribute_document(document: Document, bundle: Any, name: str, method: str = "auto",
+                       language: str | None = None) -> tuple[Attribution, str | None]:
+    """``(attribution, language warning)`` of a document by a loaded bundle, extracted with the
+    bundle's language or ``language`` (:mod:`punctstyle.api.language`)."""
+    sequence, stream, warning = document_sequence(document, bundle_language(bundle), language, name)
+    return attribute_sequence(name, sequence, bundle, stream, method), warning
+
+
+def verify_document(document: Document, author: str, folder: Any, name: str,
+                    language: str | None = None) -> tuple[Any, str | None]:
+    """``(verification, language warning)`` of a document against the verification files of a
+    bundle ``folder``, extracted with the language its ``manifest.json`` records (none: English)
+    or ``language``."""
+    from punctstyle.attribution.verify_command import verify_text
+
+    extractor, warning = document_extraction(document, folder_language(folder), language, name)
+    return verify_text(name, document.text, author, folder, extractor), warning
 
 
 @dataclass(frozen=True)
@@ -338,25 +375,27 @@ def model_results(model: Any) -> Results:
     return model if isinstance(model, Results) else open_results(model)
 
 
-def verify(text: str, author: str, model: Any, name: str = TEXT_NAME) -> Any:
+def verify(text: str, author: str, model: Any, name: str = TEXT_NAME, language: str | None = None) -> Any:
     """:meth:`Results.verify` on ``model`` (a :class:`Results`, a run's outdir, or a bundle folder
     holding the verification files; such a folder needs no MLP)."""
-    from punctstyle.attribution.verify_command import verify_text
-
     if isinstance(model, Results):
-        return model.verify(text, author, name)
+        return model.verify(text, author, name, language)
+    document = checked_document(text, name)
     folder = Path(os.fspath(model))  # a bundle folder is handed over as given: its name is printed as given
-    return verify_text(name, checked_text(text, name), checked_author(author),
-                       folder / BUNDLE_IN_RUN if is_run(folder) else model)
+    result, warning = verify_document(document, checked_author(author),
+                                      folder / BUNDLE_IN_RUN if is_run(folder) else model, name, language)
+    warn_language(warning)
+    return result
 
 
 def rolling(text: str, model: Any, window: int | None = None, step: int | None = None, name: str = TEXT_NAME,
-            method: str | None = None) -> Any:
+            method: str | None = None, language: str | None = None) -> Any:
     """:meth:`Results.rolling` on ``model`` (a :class:`Results`, a run's outdir or a bundle folder)."""
-    return model_results(model).rolling(text, window, step, name, method)
+    return model_results(model).rolling(text, window, step, name, method, language)
 
 
-def attribute(text: str, model: Any, name: str = TEXT_NAME, method: str = "auto") -> Attribution:
+def attribute(text: str, model: Any, name: str = TEXT_NAME, method: str = "auto",
+              language: str | None = None) -> Attribution:
     """Rank the authors of ``model`` (a bundle folder, a run's outdir, or :class:`Results`) for ``text``."""
-    return model_results(model).attribute(text, name, method)
+    return model_results(model).attribute(text, name, method, language)
 

@@ -21,7 +21,9 @@ Nothing here imports torch or spaCy (the shipped tokenizer rules spare spaCy).
 
 from __future__ import annotations
 
+import re
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 from punctstyle.book.steps import clean_and_extract
@@ -90,6 +92,13 @@ def read_text(path: str, max_bytes: int) -> str:
     costs bounded memory). Raises :class:`InputError` with a one-line message naming the file.
     """
     name = "<stdin>" if path == "-" else path
+    return decoded_text(name, read_input_bytes(path, max_bytes))
+
+
+def read_input_bytes(path: str, max_bytes: int) -> bytes:
+    """The bytes of ``path`` (``-``: standard input), at most ``max_bytes`` (:func:`read_bounded`);
+    a missing, unreadable or too large file raises :class:`InputError` naming it."""
+    name = "<stdin>" if path == "-" else path
     try:
         if path == "-":
             data = read_bounded(sys.stdin.buffer, name, max_bytes)
@@ -104,7 +113,70 @@ def read_text(path: str, max_bytes: int) -> str:
         raise InputError(f"{name}: cannot read the file (permission denied)") from None
     except OSError as exc:
         raise InputError(f"{name}: cannot read the file ({exc.strerror or exc})") from None
-    return decoded_text(name, bytes(data))
+    return bytes(data)
+
+
+TEI_START = re.compile(
+    r"\A\s*(?:<\?xml[^>]*\?>\s*)?(?:(?:<!--.*?-->|<\?.*?\?>|<!DOCTYPE[^>\[]*(?:\[.*?\])?\s*>)\s*)*"
+    r"<(?:[A-Za-z_][\w.-]*:)?TEI[\s/>]",
+    re.DOTALL,
+)
+"""A TEI file's start: an XML declaration, comments, processing instructions or a doctype, then
+the root element ``TEI`` (any namespace prefix)."""
+
+
+@dataclass(frozen=True)
+class Document:
+    """A text to attribute, verify or roll over: its ``text`` (a TEI file's body, as the TEI
+    source reads it) and ``language``, the TEI header's (spaCy's code; ``""`` for a plain text or
+    a header without one)."""
+
+    text: str
+    language: str = ""
+    tei: bool = False
+
+
+def is_tei(data: bytes) -> bool:
+    """Whether ``data`` starts as a TEI file does (:data:`TEI_START`, on its first 64 kB decoded
+    as a folder corpus decodes a document)."""
+    head, _ = decode_document(data[:65536])
+    return TEI_START.match(head.lstrip("\ufeff")) is not None
+
+
+def tei_document(name: str, data: bytes) -> Document:
+    """A TEI file's body (``<body>`` without notes: :func:`punctstyle.sources.tei.parse_tei`, the
+    TEI source's own function) and its header's language; a refused file (not well-formed,
+    entities, no body, ...) raises :class:`TextRefused` with the TEI source's reason."""
+    from punctstyle.sources.tei import TeiRefusal, parse_tei
+
+    try:
+        parsed = parse_tei(data)
+    except TeiRefusal as exc:
+        raise TextRefused(f"{name}: {exc}") from None
+    return Document(parsed.text, str(parsed.metadata.get("language") or ""), tei=True)
+
+
+def document_of(name: str, data: bytes) -> Document:
+    """A file's bytes as a :class:`Document`: a TEI file (:func:`is_tei`) by
+    :func:`tei_document`, anything else by :func:`decoded_text` (its refusals)."""
+    if is_tei(data):
+        return tei_document(name, data)
+    return Document(decoded_text(name, data))
+
+
+def read_document(path: str, max_bytes: int) -> Document:
+    """:func:`read_text`'s reading (``-``: standard input, at most ``max_bytes``), then
+    :func:`document_of`: a TEI file gives its body and header language."""
+    name = "<stdin>" if path == "-" else path
+    return document_of(name, read_input_bytes(path, max_bytes))
+
+
+def checked_document(text: Any, name: str = TEXT_NAME) -> Document:
+    """A text handed over as a string: a TEI file's content (:func:`is_tei`) gives its body and
+    header language, anything else is :func:`checked_text`."""
+    if isinstance(text, str) and TEI_START.match(text[:65536]):
+        return tei_document(name, text.encode("utf-8"))
+    return Document(checked_text(text, name))
 
 
 def decoded_text(name: str, data: bytes) -> str:
@@ -174,15 +246,17 @@ def sequence_with_marks(name: str, text: str, purpose: str = "attribute") -> Any
     return sequence
 
 
-def sequence_and_words(name: str, text: str, purpose: str = "attribute") -> tuple[Any, list[str]]:
+def sequence_and_words(name: str, text: str, purpose: str = "attribute",
+                       extractor: ChunkCachedExtractor | None = None) -> tuple[Any, list[str]]:
     """:func:`sequence_with_marks` and the text's word stream (word ``j`` of the gap stream,
     lower-cased, as the workflow's extraction keeps them:
-    :func:`punctstyle.corpus.words.book_word_stream`), for the bundle's word methods."""
+    :func:`punctstyle.corpus.words.book_word_stream`), for the bundle's word methods;
+    ``extractor``: the language's (default: the paper's English rules)."""
     from punctstyle.corpus.words import book_word_stream
 
     if not text.strip():
         raise EmptyText(f"{name}: empty text, nothing to {purpose}")
-    sequence, stream = book_word_stream(text, ChunkCachedExtractor())
+    sequence, stream = book_word_stream(text, extractor or ChunkCachedExtractor())
     if len(sequence) == 0:
         raise NoMarks(f"{name}: no punctuation mark in the text, nothing to {purpose}")
     return sequence, stream

@@ -291,20 +291,23 @@ def verify_view() -> str:
 
 def rolling_view() -> str:
     """A text: the slices' scores along it (the figure) and the change points and segments."""
+    from punctstyle.api.language import bundle_language, document_sequence
     from punctstyle.api.results import rolling_sequence
-    from punctstyle.api.text import checked_text, sequence_and_words
+    from punctstyle.api.text import checked_document
 
     results = bundle_opened("rolled over")
     name, text = submitted_text()
     method = chosen_method()
-    sequence, stream = sequence_and_words(name, checked_text(text, name), purpose="roll over")
+    # extracted with the bundle's language, as `punctstyle rolling` does (docs/languages.md)
+    sequence, stream, language_warning = document_sequence(checked_document(text, name), bundle_language(results.bundle),
+                                                           None, name, purpose="roll over")
     outcome = rolling_sequence(name, sequence, results.bundle, hint=WINDOW_HINT, method=method, stream=stream)
     segments = pd.DataFrame([{"from mark": int(round(a)), "to mark": int(round(b)), "author": str(who)}
                              for a, b, who in outcome.segments])
     changes = ", ".join(f"{c:.0f}" for c in outcome.change_marks) or "none"
     notes = [f"{outcome.n_marks} marks; {len(outcome.starts)} slices of {outcome.window} marks every {outcome.step}; "
              f"method {outcome.scores.method} ({outcome.scores.kind}).",
-             f"Change points (marks): {changes}."]
+             f"Change points (marks): {changes}."] + ([language_warning] if language_warning else [])
     return page(name, [
         Section("Where does the hand change?", notes=notes, table=html_table(segments)),
         Section("Along the text", notes=["Each slice's score for the authors that win a slice; the strip on top: "

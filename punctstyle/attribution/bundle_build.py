@@ -38,6 +38,7 @@ from punctstyle.classifiers.options import classifier_options as options_of
 from punctstyle.corpus.sequences import document_sequences
 from punctstyle.corpus.tables import text_groups
 from punctstyle.features import compute_features
+from punctstyle.text.language_rules import RECORD_FIELD as EXTRACTION_FIELD, ExtractionLanguage
 from punctstyle.featuresets import matrices_from_tables, resolve_feature_set, stack_features
 from punctstyle.marks import PAPER_FEATURES
 from punctstyle.rule_names import FEATURES
@@ -126,6 +127,7 @@ def build_attribution_bundle(
     classifier_options: Mapping[str, Any],
     log: Callable[[str], None] = lambda message: None,
     word_files: Any = None,
+    extraction: ExtractionLanguage | None = None,
 ) -> dict[str, Any]:
     """Train, measure and write the attribution bundle; return the manifest.
 
@@ -137,7 +139,10 @@ def build_attribution_bundle(
     (:func:`punctstyle.classifiers.options.classifier_options`); ``word_files``: the books' words
     (:class:`punctstyle.corpus.words.CorpusWordFiles`, indexed like the tables' rows: ``stream(i,
     marks, gaps)`` and ``counts(i)``), for the word methods (:func:`word_methods`; none without
-    it or with ``settings.words`` 0). Every file is written atomically, the manifest last.
+    it or with ``settings.words`` 0); ``extraction``: the language and dialogue-dash option the
+    corpus was extracted with (default: English, none), recorded in the manifest's ``extraction``
+    field so that new texts are extracted alike (:mod:`punctstyle.text.language_rules`). Every
+    file is written atomically, the manifest last.
     """
 
     from punctstyle.classifiers.mlp import save_model  # lazy: loads torch
@@ -174,6 +179,7 @@ def build_attribution_bundle(
         write_word_models(outputs["words"], word_models or WordModels((), {}))
     manifest = bundle_manifest(model, settings, labels, threshold, groups)
     manifest["word_methods"] = list(WORD_METHODS) if word_models is not None else []
+    manifest[EXTRACTION_FIELD] = (extraction or ExtractionLanguage()).as_record()
     write_manifest(outputs["manifest"], manifest)
     return read_manifest(outputs["manifest"])
 
@@ -269,7 +275,8 @@ def bundle_manifest(model: TrainedMLP, settings: AttributionSettings, labels: np
 def attribution_model_job(config: Mapping[str, Any], params: Any, threads: int, inputs: Any, outputs: Any, log: Any) -> dict:
     """Rule attribution_model: the bundle from the corpus tables (``inputs.tables``, in the order of
     :data:`punctstyle.rule_names.FEATURES`) and ``inputs.sequences``, written to ``outputs``;
-    ``params``: the ``attribution`` settings (:attr:`AttributionSettings.KEYS`) and ``mlp``, the
+    ``params``: the ``attribution`` settings (:attr:`AttributionSettings.KEYS`), ``language`` and
+    ``dialogue_dash`` (the corpus's extraction, recorded in the manifest) and ``mlp``, the
     network's hyper-parameters (its options: :func:`punctstyle.classifiers.options.classifier_options`
     with the job's ``threads`` and the config's device). Returns the manifest."""
     options = options_of(config, CLASSIFIER, threads, params.mlp)
@@ -289,6 +296,7 @@ def attribution_model_job(config: Mapping[str, Any], params: Any, threads: int, 
         settings=AttributionSettings.from_config({key: getattr(params, key) for key in AttributionSettings.KEYS}),
         classifier_options=options,
         log=log.info,
+        extraction=ExtractionLanguage.of(params.language, params.dialogue_dash),
     )
     log.info(
         "bundle: %d books, %d authors, min_marks %s", manifest["n_books"], manifest["n_authors"], manifest["min_marks"]

@@ -113,8 +113,10 @@ def nearest_author_hint(author: str, authors: list[str]) -> str:
     return f"did you mean {close[0]!r}?" if close else f"e.g. {authors[0]!r}"
 
 
-def verify_text(name: str, text: str, author: str, model: Any) -> Verification:
-    """Score and decide one text (module docstring); refusals raise :class:`InputError`."""
+def verify_text(name: str, text: str, author: str, model: Any, extractor: Any = None) -> Verification:
+    """Score and decide one text (module docstring); refusals raise :class:`InputError`.
+    ``extractor``: the bundle's language's (:mod:`punctstyle.text.language_rules`; default: the
+    paper's English rules)."""
     import numpy as np
 
     from punctstyle.attribution.verification import decide
@@ -130,7 +132,7 @@ def verify_text(name: str, text: str, author: str, model: Any) -> Verification:
     if author not in authors:
         raise InputError(f"{author!r}: not an author of the verification reference in {bundle.directory} "
                          f"({len(authors)} authors; {nearest_author_hint(author, authors)})")
-    sequence, stream = book_word_stream(text, ChunkCachedExtractor())
+    sequence, stream = book_word_stream(text, extractor or ChunkCachedExtractor())
     n_marks = len(sequence.marks)
     needed = int(bundle.record["min_marks"])
     if n_marks < needed:

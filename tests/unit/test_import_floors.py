@@ -15,7 +15,7 @@ PACKAGE = REPO / "punctstyle"
 
 FLOORS: list[set[str]] = [
     {"marks", "io", "logs", "settings", "job_threads", "divergence"},
-    {"features", "rule_names", "text"},
+    {"features", "rule_names", "text", "distances"},
     {"sources", "book"},
     {"corpus"},
     {"featuresets", "experiments"},

@@ -50,6 +50,9 @@ rule attribution_model:
         words=config["attribution"]["words"],
         collaborations=config["attribution"]["collaborations"],
         part_marks=config["attribution"]["part_marks"],
+        # the corpus's extraction, recorded in the manifest (attribute/verify/rolling extract alike)
+        language=PLAN.corpus_language(),
+        dialogue_dash=config["extraction"]["dialogue_dash"],
         mlp=without_execution_keys(config)["recognition"]["mlp"],
     script:
         "../../scripts/attribution_model.py"
