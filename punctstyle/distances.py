@@ -5,8 +5,9 @@ divergence itself, with the paper's common-support rule, is :mod:`punctstyle.div
 Z-scores (:func:`zscore_statistics`, :func:`zscores`, :func:`column_zscores`)
 ----------------------------------------------------------------------------
 Over the rows of an (n, d) matrix ``X``, ``mu_i`` the mean and ``sigma_i`` the sample standard
-deviation (``ddof = 1``) of column ``i``; a column with ``sigma_i = 0`` (constant over the
-rows), or a single row, gets ``sigma_i = 1``::
+deviation (``ddof = 1``) of column ``i``; a column whose values are all equal (constant over
+the rows: ``max - min = 0``, tested exactly, since the rounded mean of a column of 0.1s leaves a
+sample sd of about 1e-17 rather than 0), or a single row, gets ``sigma_i = 1``::
 
     z_i(x) = (x_i - mu_i) / sigma_i
 
@@ -53,10 +54,18 @@ DEFAULT_MAX_CELLS: Final[int] = 16_000_000
 
 def zscore_statistics(X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """``(mu, sigma)``: each column's mean and sample standard deviation (``ddof = 1``) over the
-    rows of ``X``; ``sigma_i = 0`` (a constant column) or a single row gives ``sigma_i = 1``."""
+    rows of ``X``; a constant column (all its values equal: :func:`varying_columns` false) or a
+    single row gives ``sigma_i = 1``."""
     X = np.asarray(X, dtype=np.float64)
     sd = X.std(axis=0, ddof=1) if X.shape[0] > 1 else np.zeros(X.shape[1])
-    return X.mean(axis=0), np.where(sd > 0, sd, 1.0)
+    return X.mean(axis=0), np.where(varying_columns(X) & (sd > 0), sd, 1.0)
+
+
+def varying_columns(X: ArrayLike) -> np.ndarray:
+    """Whether each column of ``X`` holds two different values (``max_i - min_i > 0``, exact; a
+    sample sd can be 1e-17 for a constant column of a value binary floats cannot hold)."""
+    X = np.asarray(X, dtype=np.float64)
+    return np.ptp(X, axis=0) > 0 if X.shape[0] else np.zeros(X.shape[1], dtype=bool)
 
 
 def zscores(X: ArrayLike, mean: np.ndarray, sd: np.ndarray) -> np.ndarray:

@@ -32,7 +32,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from punctstyle.classifiers import build_classifier
-from punctstyle.distances import column_zscores, delta
+from punctstyle.distances import column_zscores, delta, varying_columns
 from punctstyle.divergence import pairwise_kl
 from punctstyle.experiments.row import documents_split
 from punctstyle.experiments.runner import run_split
@@ -108,7 +108,7 @@ def delta_distances(W: np.ndarray) -> np.ndarray:
     """Burrows' Delta between books (:func:`punctstyle.distances.delta`): mean absolute difference
     of the z-scored columns of ``W`` (z-scores over the given books; a constant column is left out)."""
     W = np.asarray(W, dtype=np.float64)
-    Z = column_zscores(W[:, W.std(axis=0, ddof=1) > 0])
+    Z = column_zscores(W[:, varying_columns(W)])
     return delta(Z, Z)
 
 

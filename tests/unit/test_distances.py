@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from punctstyle.distances import column_zscores, delta, symmetrised_kl, zscore_statistics, zscores
+from punctstyle.distances import column_zscores, delta, symmetrised_kl, varying_columns, zscore_statistics, zscores
 
 
 def test_zscore_statistics_sample_sd_and_unit_scale_for_constant_columns():
@@ -17,6 +17,17 @@ def test_zscore_statistics_sample_sd_and_unit_scale_for_constant_columns():
     assert mean.tolist() == [3.0, 5.0] and sd.tolist() == [2.0, 1.0]
     mean, sd = zscore_statistics(np.array([[2.0, 7.0]]))  # one row: no spread, sd 1
     assert mean.tolist() == [2.0, 7.0] and sd.tolist() == [1.0, 1.0]
+
+
+def test_a_constant_column_of_a_value_floats_cannot_hold_is_constant():
+    """Three rows of 0.1: numpy's rounded mean leaves a sample sd of about 1e-17, which would make a
+    test value of 0.2 a z-score near 1e16; the column is constant, so its sd is 1 and 0.2 scores
+    0.1."""
+    X = np.column_stack([np.full(3, 0.1), np.arange(3.0)])
+    assert X[:, 0].std(ddof=1) > 0  # the rounding this guards against
+    mean, sd = zscore_statistics(X)
+    assert sd[0] == 1.0 and varying_columns(X).tolist() == [False, True]
+    assert abs(zscores(np.array([[0.2, 0.0]]), mean, sd)[0, 0] - 0.1) < 1e-15
 
 
 def test_zscores_with_given_and_own_statistics():
