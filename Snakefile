@@ -4,7 +4,7 @@
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version
 
-from punctstyle.settings import config_file_error
+from punctstyle.plan.rule_support import config_file_error, uncomputed_rows_lines
 
 min_version("9.0")
 
@@ -77,7 +77,5 @@ onsuccess:
     for line in PLAN.skipped_analysis_lines():
         print(line)
     # and the configured class sizes that have no row, the corpus having fewer classes
-    from punctstyle.report.figure_jobs import uncomputed_rows_lines
-
     for line in uncomputed_rows_lines(config):
         print(line)

@@ -5,6 +5,7 @@ follows the order docs/CONVENTIONS.md documents ("Floors"). Imports inside funct
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,21 @@ def test_conventions_lists_the_floors_in_order():
     lines = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| floor")]
     documented = [set(cell.strip(" `") for cell in line.split("|")[2].split(",")) for line in lines[: len(FLOORS)]]
     assert documented == FLOORS
+
+
+def rule_file_imports(text: str) -> list[str]:
+    """The ``punctstyle`` modules a Snakefile or rule file imports (``from X import`` and
+    ``import X`` lines at any indentation)."""
+    return re.findall(r"^\s*(?:from|import)\s+(punctstyle(?:\.\w+)*)", text, re.MULTILINE)
+
+
+def test_the_rule_files_import_from_plan_only():
+    """One road from config to rule: the Snakefile and workflow/rules/*.smk name the package
+    through punctstyle.plan (names from below it: punctstyle.plan.rule_support)."""
+    files = [REPO / "Snakefile", *sorted((REPO / "workflow" / "rules").glob("*.smk"))]
+    outside = [f"{path.relative_to(REPO)}: {module}" for path in files
+               for module in rule_file_imports(path.read_text(encoding="utf-8"))
+               if module != "punctstyle.plan" and not module.startswith("punctstyle.plan.")]  # fmt: skip
+    assert outside == []
+    assert rule_file_imports("from punctstyle.marks import X\n    import punctstyle.plan.rows\n") == [
+        "punctstyle.marks", "punctstyle.plan.rows"]  # fmt: skip

@@ -3,7 +3,7 @@
 # disk_mb is explicit: Snakemake's default (from the input sizes) is evaluated per job and
 # made a full-catalogue `snakemake -n` (45k jobs) about 30% slower (benchmarks/bench_planning.py).
 
-from punctstyle.book.memory import extraction_mem_mb
+from punctstyle.plan.rule_support import extraction_mem_mb
 
 
 # spaCy's tokenizer rules, exported once per spaCy version (the version is in the file name,

@@ -5,22 +5,20 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 from punctstyle.plan.fitted_models import fitted_inputs
-from punctstyle.io import InputError
 from punctstyle.plan.checkpoints import CorpusCounts, SelectedBooks
 from punctstyle.plan.priorities import rule_priority
 from punctstyle.plan.report import Section, caption, task_section, task_title
 from punctstyle.plan.scheduler_timers import install_for_workflow
 from punctstyle.plan.console import install_short_job_listing
 from punctstyle.plan.workflow import WorkflowPlan
-from punctstyle.rule_names import (
+from punctstyle.plan.rule_support import (
     DISTRIBUTION_FEATURES,
     FEATURES,
     TASKS,
-    wildcard_pattern,
-)
-from punctstyle.settings import (
+    InputError,
     coerce_config_types,
     config_error,
+    wildcard_pattern,
     without_execution_keys,
 )
 

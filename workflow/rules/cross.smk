@@ -1,7 +1,7 @@
 # Issue 25, beyond the paper: where punctuation beats words. Across genres and forms, through
 # translators, and the discrete Weibull shape of the word gaps (config cross.*; planning in
 # punctstyle.plan.cross; targets in rule all through plan_cross.cross_outputs).
-from punctstyle.marks import PAPER_FEATURES
+from punctstyle.plan.rule_support import PAPER_FEATURES
 from punctstyle.plan import cross as plan_cross
 
 

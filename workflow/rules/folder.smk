@@ -1,6 +1,6 @@
 # The folder source (config source: folder): your own texts and a metadata CSV, in place of
 # the Gutenberg catalog and download (the Snakefile includes this file or gutenberg.smk).
-from punctstyle.sources.folder import file_sha256
+from punctstyle.plan.rule_support import file_sha256
 
 
 # A folder of your own texts: the metadata CSV is the catalog and its rows the selection

@@ -2,7 +2,7 @@
 # (config rolling.*); planning in punctstyle.plan.maps, logic in punctstyle.attribution.rolling
 # and punctstyle.attribution.collaborations. Its env is figures.yaml: it draws its figure, and
 # KL and Delta need no torch.
-from punctstyle.marks import PAPER_FEATURES
+from punctstyle.plan.rule_support import PAPER_FEATURES
 from punctstyle.plan import maps as plan_maps
 
 

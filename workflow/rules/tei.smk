@@ -2,7 +2,7 @@
 # and an optional metadata table, in place of the Gutenberg catalog and download (the
 # Snakefile includes this file, folder.smk or gutenberg.smk). The selection and the per-book
 # files are the folder source's (punctstyle.sources.tei_job).
-from punctstyle.sources.folder import file_sha256
+from punctstyle.plan.rule_support import file_sha256
 from punctstyle.plan.tei import tei_inputs, tei_select_params
 
 

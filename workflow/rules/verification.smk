@@ -3,7 +3,7 @@
 # the attribution bundle (models/attribution/verification*.{json,parquet}); the PAN measures
 # per family and length into analysis/verification/ and the report.
 # Planning (settings, inputs, targets) in punctstyle.plan.verification.
-from punctstyle.attribution.verification_run import verification_config_error
+from punctstyle.plan.rule_support import verification_config_error
 from punctstyle.plan import verification as plan_verification
 
 # bundle_family must be one of families: one line naming the keys (the schema cannot say it)
