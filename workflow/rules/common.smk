@@ -6,6 +6,7 @@ from snakemake.utils import validate
 
 from punctstyle.experiments.model_store import fitted_inputs
 from punctstyle.io import InputError
+from punctstyle.plan.book_jobs import download_policy, job_python
 from punctstyle.plan.checkpoints import CorpusCounts, SelectedBooks
 from punctstyle.plan.priorities import rule_priority
 from punctstyle.plan.report import Section, caption, task_section, task_title
@@ -46,6 +47,9 @@ except InputError as exc:
     raise WorkflowError(str(exc)) from None
 OUT, SOURCE, FLAGS = config["outdir"], config["source"], PLAN.flags
 out, log_path, png, pdf = PLAN.out, PLAN.log_path, FLAGS.png, FLAGS.pdf
+# named by the per-book rules' shell commands (punctstyle.plan.book_jobs: neither is a rerun trigger)
+JOB_PYTHON = job_python(workflow.deployment_settings.deployment_method)
+DOWNLOAD_POLICY = download_policy(config["mirror"])
 
 
 wildcard_constraints:
