@@ -3,6 +3,7 @@ files as the steps they replace, one-line errors, and only the imports each step
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
 import re
@@ -17,9 +18,9 @@ import pytest
 
 from punctstyle.book.feature_rows import book_features
 from punctstyle.book.inclusion import InclusionRule
-from punctstyle.book.jobs import download, extract, optional_int, optional_text
+from punctstyle.book.jobs import download, extract, optional_int
 from punctstyle.book.steps import extract_book
-from punctstyle.plan.book_jobs import download_policy, job_python
+from punctstyle.plan.book_jobs import POLICY_VARIABLE, PYTHON_VARIABLE, download_policy, job_environment, job_python
 from punctstyle.text.chunk_cache import ChunkCachedExtractor
 from punctstyle.text.tokenizer import TokenizerRules
 from punctstyle.text.tokenizer_facts import export_extraction_rules
@@ -71,9 +72,9 @@ def job(step: str, *args: str, check: bool = True) -> tuple[subprocess.Completed
 def download_args(mirror: Path, out: Path, *extra: str) -> list[str]:
     return [
         "download", "7", "--base-url", f"file://{mirror}", "--templates", "files/{id}/{id}.txt",
-        "files/{id}/{id}-0.zip", "--max-text-mb", "1", *download_policy(
+        "files/{id}/{id}-0.zip", "--max-text-mb", "1", "--policy", download_policy(
             {"timeout_s": 5, "attempt_deadline_s": 10, "retries": 0, "backoff_s": 0.1, "user_agent": None}
-        ).split(),
+        ),
         "--text", str(out / "7.txt.gz"), "--provenance", str(out / "7.json"), "--log", str(out / "7.download.log"),
         *extra,
     ]  # fmt: skip
@@ -237,7 +238,6 @@ def test_marker_sets_from_the_module_when_its_source_cannot_be_read(monkeypatch)
 
 def test_null_settings_as_snakemake_formats_them():
     assert optional_int("None") is None and optional_int("500") == 500
-    assert optional_text("None") is None and optional_text("") is None and optional_text("me") == "me"
     args = extract.parser().parse_args(["1", "--text", "t", "--provenance", "p", "--rules", "r", "--sequence", "s",
                                 "--words", "w", "--features", "f", "--min-marks", "5", "--quotation", "any",
                                 "--log", "l", "--excerpt-marks", "None"])  # fmt: skip
@@ -245,8 +245,8 @@ def test_null_settings_as_snakemake_formats_them():
 
 
 def test_the_jobs_python_is_snakemakes_unless_an_environment_provides_one():
-    assert job_python(set(), executable="/opt/my venv/bin/python") == "'/opt/my venv/bin/python'"
-    assert job_python(set()) .strip("'") == sys.executable
+    assert job_python(set(), executable="/opt/my venv/bin/python") == "/opt/my venv/bin/python"
+    assert job_python(set()) == sys.executable
 
     class Method:  # Snakemake's DeploymentMethod members have a name
         def __init__(self, name: str) -> None:
@@ -256,13 +256,42 @@ def test_the_jobs_python_is_snakemakes_unless_an_environment_provides_one():
     assert job_python({Method("ENV_MODULES")}, executable="/x/python") == "/x/python"
 
 
-def test_the_download_policy_is_every_retry_setting_and_the_user_agent_when_set():
-    mirror = {"timeout_s": 30, "attempt_deadline_s": 300, "retries": 3, "backoff_s": 2.0, "user_agent": None}
-    assert download_policy(mirror) == "--timeout 30 --attempt-deadline 300 --retries 3 --backoff 2.0"
+def test_the_download_policy_is_every_retry_setting_and_the_user_agent_as_one_json_argument():
+    mirror = {"timeout_s": 30, "attempt_deadline_s": 300, "retries": 3, "backoff_s": 2.0, "user_agent": None,
+              "base_url": "u", "max_text_mb": 2}  # fmt: skip
+    assert download_policy(mirror) == (
+        '{"attempt_deadline_s": 300, "backoff_s": 2.0, "retries": 3, "timeout_s": 30, "user_agent": null}'
+    )
     policy = download_policy({**mirror, "user_agent": "me (mail: a@b.c)"})
-    assert policy.endswith("--user-agent 'me (mail: a@b.c)'")
     args = download.parser().parse_args(["1", "--base-url", "u", "--templates", "a", "b", "--max-text-mb", "2",
-                                "--text", "t", "--provenance", "p", "--log", "l", *policy.split(" ", 8)[:8],
-                                "--user-agent", "me (mail: a@b.c)"])  # fmt: skip
-    assert (args.timeout, args.attempt_deadline, args.retries, args.backoff) == (30, 300, 3, 2.0)
-    assert args.user_agent == "me (mail: a@b.c)" and args.templates == ["a", "b"]
+                                "--text", "t", "--provenance", "p", "--log", "l", "--policy", policy])  # fmt: skip
+    assert args.policy == download.RetryPolicy(30.0, 300.0, 3, 2.0, "me (mail: a@b.c)")
+    assert args.templates == ["a", "b"]
+    environment = job_environment(set(), mirror)
+    assert environment == {PYTHON_VARIABLE: sys.executable, POLICY_VARIABLE: download_policy(mirror)}
+
+
+@pytest.mark.parametrize(
+    "policy, message",
+    [
+        ("{timeout_s: 1}", "not JSON"),
+        ('{"timeout_s": 1}', "needs exactly the keys"),
+        ("[1, 2]", "got list"),
+        ('{"timeout_s": "x", "attempt_deadline_s": 1, "retries": 1, "backoff_s": 1, "user_agent": null}',
+         "not a number"),
+    ],
+)  # fmt: skip
+def test_a_bad_policy_is_one_usage_line(policy, message):
+    with pytest.raises(argparse.ArgumentTypeError, match=message):
+        download.retry_policy(policy)
+
+
+def test_the_shell_commands_read_python_and_policy_from_the_environment_the_workflow_sets():
+    """Lint-clean commands (no ``{NAME}`` from outside the rule) whose variables common.smk sets."""
+    rules = Path(__file__).resolve().parents[2] / "workflow" / "rules"
+    common = (rules / "common.smk").read_text(encoding="utf-8")
+    assert re.search(r"os\.environ\.update\(\s*job_environment\(", common)
+    for smk, module in [("books", "extract"), ("gutenberg", "download"), ("folder", "ingest"), ("tei", "ingest_tei")]:
+        text = (rules / f"{smk}.smk").read_text(encoding="utf-8")
+        assert f'\'"${PYTHON_VARIABLE}" -m punctstyle.book.jobs.{module} ' in text, smk
+    assert f'--policy "${POLICY_VARIABLE}"' in (rules / "gutenberg.smk").read_text(encoding="utf-8")

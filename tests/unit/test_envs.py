@@ -31,7 +31,7 @@ PROVIDERS = {
 
 def rule_envs_and_scripts() -> list[tuple[str, str, str]]:
     """(rule, env file, script file) of every rule of workflow/rules that has both; a ``shell:``
-    rule that runs ``{JOB_PYTHON} -m punctstyle.<module>`` (the per-book jobs) has that
+    rule that runs ``"$PUNCTSTYLE_JOB_PYTHON" -m punctstyle.<module>`` (the per-book jobs) has that
     module's file as its script. The same rule name may come from two source files (folder.smk
     and tei.smk both define ingest_document): each is listed."""
     found = []
@@ -41,7 +41,7 @@ def rule_envs_and_scripts() -> list[tuple[str, str, str]]:
             name = re.match(r"(?:rule|checkpoint) (\w+):", block)
             conda = re.search(r"\n    conda:\n\s+\"([^\"]+)\"", block)
             script = re.search(r"\n    script:\n\s+\"([^\"]+)\"", block)
-            module = re.search(r"\n    shell:\n\s+\"\{JOB_PYTHON\} -m (punctstyle[\w.]*) ", block)
+            module = re.search(r"\n    shell:\n\s+'\"\$PUNCTSTYLE_JOB_PYTHON\" -m (punctstyle[\w.]*) ", block)
             if name and conda and (script or module):
                 env = (smk.parent / conda.group(1)).resolve()
                 if script:

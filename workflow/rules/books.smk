@@ -56,7 +56,7 @@ rule extract_book:
         require_quotation_marks=config["extraction"]["require_quotation_marks"],
         excerpt_marks=config["extraction"]["excerpt_marks"],
     shell:
-        "{JOB_PYTHON} -m punctstyle.book.jobs.extract {wildcards.book_id} --text {input.text:q}"
+        '"$PUNCTSTYLE_JOB_PYTHON" -m punctstyle.book.jobs.extract {wildcards.book_id} --text {input.text:q}'
         " --provenance {input.provenance:q} --rules {input.rules:q} --sequence {output.sequence:q}"
         " --words {output.words:q} --features {output.features:q} --min-marks {params.min_marks}"
         " --quotation {params.require_quotation_marks} --excerpt-marks {params.excerpt_marks}"

@@ -24,7 +24,11 @@ interpreter teardown), logs one line per book to ``--log`` and turns the package
 errors into ``punctstyle: <message>`` and exit status 1 (:func:`punctstyle.logs.configure_logging`).
 
 Run by hand, a command is the job: copy the one Snakemake prints (``printshellcmds``) to redo
-one book.
+one book, after setting the two variables the workflow sets for its jobs
+(:func:`punctstyle.plan.book_jobs.job_environment`): ``PUNCTSTYLE_JOB_PYTHON`` (the Python to
+run, e.g. ``python``) and, for a download, ``PUNCTSTYLE_DOWNLOAD_POLICY`` (the retry settings
+as JSON: ``{"timeout_s": 30, "attempt_deadline_s": 300, "retries": 3, "backoff_s": 2.0,
+"user_agent": null}``).
 """
 
 from __future__ import annotations
@@ -34,17 +38,12 @@ from collections.abc import Callable, Sequence
 
 NULL = "None"
 """How Snakemake formats a null setting into a command (``{params.x}`` of ``None``): read back as
-"not set" by :func:`optional_int` and :func:`optional_text`."""
+"not set" by :func:`optional_int`."""
 
 
 def optional_int(value: str) -> int | None:
     """An integer option that may be null (:data:`NULL`)."""
     return None if value == NULL else int(value)
-
-
-def optional_text(value: str) -> str | None:
-    """A text option that may be null (:data:`NULL` or empty)."""
-    return None if value in (NULL, "") else value
 
 
 def book_parser(step: str, description: str) -> argparse.ArgumentParser:

@@ -2,29 +2,68 @@
 (:func:`punctstyle.sources.download.fetch_book`, :func:`punctstyle.sources.provenance.write_book`).
 
 ``python -m punctstyle.book.jobs.download ID --base-url URL --templates T [T ...]
---max-text-mb MB --timeout S --attempt-deadline S --retries N --backoff S [--user-agent UA]
---text PATH --provenance PATH --log PATH``. The retry settings come from the workflow's
-``DOWNLOAD_POLICY`` (:func:`punctstyle.plan.book_jobs.download_policy`), not the rule's params:
-changing them reruns no download.
+--max-text-mb MB --policy JSON --text PATH --provenance PATH --log PATH``. The retry settings
+(``--policy``: ``timeout_s``, ``attempt_deadline_s``, ``retries``, ``backoff_s``, ``user_agent``
+of ``config["mirror"]``) come from the workflow's environment
+(:func:`punctstyle.plan.book_jobs.job_environment`), not the rule's params: changing them reruns
+no download.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from dataclasses import dataclass
 
-from punctstyle.book.jobs import book_parser, optional_text, run_job, text_outputs
+from punctstyle.book.jobs import book_parser, run_job, text_outputs
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How the download retries: ``config["mirror"]``'s five retry settings."""
+
+    timeout_s: float
+    attempt_deadline_s: float
+    retries: int
+    backoff_s: float
+    user_agent: str | None
+
+
+def retry_policy(value: str) -> RetryPolicy:
+    """``--policy``: a JSON object with exactly the keys of :class:`RetryPolicy`
+    (``{"timeout_s": 30, "attempt_deadline_s": 300, "retries": 3, "backoff_s": 2.0,
+    "user_agent": null}``); anything else is a one-line usage error naming what is wrong."""
+    try:
+        fields = json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON ({exc.msg}): {value[:80]!r}") from None
+    expected = set(RetryPolicy.__dataclass_fields__)
+    if not isinstance(fields, dict) or set(fields) != expected:
+        got = sorted(fields) if isinstance(fields, dict) else type(fields).__name__
+        raise argparse.ArgumentTypeError(f"needs exactly the keys {sorted(expected)}, got {got}")
+    try:
+        return RetryPolicy(
+            timeout_s=float(fields["timeout_s"]),
+            attempt_deadline_s=float(fields["attempt_deadline_s"]),
+            retries=int(fields["retries"]),
+            backoff_s=float(fields["backoff_s"]),
+            user_agent=None if fields["user_agent"] in (None, "") else str(fields["user_agent"]),
+        )
+    except (TypeError, ValueError) as exc:
+        raise argparse.ArgumentTypeError(f"a retry setting is not a number: {exc}") from None
 
 
 def parser() -> argparse.ArgumentParser:
     parser = book_parser("download", __doc__.split("\n\n")[0])
     parser.add_argument("--base-url", required=True, help="mirror.base_url")
     parser.add_argument("--templates", nargs="+", required=True, help="mirror.url_templates, tried in order")
-    parser.add_argument("--timeout", type=float, required=True, help="mirror.timeout_s")
-    parser.add_argument("--attempt-deadline", type=float, required=True, help="mirror.attempt_deadline_s")
-    parser.add_argument("--retries", type=int, required=True, help="mirror.retries")
-    parser.add_argument("--backoff", type=float, required=True, help="mirror.backoff_s")
-    parser.add_argument("--user-agent", type=optional_text, default=None, help="mirror.user_agent (default: ours)")
+    parser.add_argument(
+        "--policy",
+        type=retry_policy,
+        required=True,
+        help="mirror's timeout_s, attempt_deadline_s, retries, backoff_s and user_agent as a JSON object",
+    )
     text_outputs(parser)
     return parser
 
@@ -40,11 +79,11 @@ def download(args: argparse.Namespace) -> None:
         args.book_id,
         args.base_url,
         templates=args.templates,
-        timeout=args.timeout,
-        attempt_deadline=args.attempt_deadline,
-        retries=args.retries,
-        backoff=args.backoff,
-        user_agent=args.user_agent or DEFAULT_USER_AGENT,
+        timeout=args.policy.timeout_s,
+        attempt_deadline=args.policy.attempt_deadline_s,
+        retries=args.policy.retries,
+        backoff=args.policy.backoff_s,
+        user_agent=args.policy.user_agent or DEFAULT_USER_AGENT,
         max_text_bytes=int(args.max_text_mb * 1024 * 1024),
     )
     for url, outcome in result.attempts:
