@@ -6,7 +6,7 @@ authors (at least 10 books each) and catalogue-like metadata. Each step runs in 
 worker process, so that its peak resident set size (``ru_maxrss``) is its own:
 
 ``prepare``  one ``features/{id}.parquet`` per book (``punctstyle.book.feature_rows.write_feature_row``,
-             what rule book_features writes) and ``selection.parquet``: the inputs of
+             what rule extract_book writes) and ``selection.parquet``: the inputs of
              rule corpus_tables (setup, timed for information);
 ``tables``   what rule corpus_tables does: ``read_feature_rows`` of every per-book file,
              ``build_corpus``, the six ``feature_table`` Parquet files written, then read

@@ -8,7 +8,8 @@ each a ``snakemake --cores 2`` run timed apart:
 
 * fixed costs: catalog and selection; the tokenizer rules (once per run); corpus tables;
 * per-book job kinds: downloads, extractions, features (each phase's targets are that
-  kind's outputs for every selected book).
+  kind's outputs for every selected book; since issue 37 ``extract_book`` writes the features
+  too, so this version's features phase has nothing to do and its "3 jobs" are 2).
 
 CPU seconds are user + system of the whole process tree (``getrusage(RUSAGE_CHILDREN)``
 around each snakemake run: snakemake, its jobs and their children); the snakemake main
@@ -24,6 +25,15 @@ deleting the catalog and corpus folders, the tokenizer rules and per-book files 
 printed beside it. The phase figures above leave the fixed part out, so they are lower than
 the whole call's figure (docs/performance.md).
 
+``--processes N`` (with ``--whole-call``): then what each per-book process costs and imports
+(issue 37): the per-book files of ``N`` selected books are deleted and made again by one more
+call (``--skip-script-cleanup``, so that a ``script:`` job's generated script stays), and each
+job's process (its command, or ``python`` on its generated script, in ``bash -c`` as Snakemake
+runs it, with ``OPENBLAS_NUM_THREADS=1`` as Snakemake's shell sets it) is run again ``--repeats``
+times: its CPU (user + system of the process tree, median over the repeats, mean over the books)
+and, from one more run under ``python -X importtime``, the import time of each top-level package
+(the modules' own times summed by the first part of their name; the standard library as one).
+
 ``--baseline PATH``: another checkout (e.g. ``git worktree add /tmp/old HEAD``) run the same
 way in the same run (its Snakefile, its ``punctstyle`` first on ``PYTHONPATH``); the corpus
 tables of the two runs are compared value for value (use ``--quotation any`` when the
@@ -31,7 +41,7 @@ baseline predates the ``double`` quotation rule). ``--books`` 200 or more for th
 at most 1.0 CPU s a book over its three jobs.
 
 Usage: ``python benchmarks/bench_workflow.py [--books 200] [--seed 0] [--baseline PATH]
-[--quotation double|any|none] [--keep]``.
+[--quotation double|any|none] [--keep] [--whole-call [--processes 10 --repeats 3]]``.
 """
 
 from __future__ import annotations
@@ -39,8 +49,11 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import resource
+import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -235,6 +248,92 @@ def report(label: str, phases: list[Phase], n_books: int, one_process: float) ->
     return cpu
 
 
+PER_BOOK_RULES = ("download_book", "ingest_document", "extract_book", "book_features")
+"""The per-book rules, of this version (download_book, extract_book) and of earlier ones."""
+_SHELL_COMMAND = re.compile(r"^Shell command: (.*-m punctstyle\.book\.jobs\.(\w+) .*)$", re.MULTILINE)
+_JOB_MODULE_RULE = {"download": "download_book", "ingest": "ingest_document", "ingest_tei": "ingest_document",
+                    "extract": "extract_book"}  # fmt: skip
+_IMPORT_LINE = re.compile(r"^import time:\s+(\d+) \|\s+\d+ \|(\s+)(\S+)$", re.MULTILINE)
+
+
+@dataclass
+class ProcessCost:
+    rule: str
+    cpu_s: float
+    """Mean over the books of the median CPU of a process (user + system, its whole tree)."""
+    imports_ms: dict[str, float]
+    """Import time (wall ms, ``-X importtime``) of each top-level package, mean over the books."""
+
+
+def _process_cpu(command: str, cwd: Path, env: dict[str, str]) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(["bash", "-c", "set -euo pipefail; " + command], cwd=cwd, env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _import_times(command: str, cwd: Path, env: dict[str, str]) -> dict[str, float]:
+    """ms of import time per top-level package (modules' own times; the standard library as one)."""
+    result = subprocess.run(["bash", "-c", "set -euo pipefail; " + command], cwd=cwd, check=True, capture_output=True,
+                            text=True, env={**env, "PYTHONPROFILEIMPORTTIME": "1"})  # fmt: skip
+    times: dict[str, float] = {}
+    for own_us, _, module in _IMPORT_LINE.findall(result.stderr):
+        top = module.split(".")[0]
+        group = "(standard library)" if top in sys.stdlib_module_names or top.startswith("_") else top
+        times[group] = times.get(group, 0.0) + int(own_us) / 1000
+    return times
+
+
+def per_book_processes(tree: Path, config: dict, folder: Path, books: int, repeats: int) -> list[ProcessCost]:
+    """Remake the per-book files of ``books`` selected books in one call, then run each job's
+    process again (module docstring, ``--processes``)."""
+    outdir = Path(config["outdir"])
+    ids = pd.read_parquet(outdir / "corpus/selection.parquet", columns=["book_id"])["book_id"].tolist()[:books]
+    for book_id in ids:
+        for pattern in ("books/{}.txt.gz", "books/{}.json", "sequences/{}.parquet", "words/{}.parquet",
+                        "features/{}.parquet"):  # fmt: skip
+            (outdir / pattern.format(book_id)).unlink(missing_ok=True)
+    scripts = tree / ".snakemake" / "scripts"
+    before = set(scripts.glob("*.py")) if scripts.is_dir() else set()
+    log = folder / "processes.log"
+    command = [sys.executable, "-m", "snakemake", *[str(outdir / f"features/{b}.parquet") for b in ids],
+               "--skip-script-cleanup", "--printshellcmds", "--cores", "2", "--configfile", str(folder / "config.yaml")]  # fmt: skip
+    env = dict(os.environ, PYTHONPATH=str(tree), OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    with open(log, "w") as out:
+        subprocess.run(command, cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT, check=True)
+    jobs: list[tuple[str, str]] = [(_JOB_MODULE_RULE[m], c) for c, m in _SHELL_COMMAND.findall(log.read_text())]
+    made = sorted(set(scripts.glob("*.py")) - before) if scripts.is_dir() else []
+    for path in made:
+        rule = next((r for r in PER_BOOK_RULES if path.name.endswith(f".{r}.py")), None)
+        if rule:
+            jobs.append((rule, f"{shlex.quote(sys.executable)} {shlex.quote(str(path))}"))
+    costs = []
+    for rule in PER_BOOK_RULES:
+        commands = [c for r, c in jobs if r == rule]
+        if not commands:
+            continue
+        cpu = [statistics.median(_process_cpu(c, tree, env) for _ in range(repeats)) for c in commands]
+        imports: dict[str, float] = {}
+        for c in commands:
+            for group, ms in _import_times(c, tree, env).items():
+                imports[group] = imports.get(group, 0.0) + ms / len(commands)
+        costs.append(ProcessCost(rule, statistics.fmean(cpu), imports))
+    for path in made:
+        path.unlink(missing_ok=True)
+    return costs
+
+
+def report_processes(label: str, costs: list[ProcessCost], top: int = 8) -> None:
+    print(f"\n{label}: each per-book process run again (CPU: median of the repeats, mean over the books)")
+    for cost in costs:
+        groups = sorted(cost.imports_ms.items(), key=lambda item: -item[1])
+        total = sum(cost.imports_ms.values())
+        shown = ", ".join(f"{group} {ms:.0f}" for group, ms in groups[:top])
+        print(f"  {cost.rule:<16} {cost.cpu_s:.3f} CPU s a process; imports {total:.0f} ms wall: {shown}")
+    print(f"  a book's processes: {sum(c.cpu_s for c in costs):.3f} CPU s")
+
+
 def compare_tables(a: Path, b: Path) -> list[str]:
     """Differences between the corpus tables of two runs (value for value)."""
     problems = []
@@ -263,6 +362,10 @@ def main(argv: list[str] | None = None) -> int:
         "--whole-call", action="store_true", help="one snakemake call from nothing to the corpus tables (what a user measures)"
     )
     parser.add_argument("--no-tree", action="store_true", help="run the baseline only")
+    parser.add_argument(
+        "--processes", type=int, default=0, help="with --whole-call: run the per-book processes of N books again"
+    )
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each process (--processes)")
     parser.add_argument(
         "--snakemake-args", default="", help="extra snakemake options for this tree, e.g. '--scheduler ilp'"
     )
@@ -303,6 +406,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"{fixed.cpu_s:.1f} CPU s ({fixed.cpu_s / n_books:.3f} a book); the books' jobs "
                     f"{(whole.cpu_s - fixed.cpu_s) / n_books:.3f} CPU s a book"
                 )
+                if args.processes:
+                    report_processes(label, per_book_processes(tree, config, folder, args.processes, args.repeats))
                 outdirs.append(folder / "results")
                 continue
             phases = run_workflow(tree, config, folder, ids, has_rules, extra)

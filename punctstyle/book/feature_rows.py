@@ -154,13 +154,10 @@ def book_features(
     rule: InclusionRule,
     excerpt_marks: int | None = None,
 ) -> dict[str, object]:
-    """Rule ``book_features``: read a sequence file, compute its feature row, write it; return the row.
-    (Here, not in :mod:`punctstyle.book.steps`, so that the job does not import the extraction's
-    cleaning and tokenizer: 0.035 CPU s a job.)
-
-    With ``excerpt_marks`` (:func:`excerpt_feature_rows`), write the text's rows and return a
-    record of the text: ``book_id``, ``status``, ``stage``, ``reason``, ``n_marks`` (the text's)
-    and ``n_excerpts``."""
+    """Read a sequence file, compute its feature row(s), write them; return the row (the
+    features of :func:`write_book_features`, from a sequence file). (Here, not in
+    :mod:`punctstyle.book.steps`, so that a caller that only computes features does not import
+    the extraction's cleaning and tokenizer: 0.035 CPU s a process.)"""
     sequence, metadata = read_sequence(sequence_path)
     if rule.require_quotation_marks == "double" and metadata.get("status") == STATUS_OK:
         if _double_quotes(metadata) is None:
@@ -168,6 +165,23 @@ def book_features(
                 f"{sequence_path}: no n_double_quotes metadata (written by an older punctstyle): "
                 "delete it to re-extract the book"
             )
+    return write_book_features(sequence, metadata, features_path, book_id, rule, excerpt_marks)
+
+
+def write_book_features(
+    sequence: PunctuationSequence,
+    metadata: dict[str, str],
+    features_path: str | os.PathLike[str],
+    book_id: int,
+    rule: InclusionRule,
+    excerpt_marks: int | None = None,
+) -> dict[str, object]:
+    """A book's feature row from its sequence and the sequence file's metadata, written to
+    ``features_path``; returns the row.
+
+    With ``excerpt_marks`` (:func:`excerpt_feature_rows`), write the text's rows and return a
+    record of the text: ``book_id``, ``status``, ``stage``, ``reason``, ``n_marks`` (the text's)
+    and ``n_excerpts``."""
     if excerpt_marks is None:
         row = feature_row(book_id, sequence, metadata, rule)
         write_feature_row(features_path, row)

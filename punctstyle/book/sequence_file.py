@@ -37,12 +37,12 @@ def write_sequence(
     reason: str = "",
     encoding: str = "",
     n_double_quotes: int = 0,
-) -> None:
-    """Write a book's marks and gaps (with status metadata) atomically."""
-    table = pa.Table.from_arrays(
-        [arrow_array(sequence.marks.astype(np.uint8)), arrow_array(sequence.gaps.astype(np.uint32))],
-        names=["mark", "gap"],
-    )
+) -> tuple[PunctuationSequence, dict[str, str]]:
+    """Write a book's marks and gaps (with status metadata) atomically; returns what
+    :func:`read_sequence` reads back from the file (the sequence as stored, its metadata), so
+    that a job that goes on to the features need not read the file again."""
+    marks, gaps = sequence.marks.astype(np.uint8), sequence.gaps.astype(np.uint32)
+    table = pa.Table.from_arrays([arrow_array(marks), arrow_array(gaps)], names=["mark", "gap"])
     metadata = {
         "book_id": str(book_id),
         "status": status,
@@ -54,6 +54,7 @@ def write_sequence(
     table = table.replace_schema_metadata({k: v.encode("utf-8") for k, v in metadata.items()})
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
+    return PunctuationSequence(marks=marks, gaps=gaps, n_words=int(sequence.n_words)), metadata
 
 
 def read_sequence(path: str | os.PathLike[str]) -> tuple[PunctuationSequence, dict[str, str]]:

@@ -37,8 +37,8 @@ import os
 
 import numpy as np
 
-from punctstyle.book.feature_rows import book_features  # noqa: F401 (the features step, kept importable here)
-from punctstyle.book.inclusion import STATUS_OK, count_double_quotes
+from punctstyle.book.feature_rows import book_features, write_book_features  # noqa: F401 (book_features: importable here)
+from punctstyle.book.inclusion import STATUS_OK, InclusionRule, count_double_quotes
 from punctstyle.book.sequence_file import _read_json, ranked_word_ids, write_sequence, write_words
 from punctstyle.io import read_gzip_text
 from punctstyle.text.chunk_cache import ChunkCachedExtractor, concatenate_sequences
@@ -92,14 +92,26 @@ def extract_book(
     by default one on rules exported from spaCy in this process. ``words_path``: where to
     write the book's word counts and word stream (:func:`write_words`, the stream as
     :func:`ranked_word_ids`; empty for a book not downloaded)."""
+    return _extract_and_write(text_path, provenance_path, sequence_path, book_id, extractor, words_path)[0]
+
+
+def _extract_and_write(
+    text_path: str | os.PathLike[str],
+    provenance_path: str | os.PathLike[str],
+    sequence_path: str | os.PathLike[str],
+    book_id: int,
+    extractor: ChunkCachedExtractor | None,
+    words_path: str | os.PathLike[str] | None,
+) -> tuple[PunctuationSequence, dict[str, str]]:
+    """:func:`extract_book`; returns the sequence as written and the file's metadata (what
+    :func:`punctstyle.book.sequence_file.read_sequence` would read back)."""
     provenance = _read_json(provenance_path)
     empty = PunctuationSequence(np.zeros(0, np.uint8), np.zeros(0, np.uint32))
     if provenance["status"] != STATUS_OK:
         reason = f"download {provenance['status']}: {provenance.get('reason') or 'no reason given'}"
-        write_sequence(sequence_path, book_id, empty, status=str(provenance["status"]), reason=reason)
         if words_path is not None:
             write_words(words_path, book_id, {}, status=str(provenance["status"]), stream=np.zeros(0, np.int64))
-        return empty
+        return write_sequence(sequence_path, book_id, empty, status=str(provenance["status"]), reason=reason)
     text = read_gzip_text(text_path)
     if words_path is None:
         sequence, n_double_quotes = clean_and_extract(text, extractor or ChunkCachedExtractor())
@@ -110,7 +122,7 @@ def extract_book(
         )
         words, counts, ranked = ranked_word_ids(vocabulary, stream)
         write_words(words_path, book_id, dict(zip(words, counts.tolist())), stream=ranked)
-    write_sequence(
+    return write_sequence(
         sequence_path,
         book_id,
         sequence,
@@ -118,4 +130,28 @@ def extract_book(
         encoding=str(provenance.get("encoding", "")),
         n_double_quotes=n_double_quotes,
     )
-    return sequence
+
+
+def extract_book_files(
+    text_path: str | os.PathLike[str],
+    provenance_path: str | os.PathLike[str],
+    book_id: int,
+    *,
+    sequence_path: str | os.PathLike[str],
+    words_path: str | os.PathLike[str],
+    features_path: str | os.PathLike[str],
+    rule: InclusionRule,
+    excerpt_marks: int | None = None,
+    extractor: ChunkCachedExtractor | None = None,
+) -> tuple[PunctuationSequence, dict[str, object]]:
+    """Rule ``extract_book``: a downloaded book's three files in one pass, the sequence file,
+    the words file (counts and stream) and the feature row(s), each written atomically; returns
+    the sequence and the features record (:func:`punctstyle.book.feature_rows.write_book_features`).
+
+    The same files as :func:`extract_book` followed by
+    :func:`punctstyle.book.feature_rows.book_features` on the sequence file just written, value
+    for value: the features are computed from the sequence and metadata as stored, without
+    reading the file back."""
+    sequence, metadata = _extract_and_write(text_path, provenance_path, sequence_path, book_id, extractor, words_path)
+    record = write_book_features(sequence, metadata, features_path, book_id, rule, excerpt_marks)
+    return sequence, record

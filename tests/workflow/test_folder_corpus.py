@@ -283,10 +283,13 @@ def test_missing_edited_and_corrupt_per_book_files_are_remade(folder_run):
     dry = snakemake("--cores", "1", "--configfile", "config/test.yaml", str(config), "--dry-run")
     jobs = planned_jobs(dry)
     for book_id in (ids["quill-1"], ids["quill-2"], empty, edited_id):
-        assert {("ingest_document", book_id), ("extract_book", book_id), ("book_features", book_id)} <= jobs
-    assert {("extract_book", ids["texts-comma-text-2"]), ("book_features", ids["texts-comma-text-2"])} <= jobs
-    assert ("book_features", ids["texts-comma-text-3"]) in jobs
-    assert ("extract_book", ids["texts-comma-text-3"]) not in jobs  # only what follows the file
+        assert {("ingest_document", book_id), ("extract_book", book_id)} <= jobs
+    # a deleted sequence or features file: the book's extraction job (it writes both), not its text
+    for book_id in (ids["texts-comma-text-2"], ids["texts-comma-text-3"]):
+        assert ("extract_book", book_id) in jobs and ("ingest_document", book_id) not in jobs
+    # only what follows the files: no other book's jobs
+    touched = {ids["quill-1"], ids["quill-2"], empty, edited_id, ids["texts-comma-text-2"], ids["texts-comma-text-3"]}
+    assert {book for _, book in jobs if book is not None} == touched, jobs
     assert ("corpus_tables", None) in jobs and ("attribution_model", None) in jobs
 
     # do it (the corpus tables; the analyses after them are planned above), then corrupt a sequence
@@ -303,8 +306,10 @@ def test_missing_edited_and_corrupt_per_book_files_are_remade(folder_run):
     f1 = pd.read_parquet(out / "corpus/f1.parquet")
     assert empty in set(f1["book_id"]) and edited_id in set(f1["book_id"])
 
-    sequence = out / f"sequences/{ids['quill-3']}.parquet"
-    sequence.write_bytes(sequence.read_bytes()[:100])
+    # a corrupt text under a book whose extraction reruns: the job deletes it, says so in one
+    # line and fails; the next run reads the document again
+    text = out / f"books/{ids['quill-3']}.txt.gz"
+    text.write_bytes(text.read_bytes()[:20])
     (out / f"features/{ids['quill-3']}.parquet").unlink()
     failed = snakemake(targets[0], str(out / f"features/{ids['quill-3']}.parquet"), "--cores", "1",
                        "--configfile", "config/test.yaml", str(config), check=False)
@@ -312,11 +317,11 @@ def test_missing_edited_and_corrupt_per_book_files_are_remade(folder_run):
     console = failed.stdout + failed.stderr
     lines = [line for line in console.splitlines() if line.startswith("punctstyle: ")]
     assert len(lines) == 1, console[-4000:]
-    assert lines[0].startswith(f"punctstyle: {sequence}: not a readable sequence Parquet file")
+    assert lines[0].startswith(f"punctstyle: {text}: not a valid gzip-compressed UTF-8 text")
     assert lines[0].endswith("; deleted it: the next run remakes it and everything after it")
-    assert "Traceback" not in console and not sequence.exists()
+    assert "Traceback" not in console and not text.exists()
     again = snakemake("--cores", "1", "--configfile", "config/test.yaml", str(config), "--dry-run")
-    assert {("extract_book", ids["quill-3"]), ("book_features", ids["quill-3"])} <= planned_jobs(again)
+    assert {("ingest_document", ids["quill-3"]), ("extract_book", ids["quill-3"])} <= planned_jobs(again)
 
 
 def test_a_folder_without_genres_or_dates_plans_neither(tmp_path):

@@ -81,8 +81,9 @@ def planned_jobs(workflow_run, tmp_path: Path, overlay: dict | None = None, *cli
         args.append(str(extra))
     text = snakemake(*args, *cli).stdout
     jobs = []
-    for block in re.split(r"\n(?=(?:local)?(?:rule|checkpoint) \w+:\n)", "\n" + text):
-        name = re.match(r"(?:local)?(?:rule|checkpoint) (\w+):\n", block)
+    # the per-book jobs (group "books") are listed indented by 4 spaces
+    for block in re.split(r"\n(?= *(?:local)?(?:rule|checkpoint) \w+:\n)", "\n" + text):
+        name = re.match(r" *(?:local)?(?:rule|checkpoint) (\w+):\n", block)
         if not name:
             continue
         found = re.search(r"^\s+wildcards: (.*)$", block, flags=re.M)
@@ -120,7 +121,7 @@ BEYOND_THE_PAPER = {"corpus_words", "recognition_word_tables", "attribution_mode
                     "f3_importance", "figures_f3_importance", "book_parts", "figures_parts", "length_curve_row",
                     "length_curve", "figures_length_curve", "sequence_row", "sequence_table", "verification",
                     "figures_verification", "corpus_map", "rolling_collaborations", "cross_analyses", "figures_cross"}
-PAPER_RULES = {"download_catalog", "select_books", "download_book", "tokenizer_rules", "extract_book", "book_features",
+PAPER_RULES = {"download_catalog", "select_books", "download_book", "tokenizer_rules", "extract_book",
                "corpus_tables", "consistency", "consistency_summary", "recognition", "recognition_tables",
                "appendix_table", "temporal", "figures_corpus", "figures_documents", "figures_kl",
                "figures_kl_heatmaps", "figures_recognition", "figures_temporal", "config_used", "skipped_analyses"}
@@ -158,6 +159,16 @@ def test_the_paper_only_overlays_plan_the_paper_and_nothing_beyond(workflow_run)
 )
 def test_settings_of_how_a_run_goes_plan_nothing(workflow_run, tmp_path, overlay):
     assert planned_jobs(workflow_run, tmp_path, overlay) == []
+
+
+def test_an_inclusion_setting_reruns_every_extraction_and_no_download(workflow_run, tmp_path):
+    # extract_book writes the features too: a features setting reruns it (extraction included),
+    # never the download of a book (issue 37)
+    jobs = planned_jobs(workflow_run, tmp_path, {"extraction": {"min_marks": 21}})
+    extracted = sorted(int(wc["book_id"]) for rule, wc in jobs if rule == "extract_book")
+    assert extracted == sorted(workflow_run["expected"]["selected"]), jobs
+    assert not {"download_book", "download_catalog", "select_books", "tokenizer_rules"} & {r for r, _ in jobs}, jobs
+    assert ("corpus_tables", {}) in jobs
 
 
 def test_baseline_pairs_plan_no_recognition_job(workflow_run, tmp_path):

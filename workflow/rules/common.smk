@@ -1,9 +1,12 @@
 # The configuration, the plan (punctstyle.plan.workflow.WorkflowPlan: targets, inputs, tasks and
 # the report flags, plain functions of the config tested without Snakemake) and the thin
 # input-function wrappers that hand the checkpoints' files to it.
+import os
+
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
+from punctstyle.plan.book_jobs import job_environment
 from punctstyle.plan.fitted_models import fitted_inputs
 from punctstyle.plan.checkpoints import CorpusCounts, SelectedBooks
 from punctstyle.plan.priorities import rule_priority
@@ -44,6 +47,11 @@ except InputError as exc:
     raise WorkflowError(str(exc)) from None
 OUT, SOURCE, FLAGS = config["outdir"], config["source"], PLAN.flags
 out, log_path, png, pdf = PLAN.out, PLAN.log_path, FLAGS.png, FLAGS.pdf
+# read by the per-book rules' shell commands as $PUNCTSTYLE_JOB_PYTHON and
+# $PUNCTSTYLE_DOWNLOAD_POLICY (punctstyle.plan.book_jobs: neither is a rerun trigger)
+os.environ.update(
+    job_environment(workflow.deployment_settings.deployment_method, config["mirror"])
+)
 
 
 wildcard_constraints:

@@ -48,5 +48,7 @@ rule ingest_document:
         max_text_mb=config["mirror"]["max_text_mb"],
         # the document's content: an edit that keeps the modification time reruns it
         sha256=lambda wildcards: file_sha256(folder_document(wildcards)[2]),
-    script:
-        "../../scripts/ingest_document.py"
+    shell:
+        '"$PUNCTSTYLE_JOB_PYTHON" -m punctstyle.book.jobs.ingest {wildcards.book_id} --document {input.document:q}'
+        " --doc-id {params.doc_id:q} --file {params.file:q} --max-text-mb {params.max_text_mb}"
+        " --text {output.text:q} --provenance {output.provenance:q} --log {log:q}"

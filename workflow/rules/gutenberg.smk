@@ -60,10 +60,17 @@ rule download_book:
         runtime=10,
     params:
         # Only what decides the book's bytes: changing timeouts, the attempt deadline or
-        # retries reruns nothing (the script reads the retry policy from the config).
+        # retries reruns nothing ($PUNCTSTYLE_DOWNLOAD_POLICY: read from the environment when
+        # the job runs, not a param; punctstyle.plan.book_jobs).
         base_url=config["mirror"]["base_url"],
         # a function, so that Snakemake leaves the templates' {id} alone
         url_templates=lambda wildcards: config["mirror"]["url_templates"],
         max_text_mb=config["mirror"]["max_text_mb"],
-    script:
-        "../../scripts/download_book.py"
+    # The command's text is Snakemake's code rerun trigger: changing it downloads every book
+    # again (a results folder of a version with script: rules too: docs/performance.md, "A
+    # book's CPU", says how to keep its downloads).
+    shell:
+        '"$PUNCTSTYLE_JOB_PYTHON" -m punctstyle.book.jobs.download {wildcards.book_id} --base-url {params.base_url:q}'
+        " --templates {params.url_templates:q} --max-text-mb {params.max_text_mb}"
+        ' --policy "$PUNCTSTYLE_DOWNLOAD_POLICY"'
+        " --text {output.text:q} --provenance {output.provenance:q} --log {log:q}"
