@@ -16,6 +16,7 @@ table = skipped_analyses(
     genre_analysis_configured=params.genre_configured,
     genre_min_docs=params.genre_min_docs,
     shape_skips=shape_skips(params.shapes, CorpusCounts.read(snakemake.input.summary)),
+    metadata_tasks=params.metadata_tasks,
 )
 for line in skip_lines(table):
     log.info("%s", line)

@@ -5,7 +5,9 @@ This module glues the science modules (:mod:`punctstyle.analyses.consistency`,
 :mod:`punctstyle.analyses.recognition`) to the corpus tables; it does no file I/O itself.
 
 Classes: ``task="author"`` uses the ``author`` column; ``task="genre"`` the ``genre``
-column (books without a genre are left out; see :func:`punctstyle.sources.genres.assign_genres`).
+column (books without a genre are left out; see :func:`punctstyle.sources.genres.assign_genres`);
+``task="time_slot"`` and ``task="gender"`` the columns of those names (a TEI corpus' ELTeC
+metadata, :data:`punctstyle.corpus.tables.LABEL_COLUMNS`; books without one are left out).
 """
 
 from __future__ import annotations
@@ -28,11 +30,11 @@ from punctstyle.analyses.recognition import (
     word_results_frame,
 )
 
-TASK_COLUMNS: dict[str, str] = {"author": "author", "genre": "genre"}
+TASK_COLUMNS: dict[str, str] = {"author": "author", "genre": "genre", "time_slot": "time_slot", "gender": "gender"}
 
 
 def task_column(task: str) -> str:
-    """The label column of a task (``author`` or ``genre``)."""
+    """The label column of a task (``author``, ``genre``, ``time_slot`` or ``gender``)."""
     try:
         return TASK_COLUMNS[task]
     except KeyError:

@@ -17,6 +17,8 @@ from typing import Any
 
 import pandas as pd
 
+from punctstyle.rule_names import TASK_NOUNS
+
 COLUMNS: tuple[str, ...] = ("analysis", "cause")
 
 
@@ -27,9 +29,11 @@ def skipped_analyses(
     genre_analysis_configured: bool,
     genre_min_docs: int,
     shape_skips: Iterable[tuple[str, str]] = (),
+    metadata_tasks: Iterable[str] = (),
 ) -> pd.DataFrame:
     """The skips known before the run, plus the genre analysis when the corpus
-    (``corpus/summary.json``) has fewer than two genres and it was planned, then those the
+    (``corpus/summary.json``) has fewer than two genres and it was planned, then each planned
+    task beyond the paper (``metadata_tasks``: :func:`metadata_task_skips`), then those the
     corpus' shape decided (``shape_skips``: :func:`punctstyle.plan.shapes.shape_skips`)."""
     rows = [tuple(row) for row in planned_skips]
     planned = {analysis for analysis, _ in rows}
@@ -42,8 +46,30 @@ def skipped_analyses(
                 "documents, at least two are needed (no genre consistency, recognition, figures or appendix were made)",
             )
         )
+    rows += metadata_task_skips(metadata_tasks, summary)
     rows += [tuple(row) for row in shape_skips]
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+COUNT_KEYS: dict[str, str] = {"time_slot": "time_slots_in_corpus", "gender": "genders_in_corpus"}
+"""The corpus summary's class count of each task beyond the paper (punctstyle.corpus.summary)."""
+
+
+def metadata_task_skips(tasks: Iterable[str], summary: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(analysis, cause) of each planned task beyond the paper (``time_slot``, ``gender``) the
+    corpus cannot feed: its summary has no count of it (the corpus tables have no such column)
+    or fewer than two classes, e.g. ``("gender analysis", "the corpus has 1 gender(s), at least
+    two are needed ...")``."""
+    rows = []
+    for task in tasks:
+        noun, key = TASK_NOUNS[task], COUNT_KEYS[task]
+        made = f"no {noun} consistency, recognition, figures or appendix were made"
+        if key not in summary:
+            rows.append((f"{noun} analysis", f"the corpus tables have no {task} column ({made})"))
+        elif int(summary[key]) < 2:
+            rows.append((f"{noun} analysis",
+                         f"the corpus has {int(summary[key])} {noun}(s), at least two are needed ({made})"))
+    return rows
 
 
 def skip_lines(table: pd.DataFrame) -> list[str]:

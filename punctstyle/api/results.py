@@ -26,6 +26,7 @@ from punctstyle.api.language import bundle_language, document_extraction, docume
 from punctstyle.api.text import TEXT_NAME, Document, checked_document
 from punctstyle.io import InputError
 from punctstyle.marks import FEATURES, feature_column_names
+from punctstyle.rule_names import TASKS
 
 BUNDLE_IN_RUN = Path("models") / "attribution"
 CORPUS_TABLE = Path("corpus") / "{feature}.parquet"
@@ -209,15 +210,15 @@ class Results:
     def recognition(self, task: str = "author", kind: str = "summary") -> pd.DataFrame:
         """The recognition results (Tables 2-4): ``kind="summary"`` (mean and sd over seeds per
         method, class count and feature set) or ``"results"`` (one row per seed)."""
-        if task not in ("author", "genre") or kind not in RECOGNITION_KINDS:
-            raise InputError(f"{task} {kind}: no such recognition table (task author or genre, kind summary or results)")
+        if task not in TASKS or kind not in RECOGNITION_KINDS:
+            raise InputError(f"{task} {kind}: no such recognition table (task {', '.join(TASKS)}; kind summary or results)")
         return read_table(self._run_file(Path(str(RECOGNITION).format(task=task, kind=kind)), "recognition table"))
 
     def recognition_tasks(self) -> list[str]:
         """The tasks with a recognition summary in this run."""
         if self.kind != "run":
             return []
-        return [t for t in ("author", "genre") if (self.folder / str(RECOGNITION).format(task=t, kind="summary")).is_file()]
+        return [t for t in TASKS if (self.folder / str(RECOGNITION).format(task=t, kind="summary")).is_file()]
 
     def map_families(self) -> list[str]:
         """The families with maps in this run (``analysis/maps/<family>_coordinates.csv``); none

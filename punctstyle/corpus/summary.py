@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from punctstyle.corpus.exclusions import exclusion_reason_groups
-from punctstyle.corpus.tables import is_excerpt_table
+from punctstyle.corpus.tables import LABEL_COLUMNS, is_excerpt_table
 from punctstyle.io import write_json_atomic
 from punctstyle.io import read_json_object
 
@@ -36,7 +36,19 @@ def corpus_summary(selection: pd.DataFrame, corpus: pd.DataFrame, exclusions: pd
         "excluded_by_reason": by_reason,
         "excluded_reason_examples": examples,
         **excerpt_summary(corpus),
+        **label_counts(corpus),
     }
+
+
+LABEL_COUNT_KEYS: dict[str, str] = {"time_slot": "time_slots_in_corpus", "gender": "genders_in_corpus"}
+"""The summary key of each label column's class count (:func:`label_counts`)."""
+
+
+def label_counts(corpus: pd.DataFrame) -> dict[str, int]:
+    """Classes of each label column the corpus has (:data:`LABEL_COUNT_KEYS`, e.g.
+    ``time_slots_in_corpus``: distinct non-null values); no key for a column it lacks (a Gutenberg
+    corpus: the summary is as before)."""
+    return {LABEL_COUNT_KEYS[c]: int(corpus[c].dropna().nunique()) for c in LABEL_COLUMNS if c in corpus}
 
 
 def texts_per_author(corpus: pd.DataFrame) -> dict[str, int]:

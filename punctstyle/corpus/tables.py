@@ -19,6 +19,7 @@ from punctstyle.marks import FEATURE_SIZES, feature_column_names
 from punctstyle.io import InputError
 from punctstyle.book.feature_rows import packed_feature_table
 from punctstyle.marks import FEATURES
+from punctstyle.rule_names import METADATA_TASKS
 from punctstyle.sources.genres import assign_genres
 from punctstyle.sources.genres import genre_shelves as resolve_genre_shelves
 
@@ -30,8 +31,15 @@ METADATA_COLUMNS: tuple[str, ...] = (
     "death",
     "bookshelves",
     "genre",
+    "time_slot",
+    "gender",
     "n_marks",
 )
+"""The metadata columns of a feature table, those of the selection's that it has (a Gutenberg
+selection has no ``time_slot`` nor ``gender``: its tables have neither)."""
+LABEL_COLUMNS: tuple[str, ...] = METADATA_TASKS
+"""Selection columns that label documents for the tasks beyond the paper (a TEI corpus' ELTeC
+``time_slot`` and ``gender``): a blank value is no label (null, the row is left out of the task)."""
 EXCERPT_COLUMNS: tuple[str, ...] = ("source_id", "excerpt", "first_mark", "stop_mark")
 """Columns of an excerpt row (after ``n_marks``): its text's ``book_id``, its index in the text
 and its mark range ``[first_mark, stop_mark)`` in the text's sequence (``sequences/{source_id}``)."""
@@ -254,9 +262,17 @@ def build_corpus(
     )
     by_text = dict(zip(texts[text_id].tolist(), genres.tolist()))
     corpus["genre"] = pd.Series([by_text[t] for t in corpus[text_id].tolist()], index=corpus.index, dtype=object)
+    for column in (c for c in LABEL_COLUMNS if c in corpus.columns):
+        corpus[column] = blank_as_null(corpus[column])
     corpus = corpus.sort_values("book_id").reset_index(drop=True)
     exclusion_table = pd.concat(exclusions, ignore_index=True).sort_values("book_id").reset_index(drop=True)
     return corpus, exclusion_table
+
+
+def blank_as_null(values: pd.Series) -> pd.Series:
+    """``values`` as labels: each stripped string, a blank one (or a non-string: NaN, None) None."""
+    labels = [v.strip() if isinstance(v, str) and v.strip() else None for v in values.tolist()]
+    return pd.Series(labels, index=values.index, name=values.name, dtype=object)
 
 
 def feature_table(corpus: pd.DataFrame, feature: str) -> pd.DataFrame:

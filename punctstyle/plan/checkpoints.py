@@ -16,12 +16,16 @@ import pandas as pd
 from punctstyle.io import InputError
 
 TASK_COUNT_KEYS = {"author": "authors_in_corpus", "genre": "genres_in_corpus"}
+LABEL_COUNT_KEYS = {"time_slot": "time_slots_in_corpus", "gender": "genders_in_corpus"}
+"""The summary keys of the tasks beyond the paper (punctstyle.corpus.summary.LABEL_COUNT_KEYS):
+written only for a corpus with the column, so a missing key counts 0 classes."""
 
 
 @dataclass(frozen=True)
 class CorpusCounts:
     """Classes per task in the corpus tables (``authors_in_corpus``, ``genres_in_corpus`` of
-    ``corpus/summary.json``). Called as ``counts(task)``, as the planning functions expect.
+    ``corpus/summary.json``, and ``time_slots_in_corpus``, ``genders_in_corpus``: 0 when the
+    summary has no such key, a corpus without the column). Called as ``counts(task)``, as the planning functions expect.
     ``texts_per_author``: author -> texts (the summary's ``texts_per_author``; empty in a
     summary written before it existed: the shape decisions then count every author as having
     ``selection.min_docs_per_author`` texts, :mod:`punctstyle.plan.shapes`)."""
@@ -30,6 +34,8 @@ class CorpusCounts:
     texts_per_author: dict[str, int] = field(default_factory=dict)
 
     def __call__(self, task: str) -> int:
+        if task in LABEL_COUNT_KEYS:  # a corpus without the column has none
+            return int(self.classes.get(task, 0))
         return int(self.classes[task])
 
     @classmethod
@@ -41,7 +47,8 @@ class CorpusCounts:
         if missing:
             raise InputError(f"{summary}: the corpus summary has no {', '.join(missing)}")
         texts = {str(author): int(n) for author, n in data.get("texts_per_author", {}).items()}
-        return cls({task: int(data[key]) for task, key in TASK_COUNT_KEYS.items()}, texts)
+        labels = {task: int(data.get(key, 0)) for task, key in LABEL_COUNT_KEYS.items()}
+        return cls({**{task: int(data[key]) for task, key in TASK_COUNT_KEYS.items()}, **labels}, texts)
 
 
 @dataclass(frozen=True)

@@ -76,10 +76,16 @@ class Section:
     GENRES = section_names(True)["genres"]
     CONFIG = "Configuration"
     BEYOND = "Beyond the paper"
+    TIME_SLOTS = "Time slot analysis (beyond the paper)"
+    GENDERS = "Gender analysis (beyond the paper)"
 
 
-TASK_SECTIONS = {"author": Section.AUTHORS, "genre": Section.GENRES}
-TASK_TITLES = {"author": "Authors", "genre": "Genres"}
+TASK_SECTIONS = {
+    "author": Section.AUTHORS, "genre": Section.GENRES, "time_slot": Section.TIME_SLOTS, "gender": Section.GENDERS,
+}
+"""The report category of each task's figures and tables (config metadata_tasks: time_slot and
+gender have their own, after the paper's sections)."""
+TASK_TITLES = {"author": "Authors", "genre": "Genres", "time_slot": "Time slots", "gender": "Genders"}
 
 
 def task_section(wildcards: Any) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 from punctstyle.attribution.verification import family_parts
 from punctstyle.beyond.length_features import uses_word_features
+from punctstyle.rule_names import METADATA_TASKS
 from punctstyle.settings import without_execution_keys
 
 GENRE_ANALYSIS = "genre analysis"
@@ -25,28 +26,40 @@ def is_skipped(skipped: list[tuple[str, str]], name: str) -> bool:
     return any(analysis == name for analysis, _ in skipped)
 
 
+def metadata_tasks(config: dict[str, Any]) -> list[str]:
+    """The tasks beyond the paper (config ``metadata_tasks``, each once, in
+    :data:`punctstyle.rule_names.METADATA_TASKS`' order); null: per source, every one of them
+    for ``source: tei`` (ELTeC's time slot and gender), none otherwise."""
+    configured = config.get("metadata_tasks")
+    if configured is None:
+        return list(METADATA_TASKS) if config.get("source") == "tei" else []
+    return [task for task in METADATA_TASKS if task in configured]
+
+
 def configured_consistency_tasks(config: dict[str, Any], skipped: list[tuple[str, str]]) -> list[str]:
-    """consistency.tasks, less the genre analysis a folder corpus' metadata cannot feed."""
+    """consistency.tasks, less the genre analysis a folder corpus' metadata cannot feed, then
+    the tasks beyond the paper (:func:`metadata_tasks`)."""
     tasks = list(config["consistency"]["tasks"])
     if is_skipped(skipped, GENRE_ANALYSIS):
-        return [task for task in tasks if task != "genre"]
-    return tasks
+        tasks = [task for task in tasks if task != "genre"]
+    return tasks + metadata_tasks(config)
 
 
 def configured_recognition_tasks(config: dict[str, Any], skipped: list[tuple[str, str]]) -> list[str]:
-    """author, and genre when recognition.genre_recognition and the metadata can feed it."""
+    """author, genre when recognition.genre_recognition and the metadata can feed it, then the
+    tasks beyond the paper (:func:`metadata_tasks`)."""
     tasks = ["author"]
     if config["recognition"]["genre_recognition"] and not is_skipped(skipped, GENRE_ANALYSIS):
         tasks.append("genre")
-    return tasks
+    return tasks + metadata_tasks(config)
 
 
-def without_unfed_genre(tasks: list[str], class_count: Callable[[str], int]) -> list[str]:
-    """``tasks`` without "genre" when ``class_count("genre")`` (the corpus' genres) is below 2;
-    ``class_count`` is called only when "genre" is among the tasks."""
-    if "genre" in tasks and class_count("genre") < 2:
-        return [task for task in tasks if task != "genre"]
-    return list(tasks)
+def without_unfed_tasks(tasks: list[str], class_count: Callable[[str], int]) -> list[str]:
+    """``tasks`` without "genre", "time_slot" or "gender" when ``class_count(task)`` (the corpus'
+    classes of it; 0 without its column) is below 2; ``class_count`` is called only for those
+    of them among the tasks (never for "author")."""
+    unfed = {task for task in tasks if task in ("genre", *METADATA_TASKS) and class_count(task) < 2}
+    return [task for task in tasks if task not in unfed]
 
 
 def recognition_class_sizes(config: dict[str, Any]) -> list[str]:

@@ -155,17 +155,21 @@ class WorkflowPlan:
     def configured_recognition_tasks(self) -> list[str]:
         return rows.configured_recognition_tasks(self.config, self.skipped_analyses())
 
+    def metadata_tasks(self) -> list[str]:
+        """The tasks beyond the paper this run plans (config metadata_tasks: plan.rows.metadata_tasks)."""
+        return rows.metadata_tasks(self.config)
+
     def genre_analysis_configured(self) -> bool:
         """True when a genre analysis (consistency or recognition) is planned."""
         return "genre" in self.configured_consistency_tasks() + self.configured_recognition_tasks()
 
     def consistency_tasks(self, counts: Callable[[str], int]) -> list[str]:
-        """The consistency tasks that run: less the genre task when the corpus (``counts``, the
-        corpus tables' :class:`CorpusCounts`) has fewer than two genres."""
-        return rows.without_unfed_genre(self.configured_consistency_tasks(), counts)
+        """The consistency tasks that run: less the genre, time slot or gender task when the corpus
+        (``counts``, the corpus tables' :class:`CorpusCounts`) has fewer than two of its classes."""
+        return rows.without_unfed_tasks(self.configured_consistency_tasks(), counts)
 
     def recognition_tasks(self, counts: Callable[[str], int]) -> list[str]:
-        return rows.without_unfed_genre(self.configured_recognition_tasks(), counts)
+        return rows.without_unfed_tasks(self.configured_recognition_tasks(), counts)
 
     def word_tasks(self) -> list[str]:
         """Recognition tasks whose rows also run the word baselines (plan.rows.word_tasks)."""
@@ -214,7 +218,8 @@ class WorkflowPlan:
         return self.recognition_row_files(task, name, sizes)
 
     def analysis_outputs(self, counts: Callable[[str], int]) -> list[str]:
-        """Consistency and recognition summaries (the genre task only with two genres)."""
+        """Consistency and recognition summaries (the genre, time slot and gender tasks only with
+        two classes)."""
         tasks = self.recognition_tasks(counts)
         return [
             self.out("analysis/consistency/summary.csv"),

@@ -11,6 +11,7 @@ from punctstyle.classifiers import display_name
 from punctstyle.analyses.consistency_files import read_consistency_table
 from punctstyle.analyses.recognition_files import read_per_class
 from punctstyle.report.recognition_tables import appendix_table, full_corpus_per_class
+from punctstyle.rule_names import TASK_NOUNS
 from punctstyle.report.render import html_page, html_paragraph, html_table, markdown_table
 
 
@@ -20,6 +21,7 @@ def appendix_job(task: str, params: Any, inputs: Any, output: Any, log: Any) -> 
     ``params.feature_set`` (when the task is ``params.recognised``) over ``params.seeds``: CSV,
     Markdown and the report's HTML."""
     feature = params.feature
+    noun = TASK_NOUNS.get(task, task)
 
     consistency = read_consistency_table(inputs.consistency)
     n_classes = len(consistency)
@@ -29,7 +31,7 @@ def appendix_job(task: str, params: Any, inputs: Any, output: Any, log: Any) -> 
             pd.DataFrame(), n_classes, method=params.method, feature_set=params.feature_set
         )
         notes.append(
-            f"The corpus has {n_classes} {task}(s) with enough documents, and recognition needs at least 2: "
+            f"The corpus has {n_classes} {noun}(s) with enough documents, and recognition needs at least 2: "
             "test size and accuracy are NA (see analysis/skipped_analyses.csv)."
         )
     elif params.recognised:
@@ -40,25 +42,25 @@ def appendix_job(task: str, params: Any, inputs: Any, output: Any, log: Any) -> 
         if per_class.empty:
             notes.append(
                 f"No per-class results for the {params.method} experiment with feature set "
-                f"'{params.feature_set}' on all {n_classes} {task}s (is 'all' in recognition.class_sizes and "
+                f"'{params.feature_set}' on all {n_classes} {noun}s (is 'all' in recognition.class_sizes and "
                 f"'{params.feature_set}' in recognition.methods.{params.method}?): test size and accuracy are NA."
             )
     else:
         per_class = full_corpus_per_class(
             pd.DataFrame(), n_classes, method=params.method, feature_set=params.feature_set
         )
-        notes.append(f"No {task} recognition (recognition.genre_recognition is false): test size and accuracy are NA.")
+        notes.append(f"No {noun} recognition (recognition.genre_recognition is false): test size and accuracy are NA.")
     table = appendix_table(consistency, per_class, task, feature)
 
     formats = {"test_size": "auto", f"consistency_{feature}": ".4g", "accuracy": ".2f"}
     with atomic_open(output.csv, "w", newline="") as handle:
         table.to_csv(handle, index=False, na_rep="NA")
-    heading = f"{task.capitalize()}s ordered by {feature} consistency"
+    heading = f"{noun.capitalize()}s ordered by {feature} consistency"
     explanation = (
-        f"Columns: rank; {task}; documents in the corpus; test-set size and accuracy of the "
+        f"Columns: rank; {noun}; documents in the corpus; test-set size and accuracy of the "
         f"{display_name(params.method)} ({params.method}) "
-        f"experiment with feature set '{params.feature_set}' on every {task} (mean over {len(params.seeds)} seeds; "
-        f"NA: never in a test set); {feature} consistency (mean KL divergence over ordered pairs of the {task}'s "
+        f"experiment with feature set '{params.feature_set}' on every {noun} (mean over {len(params.seeds)} seeds; "
+        f"NA: never in a test set); {feature} consistency (mean KL divergence over ordered pairs of the {noun}'s "
         "documents; smaller is more consistent, NA with a single document)."
     )
     write_text_atomic(

@@ -29,6 +29,7 @@ from punctstyle.report.plots.length import plot_length_curve
 from punctstyle.report.recognition_tables import accuracy_long, to_html
 from punctstyle.report.render import html_page, html_paragraph, html_preformatted, html_table
 from punctstyle.report.tables import corpus_tables
+from punctstyle.rule_names import TASK_NOUNS, TASKS
 
 
 def draw_registered(figures: dict[str, Any], data: Any, outputs: Any) -> list[str]:
@@ -63,7 +64,12 @@ RECOGNITION_NOTE = (
     "or there is one seed); baseline: expected accuracy of assigning each test document to a class "
     "at random with the class's share of the training set (section 2.5)."
 )
-RECOGNITION_TITLES = {"author": "Author recognition (Tables 2 and 3)", "genre": "Genre recognition (Table 4)"}
+RECOGNITION_TITLES = {
+    "author": "Author recognition (Tables 2 and 3)",
+    "genre": "Genre recognition (Table 4)",
+    "time_slot": "Time slot recognition (beyond the paper)",
+    "gender": "Gender recognition (beyond the paper)",
+}
 
 
 def uncomputed_rows_note(task: str, class_sizes: list[Any] | None, n_classes: int) -> str | None:
@@ -76,16 +82,17 @@ def uncomputed_rows_note(task: str, class_sizes: list[Any] | None, n_classes: in
     dropped = [size for size in dict.fromkeys(sizes) if size != "all" and int(size) >= n_classes]
     if not dropped:
         return None
-    rows = " and ".join(f"{size}-{task}" for size in dropped)
-    return (f"No {rows} row: the corpus has {n_classes} {task}s, so recognition.class_sizes {', '.join(dropped)} "
-            f"would sample all of them, which is the 'all' row ({n_classes} {task}s).")
+    noun = TASK_NOUNS.get(task, task)
+    rows = " and ".join(f"{size}-{noun}" for size in dropped)
+    return (f"No {rows} row: the corpus has {n_classes} {noun}s, so recognition.class_sizes {', '.join(dropped)} "
+            f"would sample all of them, which is the 'all' row ({n_classes} {noun}s).")
 
 
 def uncomputed_rows_lines(config: dict[str, Any]) -> list[str]:
     """The end of a run: :func:`uncomputed_rows_note` of each task's recognition summary
     (``analysis/recognition/<task>_summary.csv``) that exists, its class count read from it."""
     lines = []
-    for task in ("author", "genre"):
+    for task in TASKS:
         path = f"{config['outdir']}/analysis/recognition/{task}_summary.csv"
         try:
             summary = pd.read_csv(path, usecols=["n_classes"])
@@ -103,13 +110,14 @@ def recognition_figures(task: str, inputs: Any, outputs: Any, log: Any, class_si
     the config's ``recognition.class_sizes``)."""
     summary = pd.read_csv(inputs.summary)
     long = accuracy_long(summary) if len(summary) else pd.DataFrame()
-    empty = f"No {task} recognition results: the corpus has fewer than 2 {task} classes."
+    noun = TASK_NOUNS.get(task, task)
+    empty = f"No {noun} recognition results: the corpus has fewer than 2 {noun} classes."
     if long.empty:
         figure = placeholder_figure(empty)
     else:
         long["method"] = long["method"].map(display_name)
-        title = f"{task} recognition: test accuracy (mean and standard deviation over seeds) and baseline"
-        figure = plot_accuracy_vs_classes(long, label=f"{task}s", title=title)
+        title = f"{noun} recognition: test accuracy (mean and standard deviation over seeds) and baseline"
+        figure = plot_accuracy_vs_classes(long, label=f"{noun}s", title=title)
     save_figure(figure, outputs.accuracy, outputs.accuracy_pdf)
     tables = to_html(summary) if len(summary) else html_paragraph(empty)
     notes = [html_paragraph(RECOGNITION_NOTE, note=True)]
@@ -139,24 +147,25 @@ def kl_feature_figures(task: str, feature: str, files: dict[str, Any], log: Any)
     if "skipped" in summary:
         # classes without two documents each: the workflow plans a genre analysis only for a corpus
         # with two genres, so this is a corpus whose classes have no pairs (said on the figure)
-        message = f"No {task} consistency for {feature}: {summary['skipped']}"
+        message = f"No {TASK_NOUNS.get(task, task)} consistency for {feature}: {summary['skipped']}"
         save_figure(placeholder_figure(message), files["consistency"], files["consistency_pdf"])
         save_figure(placeholder_figure(message), files["distribution"], files["distribution_pdf"])
         log.info("%s", message)
         return
     table = read_consistency_table(files["tables"])
     table = table[table["consistency"].notna()]
-    title = f"{task} consistency, feature {feature} ({len(table)} {task}s)"
+    noun = TASK_NOUNS.get(task, task)
+    title = f"{noun} consistency, feature {feature} ({len(table)} {noun}s)"
     figure = plot_consistency(
-        table["consistency"], table["ci_low"], table["ci_high"], summary["baseline_mean"], label=task, title=title
+        table["consistency"], table["ci_low"], table["ci_high"], summary["baseline_mean"], label=noun, title=title
     )
     save_figure(figure, files["consistency"], files["consistency_pdf"])
     within, cross = read_values(files["kl_values"])
     figure = plot_kl_distributions(
         within,
         cross,
-        label=task,
-        title=f"KL divergence of {feature}, {task}s",
+        label=noun,
+        title=f"KL divergence of {feature}, {noun}s",
         ks=(summary["ks_statistic"], summary["ks_pvalue"]),
     )
     save_figure(figure, files["distribution"], files["distribution_pdf"])

@@ -64,7 +64,8 @@ def mean_std(mean: Any, std: Any, fmt: str) -> str:
 
 
 def _class_header(task: str) -> str:
-    return {"author": "No. authors", "genre": "No. genres"}.get(task, "No. classes")
+    return {"author": "No. authors", "genre": "No. genres", "time_slot": "No. time slots",
+            "gender": "No. genders"}.get(task, "No. classes")
 
 
 def paper_tables(summary: pd.DataFrame, *, digits: int = 2, baseline_digits: int = 2) -> list[tuple[str, pd.DataFrame]]:

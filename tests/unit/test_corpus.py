@@ -310,3 +310,23 @@ def test_text_groups_and_tables_keyed_by_text(excerpt_books, books):
                             genre_multi_shelf_rule="drop")
     assert text_groups(whole) is None and first_excerpt_ids(whole, [4, 1]) == [4, 1]
     assert per_document(years, whole) is years and first_excerpts(whole) is whole
+
+
+def test_time_slot_and_gender_columns_are_labels_of_the_tables_and_counted(books):
+    selection, rows = books
+    plain, _ = build_corpus(selection, rows, min_docs_per_author=1, genre_shelves="paper", genre_min_docs=2,
+                            genre_multi_shelf_rule="most_specific")
+    # a selection without them (Gutenberg): tables and summary as before
+    assert "time_slot" not in feature_table(plain, "f1") and "gender" not in feature_table(plain, "f1")
+    assert not {"time_slots_in_corpus", "genders_in_corpus"} & set(corpus_summary(selection, plain, pd.DataFrame(
+        {"book_id": [], "stage": [], "reason": []})))
+    tei = selection.assign(time_slot=["T1", " T2 ", "T1", "", "T3"], gender=["F", "", None, "M", "M"])
+    corpus, exclusions = build_corpus(tei, rows, min_docs_per_author=1, genre_shelves="paper", genre_min_docs=2,
+                                      genre_multi_shelf_rule="most_specific")
+    table = feature_table(corpus, "f1")
+    assert list(table.columns[:9]) == ["book_id", "title", "author", "birth", "death", "bookshelves", "genre",
+                                       "time_slot", "gender"]
+    # books 1, 2, 4 are in the corpus; a blank label is null (left out of the task)
+    assert table["time_slot"].tolist() == ["T1", "T2", None] and table["gender"].tolist() == ["F", None, "M"]
+    summary = corpus_summary(tei, corpus, exclusions)
+    assert summary["time_slots_in_corpus"] == 2 and summary["genders_in_corpus"] == 2

@@ -20,6 +20,10 @@ def test_a_class_size_above_the_corpus_is_named_not_dropped_silently():
     assert uncomputed_rows_note("author", [10, 20, "all"], 36) is None
     assert uncomputed_rows_note("author", [10, 50], 36) is None  # without "all" the 50 row is capped, and runs
     assert uncomputed_rows_note("genre", [2, 10, "all"], 1) is None
+    # a task beyond the paper is named as a noun (metadata_tasks)
+    assert uncomputed_rows_note("time_slot", [2, 4, "all"], 3) == (
+        "No 4-time slot row: the corpus has 3 time slots, so recognition.class_sizes 4 would sample all of them, "
+        "which is the 'all' row (3 time slots).")
 
 
 def _summary(n_classes: list[int]) -> pd.DataFrame:

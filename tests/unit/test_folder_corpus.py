@@ -297,3 +297,21 @@ def test_file_sha256_is_the_provenance_digest(tmp_path):
     assert file_sha256(path) == hashlib.sha256(data).hexdigest() == file_sha256(path, block=7)
     document = read_document(path, 1, "a", max_bytes=10**8)
     assert document.sha256 == file_sha256(path)
+
+
+def test_time_slot_and_gender_are_skipped_without_their_column_or_two_classes():
+    from punctstyle.analyses.skipped import metadata_task_skips
+
+    summary = {"genres_in_corpus": 0, "time_slots_in_corpus": 1}
+    assert metadata_task_skips(["time_slot", "gender"], summary) == [
+        ("time slot analysis", "the corpus has 1 time slot(s), at least two are needed "
+                               "(no time slot consistency, recognition, figures or appendix were made)"),
+        ("gender analysis", "the corpus tables have no gender column "
+                            "(no gender consistency, recognition, figures or appendix were made)"),
+    ]
+    assert metadata_task_skips(["time_slot"], {"time_slots_in_corpus": 2}) == []
+    assert metadata_task_skips([], {}) == []
+    table = skipped_analyses([], {**summary, "genders_in_corpus": 2}, genre_analysis_configured=False,
+                             genre_min_docs=10, metadata_tasks=["time_slot", "gender"])
+    assert skip_lines(table) == ["skipped time slot analysis: the corpus has 1 time slot(s), at least two are "
+                                 "needed (no time slot consistency, recognition, figures or appendix were made)"]

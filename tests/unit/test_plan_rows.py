@@ -53,9 +53,37 @@ def test_one_genre_drops_the_genre_task_and_asks_only_when_needed():
         asked.append(task)
         return 1
 
-    assert rows.without_unfed_genre(["author", "genre"], count) == ["author"] and asked == ["genre"]
-    assert rows.without_unfed_genre(["author", "genre"], lambda task: 2) == ["author", "genre"]
-    assert rows.without_unfed_genre(["author"], lambda task: 1 / 0) == ["author"]
+    assert rows.without_unfed_tasks(["author", "genre"], count) == ["author"] and asked == ["genre"]
+    assert rows.without_unfed_tasks(["author", "genre"], lambda task: 2) == ["author", "genre"]
+    assert rows.without_unfed_tasks(["author"], lambda task: 1 / 0) == ["author"]
+
+
+def test_time_slot_and_gender_are_tasks_of_a_tei_corpus_by_default_and_switched_by_config():
+    assert rows.metadata_tasks(config()) == [] and rows.metadata_tasks(config(source="folder")) == []
+    assert rows.metadata_tasks(config(source="tei")) == ["time_slot", "gender"]
+    assert rows.metadata_tasks(config(source="tei", metadata_tasks=[])) == []
+    assert rows.metadata_tasks(config(metadata_tasks=["gender", "time_slot"])) == ["time_slot", "gender"]
+    tei = config(source="tei", **{"recognition.genre_recognition": True})
+    assert rows.configured_consistency_tasks(tei, GENRE_SKIP) == ["author", "time_slot", "gender"]
+    assert rows.configured_recognition_tasks(tei, GENRE_SKIP) == ["author", "time_slot", "gender"]
+    gutenberg = config(**{"consistency.tasks": ["author", "genre"], "recognition.genre_recognition": True})
+    assert rows.configured_recognition_tasks(gutenberg, []) == ["author", "genre"]  # as before
+    # the word baselines only where recognition.words.tasks names the task
+    assert rows.word_tasks(tei, GENRE_SKIP) == ["author"]
+
+
+def test_tasks_with_fewer_than_two_classes_leave_and_author_is_never_asked():
+    counts = {"genre": 3, "time_slot": 2, "gender": 1}
+    asked = []
+
+    def count(task):
+        asked.append(task)
+        return counts[task]
+
+    tasks = ["author", "genre", "time_slot", "gender"]
+    assert rows.without_unfed_tasks(tasks, count) == ["author", "genre", "time_slot"]
+    assert asked == ["genre", "time_slot", "gender"]
+    assert rows.without_unfed_tasks(["author", "gender"], lambda task: 0) == ["author"]
 
 
 def test_class_sizes_once_in_order_and_capped_at_the_corpus():

@@ -57,6 +57,63 @@ def test_the_genre_analysis_follows_the_corpus_genres():
     assert plan.consistency_summary_inputs(THREE_AUTHORS_TWO_GENRES)[0] == "r/analysis/consistency/author_f1.json"
 
 
+def test_corpus_counts_of_time_slot_and_gender_are_zero_without_their_keys(tmp_path):
+    summary = tmp_path / "summary.json"
+    summary.write_text(json.dumps({"authors_in_corpus": 5, "genres_in_corpus": 0, "time_slots_in_corpus": 3}))
+    counts = CorpusCounts.read(summary)
+    assert (counts("author"), counts("genre"), counts("time_slot"), counts("gender")) == (5, 0, 3, 0)
+    with pytest.raises(KeyError):
+        THREE_AUTHORS_ONE_GENRE("nonsense")
+
+
+def test_a_tei_plan_has_time_slot_and_gender_targets_under_their_own_names():
+    plan = WorkflowPlan(config(outdir="r", source="tei", **{"recognition.class_sizes": [2, "all"],
+                                                            "recognition.seeds": [0, 1]}), ("file", "author", "year"))
+    counts = CorpusCounts({"author": 3, "genre": 0, "time_slot": 4, "gender": 1})
+    assert plan.metadata_tasks() == ["time_slot", "gender"]
+    assert plan.consistency_tasks(counts) == ["author", "time_slot"]
+    assert plan.analysis_outputs(counts) == [
+        "r/analysis/consistency/summary.csv",
+        "r/analysis/recognition/author_summary.csv",
+        "r/analysis/recognition/time_slot_summary.csv",
+        "r/analysis/recognition/author_tables.md",
+        "r/analysis/recognition/time_slot_tables.md",
+        "r/analysis/skipped_analyses.csv",
+    ]
+    assert plan.consistency_summary_inputs(counts)[-1] == "r/analysis/consistency/time_slot_f7.json"
+    # 4 time slots: the 2-class rows and the "all" row (capped rows as for genre), each seed
+    assert plan.corpus_row_files("time_slot", "results.csv", counts) == [
+        f"r/analysis/recognition/time_slot/{size}_classes/seed{seed}_results.csv"
+        for size in ("2", "all") for seed in (0, 1)
+    ]
+    wildcards = plan.figure_rule_wildcards(counts)
+    assert wildcards["figures_kl"] == wildcards["appendix_table"] == {"task": ["author", "time_slot"]}
+    assert wildcards["figures_recognition"] == {"task": ["author", "time_slot"]}
+    assert plan.appendix_inputs("time_slot")["per_class"] == [
+        f"r/analysis/recognition/time_slot/all_classes/seed{seed}_per_class.csv" for seed in (0, 1)
+    ]
+    both = CorpusCounts({"author": 3, "genre": 0, "time_slot": 2, "gender": 2})
+    assert plan.recognition_tasks(both) == ["author", "time_slot", "gender"]
+    off = WorkflowPlan(config(outdir="r", source="tei", metadata_tasks=[]), ("file", "author", "year"))
+    assert off.recognition_tasks(both) == ["author"]
+
+
+def test_a_gutenberg_plan_is_unchanged_by_the_metadata_tasks():
+    plan = WorkflowPlan(config(outdir="r"))
+    counts = CorpusCounts({"author": 3, "genre": 2})  # a Gutenberg summary: no time slot or gender count
+    assert plan.metadata_tasks() == []
+    assert plan.consistency_tasks(counts) == ["author", "genre"]
+    assert plan.analysis_outputs(counts) == [
+        "r/analysis/consistency/summary.csv",
+        "r/analysis/recognition/author_summary.csv",
+        "r/analysis/recognition/genre_summary.csv",
+        "r/analysis/recognition/author_tables.md",
+        "r/analysis/recognition/genre_tables.md",
+        "r/analysis/skipped_analyses.csv",
+    ]
+    assert plan.figure_rule_wildcards(counts)["figures_recognition"] == {"task": ["author", "genre"]}
+
+
 def test_capped_recognition_rows_are_not_planned():
     plan = WorkflowPlan(config(outdir="r", **{"recognition.class_sizes": [2, 3, 50, "all"], "recognition.seeds": [0]}))
     assert plan.corpus_row_files("author", "results.csv", THREE_AUTHORS_ONE_GENRE) == [

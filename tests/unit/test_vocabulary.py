@@ -6,7 +6,9 @@ import re
 
 from punctstyle.settings import load_schema
 from punctstyle.featuresets import resolve_feature_set
-from punctstyle.rule_names import DISTRIBUTION_FEATURES, FEATURES, PAPER_FEATURES, TASKS, wildcard_pattern
+from punctstyle.rule_names import (
+    DISTRIBUTION_FEATURES, FEATURES, METADATA_TASKS, PAPER_FEATURES, PAPER_TASKS, TASKS, wildcard_pattern,
+)
 
 
 def _node(*keys: str) -> dict:
@@ -17,7 +19,9 @@ def _node(*keys: str) -> dict:
 
 
 def test_task_enumerations_are_the_package_tasks():
-    assert tuple(_node("consistency", "tasks")["items"]["enum"]) == TASKS
+    assert tuple(_node("consistency", "tasks")["items"]["enum"]) == PAPER_TASKS
+    assert tuple(_node("metadata_tasks")["items"]["enum"]) == METADATA_TASKS
+    assert TASKS == ("author", "genre", "time_slot", "gender")
 
 
 def test_distribution_feature_enumerations_are_the_package_list():

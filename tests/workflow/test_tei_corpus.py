@@ -69,6 +69,9 @@ def test_corpus_tables_separate_the_two_habits(tei_run):
     assert f1.loc["Point, Bernard", "f1[;]"].min() > f1.loc["Virgule, Anne", "f1[;]"].max()
     summary = json.loads((out / "corpus/summary.json").read_text())
     assert summary["books_in_corpus"] == 6 and summary["authors_in_corpus"] == 2
+    # ELTeC's time slot and gender are label columns of the tables (metadata_tasks)
+    assert f1.loc["Virgule, Anne", "time_slot"].tolist() == ["T1"] * 3 and set(f1["gender"]) == {"F", "M"}
+    assert summary["time_slots_in_corpus"] == 2 and summary["genders_in_corpus"] == 2
     assert book_number("fra99999_absent") not in set(f1.index)
 
 
@@ -76,5 +79,7 @@ def test_the_rest_of_the_dag_is_planned(tei_run):
     dry = tei_run["dry"].stdout
     for rule in ("recognition", "consistency", "temporal", "skipped_analyses"):
         assert rule in dry
+    # time slot and gender are tasks of their own (metadata_tasks: both by default for tei)
+    assert "task=time_slot" in dry and "task=gender" in dry
     # two authors: General Imposters needs three (plan.shapes), so verification is not planned
     assert "verification" not in dry

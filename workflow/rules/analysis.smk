@@ -161,7 +161,8 @@ rule recognition_tables:
         "../../scripts/recognition_tables.py"
 
 
-# Analyses the corpus cannot feed (no genre column, no dates, fewer than two genres, too few
+# Analyses the corpus cannot feed (no genre column, no dates, fewer than two genres, time slots
+# or genders, too few
 # authors or texts for an analysis: punctstyle.plan.shapes), with
 # their cause: shown in the report and printed at the end of the run (Snakefile onsuccess).
 rule skipped_analyses:
@@ -183,6 +184,8 @@ rule skipped_analyses:
         planned=PLAN.planned_skips(),
         genre_configured=PLAN.genre_analysis_configured(),
         genre_min_docs=config["genres"]["min_docs"],
+        # time_slot, gender (config metadata_tasks): skipped without the column or two classes
+        metadata_tasks=PLAN.metadata_tasks(),
         shapes=PLAN.shape_settings(),
     script:
         "../../scripts/skipped_analyses.py"
