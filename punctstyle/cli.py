@@ -164,9 +164,11 @@ def cmd_rolling(args: argparse.Namespace) -> int:
 
     name = input_name(args)
     figure = figure_target(args.figure)
-    sequence, stream = sequence_and_words(name, read_text(args.file, max_read_bytes(args)), purpose="roll over")
+    text = read_text(args.file, max_read_bytes(args))
+    sequence, stream = sequence_and_words(name, text, purpose="roll over")
     bundle = load_attribution_bundle(model_folder(args.model))
-    result = rolling_sequence(name, sequence, bundle, args.window, args.step, method=args.method, stream=stream)
+    result = rolling_sequence(name, sequence, bundle, args.window, args.step, method=args.method, stream=stream,
+                              text=text)
     if figure:
         from punctstyle.api.figures import rolling_figure
         from punctstyle.report.plots.rolling import save_figure_as

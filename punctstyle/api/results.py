@@ -275,8 +275,9 @@ class Results:
                 method: str | None = None) -> Any:
         """Rolling attribution of ``text`` (:func:`rolling_sequence`, ``method`` as
         ``punctstyle rolling --method``): a :class:`~punctstyle.attribution.rolling.RollingResult`."""
-        sequence, stream = sequence_and_words(name, checked_text(text, name), purpose="roll over")
-        return rolling_sequence(name, sequence, self.bundle, window, step, method=method, stream=stream)
+        text = checked_text(text, name)
+        sequence, stream = sequence_and_words(name, text, purpose="roll over")
+        return rolling_sequence(name, sequence, self.bundle, window, step, method=method, stream=stream, text=text)
 
 
 @dataclass(frozen=True)
@@ -295,13 +296,16 @@ WINDOW_HINT = "lower --window"
 
 
 def rolling_sequence(name: str, sequence: Any, bundle: Any, window: int | None = None, step: int | None = None,
-                     hint: str = WINDOW_HINT, method: str | None = None, stream: Any = None) -> Any:
+                     hint: str = WINDOW_HINT, method: str | None = None, stream: Any = None,
+                     text: str | None = None) -> Any:
     """Slices of ``window`` marks every ``step`` marks (defaults: the bundle's threshold, a
     quarter window; :func:`punctstyle.attribution.rolling.roll_with_bundle`) scored by ``method``
     (``punctuation``, ``words`` or ``both``; None: the bundle's default,
     :func:`punctstyle.attribution.rolling.rolling_default`), and the change points; ``stream``: the
-    text's words (the word methods need them). A text shorter than one window, or a word method
-    the bundle lacks, raises :class:`InputError` (``punctstyle rolling``'s message)."""
+    text's words (the word methods need them); ``text``: the input itself, for the changes and
+    segments in its characters (:func:`punctstyle.attribution.rolling_chars.mark_ends`). A text
+    shorter than one window, or a word method the bundle lacks, raises :class:`InputError`
+    (``punctstyle rolling``'s message)."""
     from punctstyle.attribution.bundle_words import ROLLING_CHOICES
     from punctstyle.attribution.rolling import default_window, roll_with_bundle
 
@@ -314,7 +318,16 @@ def rolling_sequence(name: str, sequence: Any, bundle: Any, window: int | None =
                          "rebuild it with attribution.words > 0)")
     if len(sequence) < window:
         raise InputError(f"{name}: {len(sequence)} marks, shorter than one window of {window} ({hint})")
-    return roll_with_bundle(bundle, sequence.marks, sequence.gaps, window, step, method, stream)
+    result = roll_with_bundle(bundle, sequence.marks, sequence.gaps, window, step, method, stream)
+    if text is None:
+        return result
+    from dataclasses import replace
+
+    from punctstyle.attribution.rolling_chars import mark_ends
+    from punctstyle.text.chunk_cache import ChunkCachedExtractor
+
+    ends = mark_ends(text, sequence.marks, ChunkCachedExtractor())
+    return result if ends is None else replace(result, mark_ends=ends, n_chars=len(text))
 
 
 def positive_marks(argument: str, value: Any) -> int:

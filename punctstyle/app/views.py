@@ -297,11 +297,17 @@ def rolling_view() -> str:
     results = bundle_opened("rolled over")
     name, text = submitted_text()
     method = chosen_method()
-    sequence, stream = sequence_and_words(name, checked_text(text, name), purpose="roll over")
-    outcome = rolling_sequence(name, sequence, results.bundle, hint=WINDOW_HINT, method=method, stream=stream)
-    segments = pd.DataFrame([{"from mark": int(round(a)), "to mark": int(round(b)), "author": str(who)}
-                             for a, b, who in outcome.segments])
+    text = checked_text(text, name)
+    sequence, stream = sequence_and_words(name, text, purpose="roll over")
+    outcome = rolling_sequence(name, sequence, results.bundle, hint=WINDOW_HINT, method=method, stream=stream,
+                               text=text)
+    chars = outcome.segment_chars() or [(None, None)] * len(outcome.segments)
+    segments = pd.DataFrame([{"from mark": int(round(a)), "to mark": int(round(b)),
+                              **({"from character": c, "to character": d} if c is not None else {}), "author": str(who)}
+                             for (a, b, who), (c, d) in zip(outcome.segments, chars, strict=True)])
     changes = ", ".join(f"{c:.0f}" for c in outcome.change_marks) or "none"
+    if outcome.has_chars:
+        changes += f" (characters of the text: {', '.join(map(str, outcome.change_chars())) or 'none'})"
     notes = [f"{outcome.n_marks} marks; {len(outcome.starts)} slices of {outcome.window} marks every {outcome.step}; "
              f"method {outcome.scores.method} ({outcome.scores.kind}).",
              f"Change points (marks): {changes}."]

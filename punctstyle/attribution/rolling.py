@@ -219,7 +219,10 @@ class RollingResult:
 
     ``change_slices``: the first slice of each new segment; ``change_marks``: the change
     positions in marks (:func:`change_positions`); ``segments``: ``(first mark, stop mark,
-    author)`` of each segment (the first starts at 0, the last stops at the text's end)."""
+    author)`` of each segment (the first starts at 0, the last stops at the text's end).
+    ``mark_ends`` and ``n_chars`` (when the input text is known,
+    :func:`punctstyle.attribution.rolling_chars.mark_ends`): where each mark ends in the input, in
+    characters, and the input's length, for :meth:`change_chars` and :meth:`segment_chars`."""
 
     n_marks: int
     window: int
@@ -229,10 +232,29 @@ class RollingResult:
     change_slices: tuple[int, ...]
     change_marks: tuple[float, ...]
     segments: tuple[tuple[float, float, str], ...]
+    mark_ends: np.ndarray | None = None
+    n_chars: int | None = None
 
     @property
     def centres(self) -> np.ndarray:
         return slice_centres(self.starts, self.window)
+
+    @property
+    def has_chars(self) -> bool:
+        return self.mark_ends is not None and self.n_chars is not None
+
+    def change_chars(self) -> list[int]:
+        """Each change in characters of the input
+        (:func:`punctstyle.attribution.rolling_chars.change_characters`); [] without the text."""
+        from punctstyle.attribution.rolling_chars import change_characters
+
+        return change_characters(self.change_marks, self.mark_ends).tolist() if self.has_chars else []
+
+    def segment_chars(self) -> list[tuple[int, int]]:
+        """``(start_char, end_char)`` of each segment in the input; [] without the text."""
+        from punctstyle.attribution.rolling_chars import segment_characters
+
+        return segment_characters(self.change_chars(), self.n_chars) if self.has_chars else []
 
     def slice_authors(self) -> np.ndarray:
         return self.scores.slice_authors()
@@ -250,6 +272,9 @@ class RollingResult:
                 for j in order[i]
             ]
             slices.append({"start": int(start), "stop": int(start) + self.window, "author": best[0]["author"], "top": best})
+        segments = [{"start": float(a), "stop": float(b), "author": str(w)} for a, b, w in self.segments]
+        for segment, (first, last) in zip(segments, self.segment_chars(), strict=False):
+            segment.update(start_char=int(first), end_char=int(last))
         return {
             "n_marks": int(self.n_marks),
             "window": int(self.window),
@@ -258,7 +283,9 @@ class RollingResult:
             "kind": self.scores.kind,
             "n_slices": int(len(self.starts)),
             "change_points": [float(c) for c in self.change_marks],
-            "segments": [{"start": float(a), "stop": float(b), "author": str(w)} for a, b, w in self.segments],
+            "change_chars": [int(c) for c in self.change_chars()] if self.has_chars else None,
+            "n_chars": self.n_chars,
+            "segments": segments,
             "slices": slices,
         }
 
@@ -276,14 +303,18 @@ def rolling_attribution(
     *,
     min_slices: int | None = None,
     merge_same_author: bool = True,
+    penalty_scale: float = 1.0,
 ) -> RollingResult:
     """Change points and segments of scored slices (module docstring). ``min_slices``
     (default ``L = ceil(N / S)``): the fewest slices per segment; ``merge_same_author``: merge
-    neighbouring segments with the same best author (:func:`merged_changes`)."""
+    neighbouring segments with the same best author (:func:`merged_changes`); ``penalty_scale``
+    ``k``: each change costs ``k beta`` (``beta``: :func:`segmentation_penalty`)."""
+    if not penalty_scale > 0:
+        raise ValueError(f"penalty_scale must be positive, got {penalty_scale}")
     evidence = scores.evidence()
     lag = max(1, math.ceil(window / step))
     Y = evidence[:, segmentation_columns(evidence)]
-    penalty = segmentation_penalty(Y, lag)
+    penalty = penalty_scale * segmentation_penalty(Y, lag)
     changes = optimal_partition(Y, penalty, min_slices or lag)
     if merge_same_author:
         changes = refined_changes(Y, merged_changes(evidence, changes), min_slices or lag)
@@ -388,9 +419,15 @@ def rolling_table(name: str, result: RollingResult, method_note: str = "") -> st
         f"{name}: {result.n_marks} marks; {len(result.starts)} slices of {result.window} marks every "
         f"{result.step}; method {result.scores.method} ({kind}){method_note}",
         f"change points (marks): {', '.join(f'{c:.0f}' for c in result.change_marks) or 'none'}",
-        "segments:",
     ]
-    lines += [f"  {a:8.0f} - {b:8.0f}  {author}" for a, b, author in result.segments]
+    if result.has_chars:
+        lines.append(f"change points (characters of the input): {', '.join(map(str, result.change_chars())) or 'none'}")
+        lines.append("segments (marks; characters of the input):")
+        lines += [f"  {a:8.0f} - {b:8.0f}  {c:9d} - {d:9d}  {author}"
+                  for (a, b, author), (c, d) in zip(result.segments, result.segment_chars(), strict=True)]
+    else:
+        lines.append("segments (marks):")
+        lines += [f"  {a:8.0f} - {b:8.0f}  {author}" for a, b, author in result.segments]
     lines.append(f"slices (start, stop, author, {kind}):")
     winners = result.slice_authors()
     column = {a: j for j, a in enumerate(result.scores.authors)}

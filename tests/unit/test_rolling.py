@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 
 import numpy as np
 import pytest
@@ -127,9 +129,17 @@ def test_rolling_command_json_table_and_figure(capsys, tiny_bundle, collaboratio
     assert result["window"] == 80 and result["step"] == 20 and result["method"] in ("mlp", "kl_f3", "kl_f1")
     assert [s["author"] for s in result["segments"]] == ["Semicolon, Sam", "Comma, Cid", "Semicolon, Sam"]
     assert len(result["change_points"]) == 2 and result["n_slices"] == len(result["slices"])
+    # in characters: a change at p marks ends mark ceil(p) - 1 (the fixture's marks found by a regex)
+    text = collaboration.read_text(encoding="utf-8")
+    ends = [m.end() for m in re.finditer(r'\.\.\.|[;,.()!?"]', text)]
+    assert result["n_chars"] == len(text) and result["change_chars"] == [
+        ends[math.ceil(p) - 1] for p in result["change_points"]]
+    edges = [0, *result["change_chars"], len(text)]
+    assert [(s["start_char"], s["end_char"]) for s in result["segments"]] == list(zip(edges[:-1], edges[1:]))
     assert figure.read_bytes()[:4] == b"\x89PNG"
     code, out, err = run(capsys, "rolling", str(collaboration), "--model", str(bundle), "--window", "80")
     assert code == 0 and "change points (marks):" in out and "step" not in err
+    assert "change points (characters of the input):" in out and "segments (marks; characters of the input):" in out
     assert "slices of 80 marks every 20" in out
 
 
