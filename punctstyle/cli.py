@@ -303,7 +303,7 @@ def _rolling_arguments(command: argparse.ArgumentParser) -> None:
     add_input_arguments(command)
     command.add_argument("--model", metavar="DIR", default=None, help=MODEL_HELP)
     command.add_argument("--window", metavar="N", type=_positive_int, default=None,
-                         help="marks per slice (default: the bundle's minimum marks for attribution, else 800)")
+                         help="marks per slice (default: the bundle's minimum marks for attribution, at least 800)")
     command.add_argument("--step", metavar="S", type=_positive_int, default=None,
                          help="marks between slice starts (default: a quarter of the window)")
     command.add_argument("--method", choices=("punctuation", "words", "both"), default=None,

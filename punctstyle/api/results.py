@@ -298,8 +298,8 @@ WINDOW_HINT = "lower --window"
 def rolling_sequence(name: str, sequence: Any, bundle: Any, window: int | None = None, step: int | None = None,
                      hint: str = WINDOW_HINT, method: str | None = None, stream: Any = None,
                      text: str | None = None) -> Any:
-    """Slices of ``window`` marks every ``step`` marks (defaults: the bundle's threshold, a
-    quarter window; :func:`punctstyle.attribution.rolling.roll_with_bundle`) scored by ``method``
+    """Slices of ``window`` marks every ``step`` marks (defaults: the bundle's ``min_marks``, at
+    least 800 marks, :func:`punctstyle.attribution.rolling.rolling_window`, and a quarter window; :func:`punctstyle.attribution.rolling.roll_with_bundle`) scored by ``method``
     (``punctuation``, ``words`` or ``both``; None: the bundle's default,
     :func:`punctstyle.attribution.rolling.rolling_default`), and the change points; ``stream``: the
     text's words (the word methods need them); ``text``: the input itself, for the changes and
@@ -307,9 +307,9 @@ def rolling_sequence(name: str, sequence: Any, bundle: Any, window: int | None =
     shorter than one window, or a word method the bundle lacks, raises :class:`InputError`
     (``punctstyle rolling``'s message)."""
     from punctstyle.attribution.bundle_words import ROLLING_CHOICES
-    from punctstyle.attribution.rolling import default_window, roll_with_bundle
+    from punctstyle.attribution.rolling import roll_with_bundle, rolling_window
 
-    window = default_window(bundle.threshold) if window is None else positive_marks("window", window)
+    window = rolling_window(bundle.threshold) if window is None else positive_marks("window", window)
     step = None if step is None else positive_marks("step", step)
     if method is not None and method not in ROLLING_CHOICES:
         raise InputError(f"{name}: unknown rolling method {method!r} (expected one of {', '.join(ROLLING_CHOICES)})")

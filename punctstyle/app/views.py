@@ -28,7 +28,7 @@ UPLOAD_HINT = "start the app with a larger --max-mb"
 ECHO_CHARACTERS = 20_000
 """A text up to this many characters is put back in the text box with its answer; a longer one
 (a whole book) is not sent back: the page says so."""
-WINDOW_HINT = "paste a longer text: a slice is the bundle's threshold"
+WINDOW_HINT = "paste a longer text: a slice is the bundle's threshold, at least 800 marks"
 NO_BUNDLE = ("{folder}: no attribution bundle here (models/attribution/ of the run): texts can be drawn, "
              "not {what}; build it with `snakemake attribution_model`, then restart the app")
 

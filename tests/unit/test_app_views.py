@@ -147,7 +147,9 @@ def test_verify_refusals_are_one_line_in_the_page(client, form, message):
     assert response.status_code == 400 and message in html.unescape(refusal(response))
 
 
-def test_rolling_page_draws_the_text_and_lists_the_changes(client, collaboration):
+def test_rolling_page_draws_the_text_and_lists_the_changes(client):
+    # long enough for the default window (at least 800 marks): parts of 1,800, 3,000 and 1,800 marks
+    collaboration = " ".join([sentences(0, 600, 1), sentences(1, 600, 2), sentences(0, 600, 3)])
     page = client.post("/rolling", data={"text": collaboration}).get_data(as_text=True)
     assert page.count('src="data:image/png;base64,') == 1 and "Change points (marks):" in page
     assert page.count("<td>Semicolon, Sam</td>") >= 1 and "<th>from mark</th>" in page

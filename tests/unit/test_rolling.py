@@ -89,6 +89,9 @@ def test_the_method_is_the_most_accurate_at_the_window():
     assert rolling.best_method_at(threshold, ["f3"], 700) == ("mlp", {"mlp": 0.9, "kl_f3": 0.6})
     assert rolling.best_method_at({}, ["f3"], 700) == ("mlp", {})
     assert rolling.default_window(threshold) == 600 and rolling.default_window({"min_marks": None}) == 800
+    # the command's window: the bundle's min_marks, at least 800 marks
+    assert rolling.rolling_window(threshold) == 800 and rolling.rolling_window({"min_marks": 1200}) == 1200
+    assert rolling.rolling_window({"min_marks": None}) == 800
     assert rolling.default_step(800) == 200
 
 
