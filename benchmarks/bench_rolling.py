@@ -26,8 +26,9 @@ same run (the ``attribute`` command's work after extraction). Also an example fi
 instead: per seed and collaboration (as above), each method's slice scores are computed once per
 window (step a quarter of it) and cut by every rule: penalty ``K beta``
 (``rolling_attribution(penalty_scale=K)``) and segments of at least ``max(L, ceil(M / step))``
-slices (``M = 0``: the default ``L = ceil(window / step)``); writes ``OUT_DIR/rules_results.csv``,
-``OUT_DIR/rules_summary.csv`` (per kind, parts, method, window and rule: mean ± sd over seeds of
+slices (``M = 0``: the default ``L = ceil(window / step)``); writes ``OUT_DIR/rules_per_seed.csv``
+(per seed the means over its texts), ``OUT_DIR/rules_difference.csv`` (``--after`` against
+``--before``: mean ± sd over seeds of the per-seed differences), ``OUT_DIR/rules_summary.csv`` (per kind, parts, method, window and rule: mean ± sd over seeds of
 the per-seed means of recall, false alarms per text, precision, F1; margin one window) and
 ``OUT_DIR/run.json`` (:func:`evidence_run.write_evidence`, with the commit).
 
@@ -279,7 +280,9 @@ def main() -> None:
         difference = sweep_difference(records, tuple(args.before), tuple(args.after))
         print(summary.round(3).to_string())
         print(difference.round(3).to_string())
-        write_evidence(args.out, {"rules_results.csv": records, "rules_summary.csv": summary,
+        per_seed = records.groupby(["parts", "method", "window", "scale", "min_marks", "seed"]).agg(
+            n_texts=("number", "size"), **{m: (m, "mean") for m in SWEEP_MEASURES}).reset_index()
+        write_evidence(args.out, {"rules_per_seed.csv": per_seed, "rules_summary.csv": summary,
                                   "rules_difference.csv": difference},
                        {"commit": revision, "run": str(args.run), "seeds": args.seeds, "per_kind": args.per_kind,
                         "kinds": args.kinds, "methods": args.methods, "windows": args.sweep_windows,
