@@ -39,8 +39,16 @@ from typing import Any
 
 import numpy as np
 
+from punctstyle.marks import QUOTE_CHARACTERS
 from punctstyle.text import clean
 from punctstyle.text.extract import OTHER, WORD, classify_token
+
+MARK_CHARACTERS = "".join(sorted(set(QUOTE_CHARACTERS) | set("!(),.:;?\u2026")))
+"""Every character a mark's token can hold (:func:`punctstyle.text.extract.classify_token`): the
+quotation characters, the ellipsis, and ``! ( ) , . : ; ?``."""
+_MARK_CHUNK = re.compile(rf"(?<!\S)\S*[{re.escape(MARK_CHARACTERS)}]\S*")
+"""A whitespace-separated chunk with at least one of :data:`MARK_CHARACTERS` (no other chunk
+holds a mark)."""
 
 _TAG = "\x00"
 """Appended with a line's number to each line before ``strip_headers`` (NUL is refused in texts,
@@ -130,11 +138,11 @@ def mark_token_ends(cleaned: str, chunk_tokens: Callable[[str], Sequence[str]]) 
     """(mark codes, end offset in ``cleaned`` of each mark's token): every whitespace-separated
     chunk split by ``chunk_tokens`` (the tokens of one chunk, consecutive pieces of it), each
     token classified by :func:`punctstyle.text.extract.classify_token`; a distinct chunk is
-    split once."""
+    split once, and only chunks with one of :data:`MARK_CHARACTERS` are split."""
     seen: dict[str, tuple[list[int], list[int]]] = {}
     codes: list[int] = []
     ends: list[int] = []
-    for match in re.finditer(r"\S+", cleaned):
+    for match in _MARK_CHUNK.finditer(cleaned):
         chunk = match.group()
         if chunk not in seen:
             chunk_codes, chunk_ends, at = [], [], 0
