@@ -39,7 +39,8 @@ the process-CPU seconds in this one process: extraction with the word stream (wh
 does first), the character offsets (:func:`punctstyle.attribution.rolling_chars.mark_ends`), and
 rolling against the bundle with each of ``punctuation``, ``words`` and ``both`` at each window;
 each stage also as a ratio to the extraction measured in the same run (the machine is shared:
-ratios, not seconds, compare). Writes ``OUT_DIR/cli_timing.csv`` and ``OUT_DIR/run.json``.
+ratios, not seconds, compare). Writes ``OUT_DIR/cli_timing.csv``, ``OUT_DIR/cli_timing_summary.csv``
+(:func:`timing_summary`) and ``OUT_DIR/run.json``.
 """
 
 from __future__ import annotations
@@ -220,6 +221,26 @@ def cli_timing(run: Path, bundle_dir: Path, n_words: int, windows: list[int], re
     return frame
 
 
+def timing_summary(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per stage, method and window: mean, sd and max over the repeats of the CPU seconds and of
+    the ratio to that repeat's extraction; and stage ``total`` per window and method: extraction,
+    character offsets and that rolling together."""
+    extraction = frame[frame["stage"] == "extraction"].set_index("repeat")["cpu_s"]
+    fixed = frame[frame["stage"] != "rolling"].groupby("repeat")["cpu_s"].sum()
+    rows = []
+    for (stage, method, window), group in frame.groupby(["stage", "method", "window"], sort=False):
+        rows.append((stage, method, window, group.set_index("repeat")["cpu_s"]))
+        if stage == "rolling":
+            rows.append(("total", method, window, group.set_index("repeat")["cpu_s"] + fixed))
+    out = []
+    for stage, method, window, seconds in rows:
+        ratio = seconds / extraction.loc[seconds.index]
+        out.append({"stage": stage, "method": method, "window": window, "n_repeats": len(seconds),
+                    "cpu_s_mean": seconds.mean(), "cpu_s_sd": seconds.std(ddof=1), "cpu_s_max": seconds.max(),
+                    "ratio_mean": ratio.mean(), "ratio_sd": ratio.std(ddof=1)})
+    return pd.DataFrame(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("run", type=Path)
@@ -253,7 +274,9 @@ def main() -> None:
         revision = commit()
         frame = cli_timing(args.run, args.cli_timing, args.timing_words, args.timing_windows, args.repeats)
         print(frame.to_string())
-        write_evidence(args.out, {"cli_timing.csv": frame},
+        summary = timing_summary(frame)
+        print(summary.round(3).to_string())
+        write_evidence(args.out, {"cli_timing.csv": frame, "cli_timing_summary.csv": summary},
                        {"commit": revision, "run": str(args.run), "bundle": str(args.cli_timing),
                         "timing_words": args.timing_words, "windows": args.timing_windows, "repeats": args.repeats,
                         "threads": 1, "clock": "time.process_time (this process's CPU)"})
