@@ -19,8 +19,8 @@ comes from:
 The replayed cleaning must give the cleaned text itself (checked: a mismatch raises
 ValueError). Each mark's token is then found in the cleaned text: the whitespace-separated
 chunks in order, each split into its tokens by the extraction's tokenizer rules
-(:meth:`punctstyle.text.tokenizer.RuleTokenizer.chunk_tokens`; tokens of a chunk are
-consecutive pieces of it), classified as extraction classifies them
+(:class:`punctstyle.text.tokenizer.RuleTokenizer` on the chunk alone, special cases such as the
+emoticon ``;)`` included; tokens of a chunk are consecutive pieces of it), classified as extraction classifies them
 (:func:`punctstyle.text.extract.classify_token`). ``mark_ends(text)[k]`` is ``e`` of the last
 character of mark ``k``'s token.
 
@@ -172,7 +172,7 @@ def mark_ends(text: str, marks: np.ndarray, extractor: Any) -> np.ndarray | None
         return None
     if cleaned != "".join(clean.clean_pieces(text, extractor.piece_chars)):
         return None
-    codes, token_ends = mark_token_ends(cleaned, RuleTokenizer(extractor.rules).chunk_tokens)
+    codes, token_ends = mark_token_ends(cleaned, RuleTokenizer(extractor.rules))
     if not np.array_equal(codes, np.asarray(marks, dtype=np.int64)):
         return None
     return ends[token_ends - 1] if token_ends.size else np.zeros(0, np.int64)

@@ -26,6 +26,13 @@ def test_mark_ends_of_a_plain_text():
     assert ends_of("Alpha, beta. Gamma; delta!") == ([",", ".", ";", "!"], [6, 12, 19, 26])
 
 
+def test_a_special_case_inside_a_chunk_is_no_mark():
+    # ";)" is the tokenizer's emoticon, one token and no mark: only "." (H0 .. t31 .32)
+    assert ends_of("He had not seen it;) but he left.") == (["."], [33])
+    # O0 h1 _2 (3 | n4 .. i8 t9 ;10 )11 ,12 | h14 .. d20 .21
+    assert ends_of("Oh (not it;), he said.") == (["(", ",", "."], [4, 13, 22])
+
+
 def test_mark_ends_through_the_cleaning_repairs():
     # H0 e1 _2 s3 a4 i5 d6 :7 “8 Y9 e10 s11 _12 .13 _14 .15 _16 .17 _18 n19 o20 ”21 \r22 \n23
     # T24 h25 e26 n27 —28 `29 `30 s31 o32 '33 '34 .35: the glued colon gets a space, the curly
