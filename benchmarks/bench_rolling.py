@@ -39,7 +39,9 @@ the process-CPU seconds in this one process: extraction with the word stream (wh
 does first), the character offsets (:func:`punctstyle.attribution.rolling_chars.mark_ends`), and
 rolling against the bundle with each of ``punctuation``, ``words`` and ``both`` at each window;
 each stage also as a ratio to the extraction measured in the same run (the machine is shared:
-ratios, not seconds, compare). Writes ``OUT_DIR/cli_timing.csv``, ``OUT_DIR/cli_timing_summary.csv``
+ratios, not seconds, compare); and the whole command (stage ``command``, :func:`command_seconds`:
+a child process's CPU seconds, start, imports and the bundle included) with each method at the
+default window. Writes ``OUT_DIR/cli_timing.csv``, ``OUT_DIR/cli_timing_summary.csv``
 (:func:`timing_summary`) and ``OUT_DIR/run.json``.
 """
 
@@ -170,6 +172,27 @@ class _Indexed:
         return self.function(i)
 
 
+def command_seconds(text: str, bundle_dir: Path, method: str) -> float:
+    """CPU seconds (user + system) of ``punctstyle rolling FILE --model BUNDLE --method METHOD
+    --json`` in a child process on one thread, at the default window: Python's start, the
+    imports, reading the text and the bundle included."""
+    import os
+    import resource
+    import subprocess
+    import sys
+    import tempfile
+
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "text.txt"
+        path.write_text(text, encoding="utf-8")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-m", "punctstyle.cli", "rolling", str(path), "--model", str(bundle_dir),
+                        "--method", method, "--json"], check=True, env=env, stdout=subprocess.DEVNULL)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def cli_timing(run: Path, bundle_dir: Path, n_words: int, windows: list[int], repeats: int) -> pd.DataFrame:
     """One row per stage and repeat (module docstring): ``stage``, ``method``, ``window``,
     ``cpu_s`` and ``ratio_to_extraction`` (that repeat's extraction)."""
@@ -211,6 +234,9 @@ def cli_timing(run: Path, bundle_dir: Path, n_words: int, windows: list[int], re
                 rolling_sequence("timing", sequence, bundle, window, None, method=method, stream=stream)
                 rows.append({"repeat": repeat, "stage": "rolling", "method": method, "window": window,
                              "cpu_s": time.process_time() - t0})
+        for method in ("punctuation", "words", "both"):
+            rows.append({"repeat": repeat, "stage": "command", "method": method, "window": 0,
+                         "cpu_s": command_seconds(text, bundle_dir, method)})
         for row in rows:
             if row["repeat"] == repeat:
                 row["ratio_to_extraction"] = row["cpu_s"] / extraction
@@ -226,7 +252,7 @@ def timing_summary(frame: pd.DataFrame) -> pd.DataFrame:
     the ratio to that repeat's extraction; and stage ``total`` per window and method: extraction,
     character offsets and that rolling together."""
     extraction = frame[frame["stage"] == "extraction"].set_index("repeat")["cpu_s"]
-    fixed = frame[frame["stage"] != "rolling"].groupby("repeat")["cpu_s"].sum()
+    fixed = frame[frame["stage"].isin(["extraction", "characters"])].groupby("repeat")["cpu_s"].sum()
     rows = []
     for (stage, method, window), group in frame.groupby(["stage", "method", "window"], sort=False):
         rows.append((stage, method, window, group.set_index("repeat")["cpu_s"]))
