@@ -3,6 +3,7 @@ checkout's commit, and the script's tables and ``run.json`` written atomically."
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 from pathlib import Path
@@ -32,3 +33,14 @@ def write_evidence(out: Path, tables: dict[str, pd.DataFrame], run: dict[str, An
             frame.to_csv(handle, index=False, float_format="%.6g")
     with atomic_open(out / "run.json", "w", encoding="utf-8") as handle:
         handle.write(json.dumps(run, indent=1) + "\n")
+
+
+def corpus_fingerprint(results: Path) -> dict[str, Any]:
+    """What a results folder's corpus is, without its path (docs/ name no folder of a
+    developer's machine): its books and authors (``corpus/summary.json``) and the SHA-256 of
+    its sorted book ids (the ``book_id`` column of ``corpus/f1.parquet``), one per line."""
+    summary = json.loads((results / "corpus" / "summary.json").read_text(encoding="utf-8"))
+    ids = sorted(pd.read_parquet(results / "corpus" / "f1.parquet", columns=["book_id"])["book_id"].unique())
+    digest = hashlib.sha256("".join(f"{int(i)}\n" for i in ids).encode()).hexdigest()
+    return {"books_in_corpus": summary["books_in_corpus"], "authors_in_corpus": summary["authors_in_corpus"],
+            "book_ids_sha256": digest}

@@ -169,17 +169,19 @@ def cmd_rolling(args: argparse.Namespace) -> int:
     from punctstyle.attribution.bundle import load_attribution_bundle  # lazy: loads torch
     from punctstyle.attribution.rolling import rolling_table
 
-    from punctstyle.api.language import bundle_language, document_sequence
+    from punctstyle.api.language import bundle_language, document_extracted
     from punctstyle.api.text import read_document
 
     name = input_name(args)
     figure = figure_target(args.figure)
     document = read_document(args.file, max_read_bytes(args))
     bundle = load_attribution_bundle(model_folder(args.model))
-    sequence, stream, language_warning = document_sequence(document, bundle_language(bundle), args.language, name,
-                                                           purpose="roll over")
+    sequence, stream, extractor, language_warning = document_extracted(
+        document, bundle_language(bundle), args.language, name, purpose="roll over"
+    )
     print_warning(language_warning)
-    result = rolling_sequence(name, sequence, bundle, args.window, args.step, method=args.method, stream=stream)
+    result = rolling_sequence(name, sequence, bundle, args.window, args.step, method=args.method, stream=stream,
+                              text=document.text, extractor=extractor)
     if figure:
         from punctstyle.api.figures import rolling_figure
         from punctstyle.report.plots.rolling import save_figure_as
@@ -326,7 +328,7 @@ def _rolling_arguments(command: argparse.ArgumentParser) -> None:
     add_input_arguments(command)
     command.add_argument("--model", metavar="DIR", default=None, help=MODEL_HELP)
     command.add_argument("--window", metavar="N", type=_positive_int, default=None,
-                         help="marks per slice (default: the bundle's minimum marks for attribution, else 800)")
+                         help="marks per slice (default: the bundle's minimum marks for attribution, at least 800)")
     command.add_argument("--step", metavar="S", type=_positive_int, default=None,
                          help="marks between slice starts (default: a quarter of the window)")
     command.add_argument("--method", choices=("punctuation", "words", "both"), default=None,

@@ -45,9 +45,17 @@ def document_sequence(document: Document, recorded: ExtractionLanguage, override
                       purpose: str = "attribute") -> tuple[Any, list[str], str | None]:
     """``(sequence, word stream, warning)`` of a document extracted with its chosen language
     (:func:`punctstyle.api.text.sequence_and_words`)."""
+    sequence, stream, _, warning = document_extracted(document, recorded, override, name, purpose)
+    return sequence, stream, warning
+
+
+def document_extracted(document: Document, recorded: ExtractionLanguage, override: str | None, name: str,
+                       purpose: str = "attribute") -> tuple[Any, list[str], Any, str | None]:
+    """``(sequence, word stream, extractor, warning)``: :func:`document_sequence` with the
+    extractor it used (rolling replays it for the changes' characters)."""
     extractor, warning = document_extraction(document, recorded, override, name)
     sequence, stream = sequence_and_words(name, document.text, purpose=purpose, extractor=extractor)
-    return sequence, stream, warning
+    return sequence, stream, extractor, warning
 
 
 def bundle_language(bundle: Any) -> ExtractionLanguage:

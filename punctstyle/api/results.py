@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.api.attribution import Attribution, attribute_sequence
-from punctstyle.api.language import bundle_language, document_extraction, document_sequence, folder_language
+from punctstyle.api.language import (bundle_language, document_extracted, document_extraction, document_sequence,
+                                      folder_language)
 from punctstyle.api.text import TEXT_NAME, Document, checked_document
 from punctstyle.io import InputError
 from punctstyle.marks import FEATURES, feature_column_names
@@ -286,10 +287,12 @@ class Results:
         """Rolling attribution of ``text`` (:func:`rolling_sequence`, ``method`` as
         ``punctstyle rolling --method``): a :class:`~punctstyle.attribution.rolling.RollingResult`;
         ``text`` and ``language`` as in :meth:`attribute`."""
-        sequence, stream, warning = document_sequence(checked_document(text, name), bundle_language(self.bundle),
-                                                      language, name, purpose="roll over")
+        document = checked_document(text, name)
+        sequence, stream, extractor, warning = document_extracted(document, bundle_language(self.bundle), language,
+                                                                  name, purpose="roll over")
         warn_language(warning)
-        return rolling_sequence(name, sequence, self.bundle, window, step, method=method, stream=stream)
+        return rolling_sequence(name, sequence, self.bundle, window, step, method=method, stream=stream,
+                                text=document.text, extractor=extractor)
 
 
 def warn_language(warning: str | None) -> None:
@@ -333,17 +336,21 @@ WINDOW_HINT = "lower --window"
 
 
 def rolling_sequence(name: str, sequence: Any, bundle: Any, window: int | None = None, step: int | None = None,
-                     hint: str = WINDOW_HINT, method: str | None = None, stream: Any = None) -> Any:
-    """Slices of ``window`` marks every ``step`` marks (defaults: the bundle's threshold, a
-    quarter window; :func:`punctstyle.attribution.rolling.roll_with_bundle`) scored by ``method``
+                     hint: str = WINDOW_HINT, method: str | None = None, stream: Any = None,
+                     text: str | None = None, extractor: Any = None) -> Any:
+    """Slices of ``window`` marks every ``step`` marks (defaults: the bundle's ``min_marks``, at
+    least 800 marks, :func:`punctstyle.attribution.rolling.rolling_window`, and a quarter window; :func:`punctstyle.attribution.rolling.roll_with_bundle`) scored by ``method``
     (``punctuation``, ``words`` or ``both``; None: the bundle's default,
     :func:`punctstyle.attribution.rolling.rolling_default`), and the change points; ``stream``: the
-    text's words (the word methods need them). A text shorter than one window, or a word method
-    the bundle lacks, raises :class:`InputError` (``punctstyle rolling``'s message)."""
+    text's words (the word methods need them); ``text``: the input itself, for the changes and
+    segments in its characters (:func:`punctstyle.attribution.rolling_chars.mark_ends`, replaying
+    ``extractor``, the one that extracted ``sequence``; default the paper's English rules). A text
+    shorter than one window, or a word method the bundle lacks, raises :class:`InputError`
+    (``punctstyle rolling``'s message)."""
     from punctstyle.attribution.bundle_words import ROLLING_CHOICES
-    from punctstyle.attribution.rolling import default_window, roll_with_bundle
+    from punctstyle.attribution.rolling import roll_with_bundle, rolling_window
 
-    window = default_window(bundle.threshold) if window is None else positive_marks("window", window)
+    window = rolling_window(bundle.threshold) if window is None else positive_marks("window", window)
     step = None if step is None else positive_marks("step", step)
     if method is not None and method not in ROLLING_CHOICES:
         raise InputError(f"{name}: unknown rolling method {method!r} (expected one of {', '.join(ROLLING_CHOICES)})")
@@ -352,7 +359,16 @@ def rolling_sequence(name: str, sequence: Any, bundle: Any, window: int | None =
                          "rebuild it with attribution.words > 0)")
     if len(sequence) < window:
         raise InputError(f"{name}: {len(sequence)} marks, shorter than one window of {window} ({hint})")
-    return roll_with_bundle(bundle, sequence.marks, sequence.gaps, window, step, method, stream)
+    result = roll_with_bundle(bundle, sequence.marks, sequence.gaps, window, step, method, stream)
+    if text is None:
+        return result
+    from dataclasses import replace
+
+    from punctstyle.attribution.rolling_chars import mark_ends
+    from punctstyle.text.chunk_cache import ChunkCachedExtractor
+
+    ends = mark_ends(text, sequence.marks, extractor or ChunkCachedExtractor())
+    return result if ends is None else replace(result, mark_ends=ends, n_chars=len(text))
 
 
 def positive_marks(argument: str, value: Any) -> int:

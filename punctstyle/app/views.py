@@ -28,7 +28,7 @@ UPLOAD_HINT = "start the app with a larger --max-mb"
 ECHO_CHARACTERS = 20_000
 """A text up to this many characters is put back in the text box with its answer; a longer one
 (a whole book) is not sent back: the page says so."""
-WINDOW_HINT = "paste a longer text: a slice is the bundle's threshold"
+WINDOW_HINT = "paste a longer text: a slice is the bundle's threshold, at least 800 marks"
 NO_BUNDLE = ("{folder}: no attribution bundle here (models/attribution/ of the run): texts can be drawn, "
              "not {what}; build it with `snakemake attribution_model`, then restart the app")
 
@@ -291,7 +291,7 @@ def verify_view() -> str:
 
 def rolling_view() -> str:
     """A text: the slices' scores along it (the figure) and the change points and segments."""
-    from punctstyle.api.language import bundle_language, document_sequence
+    from punctstyle.api.language import bundle_language, document_extracted
     from punctstyle.api.results import rolling_sequence
     from punctstyle.api.text import checked_document
 
@@ -299,12 +299,18 @@ def rolling_view() -> str:
     name, text = submitted_text()
     method = chosen_method()
     # extracted with the bundle's language, as `punctstyle rolling` does (docs/languages.md)
-    sequence, stream, language_warning = document_sequence(checked_document(text, name), bundle_language(results.bundle),
-                                                           None, name, purpose="roll over")
-    outcome = rolling_sequence(name, sequence, results.bundle, hint=WINDOW_HINT, method=method, stream=stream)
-    segments = pd.DataFrame([{"from mark": int(round(a)), "to mark": int(round(b)), "author": str(who)}
-                             for a, b, who in outcome.segments])
+    document = checked_document(text, name)
+    sequence, stream, extractor, language_warning = document_extracted(document, bundle_language(results.bundle),
+                                                                       None, name, purpose="roll over")
+    outcome = rolling_sequence(name, sequence, results.bundle, hint=WINDOW_HINT, method=method, stream=stream,
+                               text=document.text, extractor=extractor)
+    chars = outcome.segment_chars() or [(None, None)] * len(outcome.segments)
+    segments = pd.DataFrame([{"from mark": int(round(a)), "to mark": int(round(b)),
+                              **({"from character": c, "to character": d} if c is not None else {}), "author": str(who)}
+                             for (a, b, who), (c, d) in zip(outcome.segments, chars, strict=True)])
     changes = ", ".join(f"{c:.0f}" for c in outcome.change_marks) or "none"
+    if outcome.has_chars:
+        changes += f" (characters of the text: {', '.join(map(str, outcome.change_chars())) or 'none'})"
     notes = [f"{outcome.n_marks} marks; {len(outcome.starts)} slices of {outcome.window} marks every {outcome.step}; "
              f"method {outcome.scores.method} ({outcome.scores.kind}).",
              f"Change points (marks): {changes}."] + ([language_warning] if language_warning else [])

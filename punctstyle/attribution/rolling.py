@@ -205,6 +205,24 @@ def default_window(threshold: Mapping[str, Any], fallback: int = 800) -> int:
     return int(value) if value is not None else int(fallback)
 
 
+ROLLING_MIN_WINDOW = 800
+"""The shortest default window of ``punctstyle rolling`` (marks), chosen by measurement
+(``benchmarks/bench_rolling.py --sweep-windows``, docs/attribution.md): on synthetic
+collaborations of held-out books (2 and 3 parts of 2,000 to 20,000 marks) the bundle's
+``min_marks`` window (100 marks there) found the changes but reported 3 to 5 false changes per
+text; 800 marks kept 97-98% of the changes within one window with 0.02-0.15 false changes (Delta
+on words) and was the shortest measured window at which the punctuation method (KL f3) met the
+target too."""
+
+
+def rolling_window(threshold: Mapping[str, Any]) -> int:
+    """The default window of ``punctstyle rolling``: ``max(min_marks, 800)``
+    (:func:`default_window`, at least :data:`ROLLING_MIN_WINDOW`): no shorter than the bundle's
+    minimum marks for attribution, nor than the window measured to keep false changes below one
+    per text."""
+    return max(default_window(threshold), ROLLING_MIN_WINDOW)
+
+
 def default_step(window: int) -> int:
     """The step: a quarter of the window (``max(1, round(N / 4))``: 200 marks for 800)."""
     return max(1, int(round(window / 4)))
@@ -219,7 +237,10 @@ class RollingResult:
 
     ``change_slices``: the first slice of each new segment; ``change_marks``: the change
     positions in marks (:func:`change_positions`); ``segments``: ``(first mark, stop mark,
-    author)`` of each segment (the first starts at 0, the last stops at the text's end)."""
+    author)`` of each segment (the first starts at 0, the last stops at the text's end).
+    ``mark_ends`` and ``n_chars`` (when the input text is known,
+    :func:`punctstyle.attribution.rolling_chars.mark_ends`): where each mark ends in the input, in
+    characters, and the input's length, for :meth:`change_chars` and :meth:`segment_chars`."""
 
     n_marks: int
     window: int
@@ -229,10 +250,29 @@ class RollingResult:
     change_slices: tuple[int, ...]
     change_marks: tuple[float, ...]
     segments: tuple[tuple[float, float, str], ...]
+    mark_ends: np.ndarray | None = None
+    n_chars: int | None = None
 
     @property
     def centres(self) -> np.ndarray:
         return slice_centres(self.starts, self.window)
+
+    @property
+    def has_chars(self) -> bool:
+        return self.mark_ends is not None and self.n_chars is not None
+
+    def change_chars(self) -> list[int]:
+        """Each change in characters of the input
+        (:func:`punctstyle.attribution.rolling_chars.change_characters`); [] without the text."""
+        from punctstyle.attribution.rolling_chars import change_characters
+
+        return change_characters(self.change_marks, self.mark_ends).tolist() if self.has_chars else []
+
+    def segment_chars(self) -> list[tuple[int, int]]:
+        """``(start_char, end_char)`` of each segment in the input; [] without the text."""
+        from punctstyle.attribution.rolling_chars import segment_characters
+
+        return segment_characters(self.change_chars(), self.n_chars) if self.has_chars else []
 
     def slice_authors(self) -> np.ndarray:
         return self.scores.slice_authors()
@@ -250,6 +290,9 @@ class RollingResult:
                 for j in order[i]
             ]
             slices.append({"start": int(start), "stop": int(start) + self.window, "author": best[0]["author"], "top": best})
+        segments = [{"start": float(a), "stop": float(b), "author": str(w)} for a, b, w in self.segments]
+        for segment, (first, last) in zip(segments, self.segment_chars(), strict=False):
+            segment.update(start_char=int(first), end_char=int(last))
         return {
             "n_marks": int(self.n_marks),
             "window": int(self.window),
@@ -258,7 +301,9 @@ class RollingResult:
             "kind": self.scores.kind,
             "n_slices": int(len(self.starts)),
             "change_points": [float(c) for c in self.change_marks],
-            "segments": [{"start": float(a), "stop": float(b), "author": str(w)} for a, b, w in self.segments],
+            "change_chars": [int(c) for c in self.change_chars()] if self.has_chars else None,
+            "n_chars": self.n_chars,
+            "segments": segments,
             "slices": slices,
         }
 
@@ -276,14 +321,18 @@ def rolling_attribution(
     *,
     min_slices: int | None = None,
     merge_same_author: bool = True,
+    penalty_scale: float = 1.0,
 ) -> RollingResult:
     """Change points and segments of scored slices (module docstring). ``min_slices``
     (default ``L = ceil(N / S)``): the fewest slices per segment; ``merge_same_author``: merge
-    neighbouring segments with the same best author (:func:`merged_changes`)."""
+    neighbouring segments with the same best author (:func:`merged_changes`); ``penalty_scale``
+    ``k``: each change costs ``k beta`` (``beta``: :func:`segmentation_penalty`)."""
+    if not penalty_scale > 0:
+        raise ValueError(f"penalty_scale must be positive, got {penalty_scale}")
     evidence = scores.evidence()
     lag = max(1, math.ceil(window / step))
     Y = evidence[:, segmentation_columns(evidence)]
-    penalty = segmentation_penalty(Y, lag)
+    penalty = penalty_scale * segmentation_penalty(Y, lag)
     changes = optimal_partition(Y, penalty, min_slices or lag)
     if merge_same_author:
         changes = refined_changes(Y, merged_changes(evidence, changes), min_slices or lag)
@@ -356,13 +405,13 @@ def roll_with_bundle(
     method: str | None = None, stream: Sequence[str] | None = None, **options: Any,
 ) -> RollingResult:
     """Rolling attribution against an attribution bundle: window from the bundle's threshold
-    (:func:`default_window`), step a quarter of it. ``method``: ``punctuation`` (the bundle's
+    (:func:`rolling_window`), step a quarter of it. ``method``: ``punctuation`` (the bundle's
     punctuation method most accurate at the window, :func:`best_method_at`), ``words`` or
     ``both`` (Delta, :func:`word_slice_scores` on the text's word ``stream``), or a method name
     (``mlp``, ``kl_<feature>``, ``delta_words``, ``delta_both``); None: :func:`rolling_default`."""
     from punctstyle.attribution.bundle_words import ROLLING_METHOD_OF
 
-    window = int(window or default_window(bundle.threshold))
+    window = int(window or rolling_window(bundle.threshold))
     step = int(step or default_step(window))
     method = method or rolling_default(bundle)
     if method == "punctuation":
@@ -388,9 +437,15 @@ def rolling_table(name: str, result: RollingResult, method_note: str = "") -> st
         f"{name}: {result.n_marks} marks; {len(result.starts)} slices of {result.window} marks every "
         f"{result.step}; method {result.scores.method} ({kind}){method_note}",
         f"change points (marks): {', '.join(f'{c:.0f}' for c in result.change_marks) or 'none'}",
-        "segments:",
     ]
-    lines += [f"  {a:8.0f} - {b:8.0f}  {author}" for a, b, author in result.segments]
+    if result.has_chars:
+        lines.append(f"change points (characters of the input): {', '.join(map(str, result.change_chars())) or 'none'}")
+        lines.append("segments (marks; characters of the input):")
+        lines += [f"  {a:8.0f} - {b:8.0f}  {c:9d} - {d:9d}  {author}"
+                  for (a, b, author), (c, d) in zip(result.segments, result.segment_chars(), strict=True)]
+    else:
+        lines.append("segments (marks):")
+        lines += [f"  {a:8.0f} - {b:8.0f}  {author}" for a, b, author in result.segments]
     lines.append(f"slices (start, stop, author, {kind}):")
     winners = result.slice_authors()
     column = {a: j for j, a in enumerate(result.scores.authors)}
@@ -412,6 +467,8 @@ __all__ = [
     "change_positions",
     "default_step",
     "default_window",
+    "rolling_window",
+    "ROLLING_MIN_WINDOW",
     "kl_slice_scores",
     "noise_variance",
     "roll_text",

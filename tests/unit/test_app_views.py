@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import html
 import json
+import math
+import re
 import shutil
 
 import numpy as np
@@ -75,6 +77,10 @@ def test_verify_in_the_api_is_the_commands_verification(model, tmp_path, capsys)
 def test_rolling_in_the_api_finds_both_changes(model, collaboration):
     result = api.rolling(collaboration, model, window=80, step=20)
     assert [who for _, _, who in result.segments] == ["Semicolon, Sam", "Comma, Cid", "Semicolon, Sam"]
+    # in characters of the text: each change ends the mark before mark ceil(p) (marks found by a regex)
+    ends = [m.end() for m in re.finditer(r'\.\.\.|[;,.()!?"]', collaboration)]
+    assert result.change_chars() == [ends[math.ceil(p) - 1] for p in result.change_marks]
+    assert result.segment_chars()[0][0] == 0 and result.segment_chars()[-1][1] == len(collaboration)
     figure = api.rolling_figure(result)
     assert figure.axes and "rolling attribution" in figure.axes[0].get_title()
     with pytest.raises(InputError, match="<text>: 4 marks, shorter than one window of 50"):
@@ -141,10 +147,13 @@ def test_verify_refusals_are_one_line_in_the_page(client, form, message):
     assert response.status_code == 400 and message in html.unescape(refusal(response))
 
 
-def test_rolling_page_draws_the_text_and_lists_the_changes(client, collaboration):
+def test_rolling_page_draws_the_text_and_lists_the_changes(client):
+    # long enough for the default window (at least 800 marks): parts of 1,800, 3,000 and 1,800 marks
+    collaboration = " ".join([sentences(0, 600, 1), sentences(1, 600, 2), sentences(0, 600, 3)])
     page = client.post("/rolling", data={"text": collaboration}).get_data(as_text=True)
     assert page.count('src="data:image/png;base64,') == 1 and "Change points (marks):" in page
     assert page.count("<td>Semicolon, Sam</td>") >= 1 and "<th>from mark</th>" in page
+    assert "<th>from character</th>" in page and "(characters of the text: " in page
     response = client.post("/rolling", data={"text": "One, two. Three; four."})
     assert response.status_code == 400 and "shorter than one window" in refusal(response)
 

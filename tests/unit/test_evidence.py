@@ -104,3 +104,23 @@ def test_every_decimal_of_a_citing_section_is_a_stored_value(page, heading, name
     assert folder.is_dir(), f"docs/{page} {heading}: cites docs/evidence/{name}/, which does not exist"
     missing = untraced(body, stored_values(folder))
     assert not missing, f"docs/{page} {heading}: numbers not in docs/evidence/{name}/: {', '.join(missing)}"
+
+
+def absolute_paths(value: object) -> list[str]:
+    """The strings of a parsed JSON value that name an absolute path (``/...``, ``C:\\...``,
+    ``~/...``)."""
+    if isinstance(value, dict):
+        return [path for item in value.values() for path in absolute_paths(item)]
+    if isinstance(value, list):
+        return [path for item in value for path in absolute_paths(item)]
+    if isinstance(value, str) and re.match(r"(/|~/|[A-Za-z]:\\)", value):
+        return [value]
+    return []
+
+
+def test_no_stored_run_names_a_folder_of_a_developers_machine():
+    """A run.json describes its corpus (counts, a fingerprint of its book ids), not its path."""
+    assert absolute_paths({"a": ["/tmp/x", "ELTeC-eng/a.xml"], "b": {"c": "~/d"}}) == ["/tmp/x", "~/d"]
+    found = {str(path.relative_to(REPO)): absolute_paths(json.loads(path.read_text(encoding="utf-8")))
+             for path in sorted(EVIDENCE.rglob("*.json"))}  # fmt: skip
+    assert {name: paths for name, paths in found.items() if paths} == {}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 
 import numpy as np
 import pytest
@@ -87,6 +89,9 @@ def test_the_method_is_the_most_accurate_at_the_window():
     assert rolling.best_method_at(threshold, ["f3"], 700) == ("mlp", {"mlp": 0.9, "kl_f3": 0.6})
     assert rolling.best_method_at({}, ["f3"], 700) == ("mlp", {})
     assert rolling.default_window(threshold) == 600 and rolling.default_window({"min_marks": None}) == 800
+    # the command's window: the bundle's min_marks, at least 800 marks
+    assert rolling.rolling_window(threshold) == 800 and rolling.rolling_window({"min_marks": 1200}) == 1200
+    assert rolling.rolling_window({"min_marks": None}) == 800
     assert rolling.default_step(800) == 200
 
 
@@ -127,9 +132,17 @@ def test_rolling_command_json_table_and_figure(capsys, tiny_bundle, collaboratio
     assert result["window"] == 80 and result["step"] == 20 and result["method"] in ("mlp", "kl_f3", "kl_f1")
     assert [s["author"] for s in result["segments"]] == ["Semicolon, Sam", "Comma, Cid", "Semicolon, Sam"]
     assert len(result["change_points"]) == 2 and result["n_slices"] == len(result["slices"])
+    # in characters: a change at p marks ends mark ceil(p) - 1 (the fixture's marks found by a regex)
+    text = collaboration.read_text(encoding="utf-8")
+    ends = [m.end() for m in re.finditer(r'\.\.\.|[;,.()!?"]', text)]
+    assert result["n_chars"] == len(text) and result["change_chars"] == [
+        ends[math.ceil(p) - 1] for p in result["change_points"]]
+    edges = [0, *result["change_chars"], len(text)]
+    assert [(s["start_char"], s["end_char"]) for s in result["segments"]] == list(zip(edges[:-1], edges[1:]))
     assert figure.read_bytes()[:4] == b"\x89PNG"
     code, out, err = run(capsys, "rolling", str(collaboration), "--model", str(bundle), "--window", "80")
     assert code == 0 and "change points (marks):" in out and "step" not in err
+    assert "change points (characters of the input):" in out and "segments (marks; characters of the input):" in out
     assert "slices of 80 marks every 20" in out
 
 
