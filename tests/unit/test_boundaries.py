@@ -157,8 +157,9 @@ def test_an_author_with_a_slash_has_a_page(run):
 
 def test_app_refusals_name_no_command_line_flag(run, model):  # noqa: F811
     short = client_of(model).post("/rolling", data={"text": "One, two. Three; four."})
-    assert html.unescape(refusal(short)) == ("the pasted text: 4 marks, shorter than one window of 10 "
-                              "(paste a longer text: a slice is the bundle's threshold)")
+    # the window: the bundle's threshold (10 marks here), at least 800 (attribution.rolling.rolling_window)
+    assert html.unescape(refusal(short)) == ("the pasted text: 4 marks, shorter than one window of 800 "
+                              "(paste a longer text: a slice is the bundle's threshold, at least 800 marks)")
     for path in ("/rolling", "/verify"):
         response = client_of(run).post(path, data={"text": "One, two. Three; four.", "author": "Comma, Cid"})
         assert response.status_code == 400 and "--" not in refusal(response), refusal(response)
