@@ -33,8 +33,16 @@ from punctstyle.settings import EXECUTION_ONLY_KEYS
 def _config_value(config: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
     value: Any = config
     for key in keys:
-        value = value.get(key) if isinstance(value, Mapping) else None
+        value = value[key]
     return value
+
+
+def _section(config: Mapping[str, Any], keys: tuple[str, ...]) -> Mapping[str, Any] | None:
+    """The block at ``keys`` of ``config``; None when a key is missing or the value is no mapping."""
+    value: Any = config
+    for key in keys:
+        value = value.get(key) if isinstance(value, Mapping) else None
+    return value if isinstance(value, Mapping) else None
 
 
 def keyword_classifiers() -> list[str]:
@@ -48,8 +56,8 @@ def hyper_parameters(config: Mapping[str, Any], classifier_name: str) -> dict[st
     without its ``plan_keys``; None when the config has no such section (``kl``)."""
     spec = any_classifier_spec(classifier_name)
     section = spec.section(classifier_name)
-    block = _config_value(config, section)
-    if not isinstance(block, Mapping):
+    block = _section(config, section)
+    if block is None:
         return None
     dropped = {path[-1] for path in EXECUTION_ONLY_KEYS if path[:-1] == section} | set(spec.plan_keys)
     return {key: value for key, value in block.items() if key not in dropped}
