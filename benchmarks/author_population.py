@@ -28,9 +28,10 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.analyses.paper import recognition_run, task_column
+from punctstyle.classifiers.options import classifier_params, options_by_classifier
 from punctstyle.io import atomic_open
 from punctstyle.marks import FEATURES
-from punctstyle.settings import coerce_config_types, schema_defaults, without_execution_keys
+from punctstyle.settings import coerce_config_types, schema_defaults
 
 
 def author_draws(authors: np.ndarray, n_classes: int, n_draws: int, seed: int) -> list[np.ndarray]:
@@ -128,14 +129,15 @@ def main() -> None:
     stem = f"author_population_{args.classes}{args.tag}"
     tables = {name: pd.read_parquet(args.outdir / "corpus" / f"{name}.parquet") for name in FEATURES}
     config = coerce_config_types(schema_defaults())
-    mlp = without_execution_keys(config)["recognition"]["mlp"]
-    options = {"mlp": {"params": mlp, "device": "cpu", "num_threads": args.threads}}
+    config["recognition"]["mlp"]["device"] = "cpu"
+    methods = parse_methods(args.methods)
+    options = options_by_classifier(config, classifier_params(config, methods), args.threads)
     test_fraction = config["recognition"]["test_fraction"]
     authors = tables["f1"][task_column("author")].dropna().unique()
     draws = author_draws(authors, args.classes, args.draws, args.seed)
     frames = []
     start = time.perf_counter()
-    for method, feature_sets in parse_methods(args.methods).items():
+    for method, feature_sets in methods.items():
         n_draws = args.mlp_draws if method == "mlp" else args.draws
         for d, drawn in enumerate(draws[:n_draws]):
             frame = one_draw(tables, drawn, args.splits, {method: feature_sets}, test_fraction, options)

@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 
 
-from punctstyle.settings import schema_defaults, without_execution_keys
+from punctstyle.classifiers.options import classifier_params
+from punctstyle.settings import schema_defaults
 
 
 def main() -> None:
@@ -47,7 +48,8 @@ def main() -> None:
         methods = args.methods if args.methods is not None else cross["genres"]["methods"]
         records = cross_report.run_cross_domain(
             corpus_dir=corpus, cross=cross, methods=methods, seeds=seeds,
-            mlp_params=without_execution_keys(config)["recognition"]["mlp"], config=config, threads=args.threads,
+            classifiers=classifier_params(config, [name for name, inputs in methods.items() if inputs]),
+            config=config, threads=args.threads,
             texts=sorted((args.results / "books").glob("*.txt.gz")),
         )  # fmt: skip
         records.to_csv(args.out / "cross_domain_records.csv", index=False)

@@ -28,12 +28,12 @@ from pathlib import Path
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from punctstyle.classifiers.options import options_by_classifier  # noqa: E402
+from punctstyle.classifiers.options import classifier_params, options_by_classifier  # noqa: E402
 from punctstyle.jobs.importance import importance_job  # noqa: E402
 from punctstyle.jobs.length_curve import length_curve_job  # noqa: E402
 from punctstyle.jobs.recognition import recognition_job  # noqa: E402
 from punctstyle.marks import FEATURES  # noqa: E402
-from punctstyle.settings import schema_defaults, without_execution_keys  # noqa: E402
+from punctstyle.settings import schema_defaults  # noqa: E402
 
 
 def cpu_of(call):
@@ -54,8 +54,7 @@ def main() -> int:
     args = parser.parse_args()
     config = schema_defaults()
     config["recognition"]["mlp"]["device"] = "cpu"
-    mlp = without_execution_keys(config)["recognition"]["mlp"]
-    options = options_by_classifier(config, {"mlp": mlp}, args.threads)
+    options = options_by_classifier(config, classifier_params(config, ["kl", "mlp"]), args.threads)
     test_fraction = config["recognition"]["test_fraction"]
     importance = config["beyond"]["importance"]
     args.out.mkdir(parents=True, exist_ok=True)

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from punctstyle.settings import schema_defaults, without_execution_keys
+from punctstyle.settings import schema_defaults
 
 
 def length_row(
@@ -45,7 +45,7 @@ def length_row(
 ) -> str:
     """One (class size, seed) row of the length curve (scripts/length_curve_row.py); ``methods``
     replaces the schema's, ``words`` is (books dir, words dir, tokenizer rules file)."""
-    from punctstyle.classifiers.options import options_by_classifier
+    from punctstyle.classifiers.options import classifier_params, options_by_classifier
     from punctstyle.jobs.length_curve import length_curve_job
 
     start, cpu = time.perf_counter(), time.process_time()
@@ -53,7 +53,6 @@ def length_row(
     config["recognition"]["mlp"]["device"] = device
     curve = config["length_curve"]
     methods = {name: sets for name, sets in (methods or curve["methods"]).items() if sets}
-    mlp = without_execution_keys(config)["recognition"]["mlp"]
     word_inputs = {}
     if words is not None:
         books, counts, rules = words
@@ -75,7 +74,7 @@ def length_row(
         methods=methods,
         training=curve["training"],
         short_documents=curve["short_documents"],
-        classifier_options=options_by_classifier(config, {"mlp": mlp}, threads),
+        classifier_options=options_by_classifier(config, classifier_params(config, methods), threads),
         **word_inputs,
     )
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
@@ -99,14 +98,13 @@ def length_summary(out: Path) -> None:
 
 def sequence_row(corpus: Path, sequences: Path, out: Path, size: int, seed: int, device: str, threads: int) -> str:
     """One (class size, seed) row of the raw-sequence network (scripts/sequence_row.py)."""
-    from punctstyle.classifiers.options import classifier_options
+    from punctstyle.classifiers.options import classifier_params, options_by_classifier
     from punctstyle.jobs.sequence import SEQUENCE_METHOD, sequence_row_job
 
     start = time.perf_counter()
     config = schema_defaults()
     config["beyond"]["sequence"]["device"] = device
-    skip = {"enabled", "class_sizes", "device", "threads"}  # as the workflow's sequence_model_params
-    params = {key: value for key, value in config["beyond"]["sequence"].items() if key not in skip}
+    params = classifier_params(config, [SEQUENCE_METHOD])  # as the workflow's sequence_classifier_params
     curve = config["length_curve"]
     path = out / "sequence" / f"{size}_classes" / f"seed{seed}.csv"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -117,7 +115,7 @@ def sequence_row(corpus: Path, sequences: Path, out: Path, size: int, seed: int,
         class_size=size,
         seed=seed,
         test_fraction=config["recognition"]["test_fraction"],
-        options=classifier_options(config, SEQUENCE_METHOD, threads, params),
+        classifier_options=options_by_classifier(config, params, threads),
         lengths=curve["lengths"] if curve["enabled"] else [],
         short_documents=curve["short_documents"],
     )

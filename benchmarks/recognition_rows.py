@@ -35,12 +35,12 @@ from punctstyle.analyses.paper import (
     task_column,
     word_methods,
 )
-from punctstyle.classifiers.options import options_by_classifier
+from punctstyle.classifiers.options import classifier_params, options_by_classifier
 from punctstyle.jobs.recognition import recognition_job
 from punctstyle.marks import FEATURES
 from punctstyle.analyses.recognition_files import read_results, read_word_results
 from punctstyle.report.recognition_tables import summarise
-from punctstyle.settings import coerce_config_types, config_error, schema_defaults, without_execution_keys
+from punctstyle.settings import coerce_config_types, config_error, schema_defaults
 
 
 def settings(overrides: list[str]) -> dict:
@@ -92,12 +92,13 @@ def run_row(
     tables = {name: pd.read_parquet(corpus / f"{name}.parquet") for name in FEATURES}
     recognition = config["recognition"]
     methods = {name: sets for name, sets in recognition["methods"].items() if sets}
-    mlp = without_execution_keys(config)["recognition"]["mlp"]
     config["recognition"]["mlp"]["device"] = device
-    options = options_by_classifier(config, {"mlp": mlp}, threads)
     stem = out / task / f"{size}_classes" / f"seed{seed}"
     stem.parent.mkdir(parents=True, exist_ok=True)
     methods_words = word_methods(recognition["words"], task) if words else {}
+    # as the workflow's recognition rule: each classifier's options from its config section
+    options = options_by_classifier(config, classifier_params(config, methods), threads)
+    word_options = options_by_classifier(config, classifier_params(config, methods_words), threads)
     outputs = (
         {}
         if words_only
@@ -121,7 +122,7 @@ def run_row(
         all_configured=False,
         word_methods=methods_words,
         word_matrix=words,
-        word_options=options,
+        word_options=word_options,
         words_only=words_only,
     )
     return f"{task} {size} seed {seed}: {time.perf_counter() - start:.1f} s"

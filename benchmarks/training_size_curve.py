@@ -26,10 +26,11 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.classifiers import build_classifier
+from punctstyle.classifiers.options import classifier_params, options_by_classifier
 from punctstyle.featuresets import matrices_from_tables, resolve_feature_set, stack_features
 from punctstyle.marks import FEATURES
 from punctstyle.experiments.metrics import accuracy
-from punctstyle.settings import schema_defaults, without_execution_keys
+from punctstyle.settings import schema_defaults
 from punctstyle.experiments.row import Row
 
 METHODS: dict[str, tuple[str, ...]] = {"kl": ("f3",), "mlp": ("f3", "all")}
@@ -54,8 +55,9 @@ def run_row(corpus: Path, size: int, seed: int, fractions: list[float], device: 
     y = np.asarray(labels, dtype=object)
     # the row of Tables 2-3 (its class sample and split; a text's excerpts on one side)
     split = Row.from_table(tables["f1"], y, task="author", n_classes=size, seed=seed, book_ids=book_ids).split(0.2)
-    mlp = without_execution_keys(schema_defaults())["recognition"]["mlp"]
-    options = {"mlp": {"params": mlp, "device": device, "num_threads": threads}}
+    config = schema_defaults()
+    config["recognition"]["mlp"]["device"] = device
+    options = options_by_classifier(config, classifier_params(config, METHODS), threads)
     lines = []
     for fraction in fractions:
         train = nested_subsample(split.train_index, y, fraction, seed)

@@ -18,7 +18,7 @@ importance_job(
     top_k=params.top_k,
     repeats=params.repeats,
     holdout_fraction=params.holdout_fraction,
-    classifier_options=options_by_classifier(snakemake.config, {"mlp": params.mlp}, snakemake.threads),
+    classifier_options=options_by_classifier(snakemake.config, params.classifiers, snakemake.threads),
     fitted=snakemake.input.get("fitted", []),
     log=log,
 )

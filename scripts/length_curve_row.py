@@ -20,7 +20,7 @@ length_curve_job(
     methods=params.methods,
     training=params.training,
     short_documents=params.short_documents,
-    classifier_options=options_by_classifier(snakemake.config, {"mlp": params.mlp}, snakemake.threads),
+    classifier_options=options_by_classifier(snakemake.config, params.classifiers, snakemake.threads),
     texts=snakemake.input.get("texts", []),
     words=snakemake.input.get("words", []),
     rules=snakemake.input.get("rules"),

@@ -24,7 +24,7 @@ recognition_job(
     all_configured=params.all_configured,
     word_methods=params.word_methods,
     word_matrix=snakemake.input.get("words"),
-    word_options=options_by_classifier(snakemake.config, {"mlp": params.word_mlp}, snakemake.threads),
+    word_options=options_by_classifier(snakemake.config, params.word_classifiers, snakemake.threads),
     # the fits later analyses read: from the config, not params (switching one on reruns no row)
     store_views=stored_views(snakemake.config, wildcards.task),
     store_class_sizes=consumer_class_sizes(snakemake.config),

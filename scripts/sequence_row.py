@@ -3,8 +3,8 @@ the author task (:func:`punctstyle.jobs.sequence.sequence_row_job`)."""
 
 import pandas as pd
 
-from punctstyle.classifiers.options import classifier_options
-from punctstyle.jobs.sequence import SEQUENCE_METHOD, sequence_row_job
+from punctstyle.classifiers.options import options_by_classifier
+from punctstyle.jobs.sequence import sequence_row_job
 from punctstyle.logs import configure_logging, job_cost_line
 
 log = configure_logging(snakemake.log[0])
@@ -16,7 +16,7 @@ sequence_row_job(
     class_size=int(wildcards.classes),
     seed=int(wildcards.seed),
     test_fraction=params.test_fraction,
-    options=classifier_options(snakemake.config, SEQUENCE_METHOD, snakemake.threads, params.model),
+    classifier_options=options_by_classifier(snakemake.config, params.classifiers, snakemake.threads),
     lengths=params.lengths,
     short_documents=params.short_documents,
     log=log,

@@ -34,7 +34,7 @@ from punctstyle.attribution.bundle_words import (
 from punctstyle.attribution.calibration import calibration_record, held_out_predictions
 from punctstyle.attribution.length import attribution_split, mlp_length_curve, threshold_record
 from punctstyle.classifiers import build_classifier
-from punctstyle.classifiers.options import classifier_options as options_of
+from punctstyle.classifiers.options import options_by_classifier
 from punctstyle.corpus.sequences import document_sequences
 from punctstyle.corpus.tables import text_groups
 from punctstyle.features import compute_features
@@ -124,7 +124,7 @@ def build_attribution_bundle(
     outputs: Mapping[str, Any],
     *,
     settings: AttributionSettings,
-    classifier_options: Mapping[str, Any],
+    classifier_options: Mapping[str, Mapping[str, Any]],
     log: Callable[[str], None] = lambda message: None,
     word_files: Any = None,
     extraction: ExtractionLanguage | None = None,
@@ -135,8 +135,9 @@ def build_attribution_bundle(
     then the length curves hold out whole texts and read excerpts with
     :func:`document_sequences`); ``sequence_paths``: ``sequences/{id}.parquet`` files, those of
     the corpus books among them (others are ignored); ``outputs``: paths keyed like
-    :data:`BUNDLE_FILES`; ``classifier_options``: the options of the registered :data:`CLASSIFIER`
-    (:func:`punctstyle.classifiers.options.classifier_options`); ``word_files``: the books' words
+    :data:`BUNDLE_FILES`; ``classifier_options``: classifier name -> its options
+    (:func:`punctstyle.classifiers.options.options_by_classifier`), the networks trained with
+    those of :data:`CLASSIFIER`; ``word_files``: the books' words
     (:class:`punctstyle.corpus.words.CorpusWordFiles`, indexed like the tables' rows: ``stream(i,
     marks, gaps)`` and ``counts(i)``), for the word methods (:func:`word_methods`; none without
     it or with ``settings.words`` 0); ``extraction``: the language and dialogue-dash option the
@@ -153,7 +154,7 @@ def build_attribution_bundle(
     features, labels, book_ids = matrices_from_tables({f: tables[f] for f in FEATURES}, "author")
     if labels.size == 0:
         raise ValueError("the corpus has no book: nothing to attribute to")
-    trainer = Trainer(classifier_options, resolve_feature_set(settings.feature_set), settings.seed)
+    trainer = Trainer(classifier_options[CLASSIFIER], resolve_feature_set(settings.feature_set), settings.seed)
     log(f"training the MLP on {labels.size} books by {np.unique(labels).size} authors, "
         f"features {'+'.join(trainer.feature_set)}")
     model = trainer.train(stack_features(features, trainer.feature_set), labels)
@@ -276,10 +277,11 @@ def attribution_model_job(config: Mapping[str, Any], params: Any, threads: int, 
     """Rule attribution_model: the bundle from the corpus tables (``inputs.tables``, in the order of
     :data:`punctstyle.rule_names.FEATURES`) and ``inputs.sequences``, written to ``outputs``;
     ``params``: the ``attribution`` settings (:attr:`AttributionSettings.KEYS`), ``language`` and
-    ``dialogue_dash`` (the corpus's extraction, recorded in the manifest) and ``mlp``, the
-    network's hyper-parameters (its options: :func:`punctstyle.classifiers.options.classifier_options`
-    with the job's ``threads`` and the config's device). Returns the manifest."""
-    options = options_of(config, CLASSIFIER, threads, params.mlp)
+    ``dialogue_dash`` (the corpus's extraction, recorded in the manifest) and ``classifiers``, the
+    hyper-parameters of :data:`CLASSIFIER` keyed by its name (its options:
+    :func:`punctstyle.classifiers.options.options_by_classifier` with the job's ``threads`` and
+    the config's device). Returns the manifest."""
+    options = options_by_classifier(config, params.classifiers, threads)
     tables = {name: pd.read_parquet(path) for name, path in zip(FEATURES, inputs.tables, strict=True)}
     word_files = None
     if "word_files" in inputs.keys() and "source_id" not in tables[FEATURES[0]].columns:  # excerpts: no words

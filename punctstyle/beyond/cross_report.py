@@ -74,13 +74,15 @@ def run_cross_domain(
     cross: Mapping[str, Any],
     methods: Mapping[str, Sequence[str]],
     seeds: Sequence[int],
-    mlp_params: Mapping[str, Any],
+    classifiers: Mapping[str, Mapping[str, Any]],
     config: Mapping[str, Any],
     threads: int,
     texts: Sequence[str | Path] = (),
 ) -> pd.DataFrame:
     """The records of :func:`punctstyle.beyond.cross_domain.cross_domain_records` on a run's
-    corpus; ``texts``: the books' ``books/{id}.txt.gz`` files (methods reading ``dv_ma``, ``dv_sa``)."""
+    corpus; ``texts``: the books' ``books/{id}.txt.gz`` files (methods reading ``dv_ma``, ``dv_sa``);
+    ``classifiers``: the methods' hyper-parameters (:func:`punctstyle.classifiers.options.classifier_params`),
+    their options with ``config``'s devices and ``threads``."""
     from punctstyle.classifiers.options import options_by_classifier
 
     genres = cross["genres"]
@@ -98,7 +100,7 @@ def run_cross_domain(
         inputs, labels, groupings, methods, seeds,
         min_docs=int(genres["min_docs"]), min_authors=int(genres["min_authors"]),
         test_fraction=float(genres["test_fraction"]), distortion_options=distortion_options(genres),
-        classifier_options=options_by_classifier(config, {"mlp": mlp_params}, threads),
+        classifier_options=options_by_classifier(config, classifiers, threads),
     )  # fmt: skip
 
 

@@ -42,8 +42,11 @@ from punctstyle.experiments.metrics import accuracy, baseline_accuracy
 from punctstyle.experiments.splits import effective_class_sizes, row_rng
 from punctstyle.io import write_json_atomic
 
+IMPORTANCE_METHODS: tuple[str, ...] = ("kl", "mlp")
+"""The classifiers the importance rows train (their options: the rule's ``params.classifiers``)."""
+
 MakeClassifier = Callable[[str], Classifier]
-"""``make(method)``: a fresh, unfitted classifier (``"kl"`` or ``"mlp"``) of one experiment row."""
+"""``make(method)``: a fresh, unfitted classifier (one of :data:`IMPORTANCE_METHODS`) of one experiment row."""
 
 STACK_BUDGET: int = 4_000_000
 """Most float64 values of the permuted copies predicted at once (about 32 MB)."""
@@ -189,7 +192,7 @@ def importance_row(
     ]
     for k in sorted({min(int(k), d) for k in top_k} - {d}) if ranking is not None else []:
         keep = top_entries(ranking, k)
-        for method in ("kl", "mlp"):
+        for method in IMPORTANCE_METHODS:
             score = _fit_score(make(method), X_train[:, keep], y_train, X_test[:, keep], y_test)
             rows.append({**common, "method": method, "k": k, "accuracy": score})
     return ImportanceRow(n_classes, seed, test_importance, ranking, rows)

@@ -42,6 +42,7 @@ class Classifier(Protocol):
 
 
 INPUT_KINDS: tuple[str, ...] = ("features", "sequence")
+OPTION_KINDS: tuple[str, ...] = ("params", "keywords")
 
 
 @dataclass(frozen=True)
@@ -53,10 +54,25 @@ class ClassifierSpec:
     distribution_features_only: bool = False
     input_kind: str = "features"
     """``"features"`` (fit/predict on feature matrices) or ``"sequence"`` (on (marks, gaps) lists)."""
+    config_section: tuple[str, ...] = ()
+    """Where its options live in the config; ``()``: ``recognition.<name>`` (none when absent)."""
+    option_kind: str = "params"
+    """How the section reaches the factory: ``"params"`` (its hyper-parameters, without the
+    execution-only keys, as ``params=``) or ``"keywords"`` (the config block as keyword options)."""
+    runs_on_device: bool = False
+    """Whether it also takes the run-time context: ``device`` (its section's) and ``num_threads``."""
+    plan_keys: tuple[str, ...] = ()
+    """Keys of its section that plan the runs (which rows) rather than decide a fit: not options."""
 
     def __post_init__(self) -> None:
         if self.input_kind not in INPUT_KINDS:
             raise ValueError(f"bad classifier input kind {self.input_kind!r}: expected one of {INPUT_KINDS}")
+        if self.option_kind not in OPTION_KINDS:
+            raise ValueError(f"bad classifier option kind {self.option_kind!r}: expected one of {OPTION_KINDS}")
+
+    def section(self, name: str) -> tuple[str, ...]:
+        """The config keys of the options of the classifier registered as ``name``."""
+        return self.config_section or ("recognition", name)
 
     def load_factory(self) -> Callable[..., Classifier]:
         """Import ``module:attribute`` and return the factory."""
@@ -70,14 +86,19 @@ CLASSIFIERS: dict[str, ClassifierSpec] = {
     "kl": ClassifierSpec(
         "KL nearest class", "punctstyle.classifiers.kl_nearest:KLNearestClass", distribution_features_only=True
     ),
-    "mlp": ClassifierSpec("neural network", "punctstyle.classifiers.mlp:MLPClassifier"),
-    "delta": ClassifierSpec("Burrows' Delta", "punctstyle.classifiers.delta:BurrowsDelta"),
+    "mlp": ClassifierSpec("neural network", "punctstyle.classifiers.mlp:MLPClassifier", runs_on_device=True),
+    "delta": ClassifierSpec("Burrows' Delta", "punctstyle.classifiers.delta:BurrowsDelta", option_kind="keywords"),
 }
 """Every recognition classifier, by config name (``recognition.methods``)."""
 
 SEQUENCE_CLASSIFIERS: dict[str, ClassifierSpec] = {
     "sequence_cnn": ClassifierSpec(
-        "sequence CNN", "punctstyle.classifiers.sequence_cnn:SequenceCNNClassifier", input_kind="sequence"
+        "sequence CNN",
+        "punctstyle.classifiers.sequence_cnn:SequenceCNNClassifier",
+        input_kind="sequence",
+        config_section=("beyond", "sequence"),
+        runs_on_device=True,
+        plan_keys=("enabled", "class_sizes"),
     ),
 }
 """Every classifier on raw punctuation sequences (``input_kind="sequence"``), by name."""
@@ -89,6 +110,15 @@ def classifier_spec(name: str) -> ClassifierSpec:
         return CLASSIFIERS[name]
     except KeyError:
         raise ValueError(f"unknown classifier {name!r}: expected one of {sorted(CLASSIFIERS)}") from None
+
+
+def any_classifier_spec(name: str) -> ClassifierSpec:
+    """The registered classifier ``name``, on features or on sequences; a one-line error else."""
+    spec = CLASSIFIERS.get(name) or SEQUENCE_CLASSIFIERS.get(name)
+    if spec is None:
+        known = sorted({*CLASSIFIERS, *SEQUENCE_CLASSIFIERS})
+        raise ValueError(f"unknown classifier {name!r}: expected one of {known}")
+    return spec
 
 
 def display_name(name: str) -> str:
@@ -116,9 +146,11 @@ def build_sequence_classifier(name: str, *, seed: int, **options: Any) -> Any:
 __all__ = [
     "CLASSIFIERS",
     "INPUT_KINDS",
+    "OPTION_KINDS",
     "SEQUENCE_CLASSIFIERS",
     "Classifier",
     "ClassifierSpec",
+    "any_classifier_spec",
     "build_classifier",
     "build_sequence_classifier",
     "classifier_spec",

@@ -25,7 +25,7 @@ def cross_analyses_job(
     sequences: Sequence[PathLike],
     output: Any,
     cross: Mapping[str, Any],
-    mlp: Mapping[str, Any],
+    classifiers: Mapping[str, Mapping[str, Any]],
     min_docs_per_author: int,
     config: Mapping[str, Any],
     threads: int,
@@ -37,6 +37,9 @@ def cross_analyses_job(
     every table of :data:`punctstyle.plan.cross.CROSS_TABLES` as CSV (``output[name]``): the
     records, pairs and summary across groups and the group sizes; the discrete Weibull fits of
     the word gaps, examples, by era, consistency and recognition; the translators' tables.
+    ``classifiers``: the hyper-parameters of the classifiers of ``cross.genres.methods``
+    (:func:`punctstyle.classifiers.options.classifier_params`), with ``config`` and ``threads``
+    their options (:func:`punctstyle.classifiers.options.options_by_classifier`).
     ``texts``: the books' ``books/{id}.txt.gz`` (the distortions ``dv_ma`` and ``dv_sa``)."""
     corpus_dir = Path(selection).parent
 
@@ -46,7 +49,7 @@ def cross_analyses_job(
 
     seeds = cross["seeds"]
     records = cross_report.run_cross_domain(corpus_dir=corpus_dir, cross=cross, methods=cross["genres"]["methods"],
-                                            seeds=seeds, mlp_params=mlp, config=config, threads=threads,
+                                            seeds=seeds, classifiers=classifiers, config=config, threads=threads,
                                             texts=list(texts))
     write("cross_domain_records", records)
     write("cross_domain_pairs", cross_domain_pair_table(records))

@@ -36,15 +36,16 @@ def sequence_row_job(
     class_size: int | str,
     seed: int,
     test_fraction: float,
-    options: Mapping[str, Any],
+    classifier_options: Mapping[str, Mapping[str, Any]],
     lengths: Sequence[int],
     short_documents: str,
     log: Any = None,
 ) -> pd.DataFrame | None:
     """Rule ``sequence_row``: the network on raw punctuation sequences for one (class size, seed)
     row of the author task, on the class sample and split of Tables 2-3
-    (:func:`punctstyle.beyond.sequence_recognition.sequence_row_split`), trained with ``options``
-    (:func:`punctstyle.classifiers.options.classifier_options` of ``sequence_cnn``) and scored on
+    (:func:`punctstyle.beyond.sequence_recognition.sequence_row_split`), trained with
+    ``classifier_options[SEQUENCE_METHOD]`` (the mapping of
+    :func:`punctstyle.classifiers.options.options_by_classifier`) and scored on
     its test books whole (``outputs["row"]``) and cut to the length curve's excerpts
     (``outputs["lengths"]``; none when ``lengths`` is empty). Fewer than 2 authors: empty files.
     Returns the row (None when skipped)."""
@@ -55,6 +56,8 @@ def sequence_row_job(
         return None
     data = sequence_row_split(table, task, class_size, seed, test_fraction)
     documents = document_sequences(sequences, table, data.book_ids)
+
+    options = classifier_options[SEQUENCE_METHOD]
 
     def make() -> Any:
         return build_sequence_classifier(SEQUENCE_METHOD, seed=seed, **options)

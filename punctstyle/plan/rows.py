@@ -6,13 +6,13 @@ of the config; the ``.smk`` files call them, the unit tests call them without Sn
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from punctstyle.attribution.verification import family_parts
 from punctstyle.beyond.length_features import uses_word_features
+from punctstyle.classifiers import options
 from punctstyle.rule_names import METADATA_TASKS
-from punctstyle.settings import without_execution_keys
 
 GENRE_ANALYSIS = "genre analysis"
 VERIFICATION = "verification"
@@ -90,21 +90,14 @@ def recognition_methods(config: dict[str, Any]) -> dict[str, list[str]]:
     return {name: sets for name, sets in config["recognition"]["methods"].items() if sets}
 
 
-def mlp_params(config: dict[str, Any], methods: dict[str, Any]) -> dict[str, Any]:
-    """The recognition MLP settings that decide the results (recognition.mlp without the
-    execution-only keys: settings.EXECUTION_ONLY_KEYS) when ``methods`` holds an MLP; {} else."""
-    if "mlp" not in methods:
-        return {}
-    return without_execution_keys(config)["recognition"]["mlp"]
-
-
-def classifier_params(config: dict[str, Any], methods: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The hyper-parameters of each classifier of ``methods`` that has a block of them in the
-    config (``recognition.<name>``, e.g. ``recognition.mlp``), without the execution-only keys:
-    what the recognition rule's ``params`` carry and
-    :func:`punctstyle.classifiers.options.options_by_classifier` hands to the factories."""
-    recognition = without_execution_keys(config)["recognition"]
-    return {name: recognition[name] for name in methods if isinstance(recognition.get(name), dict)}
+def classifier_params(config: dict[str, Any], methods: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The hyper-parameters of each classifier of ``methods`` (names, or a mapping keyed by them)
+    that has a config section (its registry entry's: ``recognition.<name>``, e.g.
+    ``recognition.mlp``; ``beyond.sequence`` for ``sequence_cnn``), without the execution-only
+    keys: what every training rule's ``params.classifiers`` carry and
+    :func:`punctstyle.classifiers.options.options_by_classifier` hands to the factories
+    (:func:`punctstyle.classifiers.options.classifier_params`)."""
+    return options.classifier_params(config, methods)
 
 
 def excerpt_skips(config: dict[str, Any]) -> list[tuple[str, str]]:
@@ -170,13 +163,6 @@ def length_methods(config: dict[str, Any]) -> dict[str, list[str]]:
         for name, sets in config["length_curve"]["methods"].items()
     }
     return {name: sets for name, sets in methods.items() if sets}
-
-
-def sequence_model_params(config: dict[str, Any]) -> dict[str, Any]:
-    """The beyond.sequence settings that decide the results: not enabled, class_sizes, nor the
-    execution-only device and threads (settings.EXECUTION_ONLY_KEYS)."""
-    sequence = without_execution_keys(config)["beyond"]["sequence"]
-    return {k: v for k, v in sequence.items() if k not in {"enabled", "class_sizes"}}
 
 
 def sequence_class_sizes(config: dict[str, Any], n_authors: int | None = None) -> list[str]:

@@ -16,9 +16,12 @@ from snakemake.io import expand
 
 from punctstyle.analyses.paper import word_methods
 from punctstyle.analyses.skipped import skip_lines
+from punctstyle.attribution.bundle_build import CLASSIFIER as ATTRIBUTION_CLASSIFIER
 from punctstyle.beyond.length_features import uses_word_features
+from punctstyle.beyond.importance import IMPORTANCE_METHODS
 from punctstyle.beyond.parts import PART_FEATURES
 from punctstyle.io import InputError
+from punctstyle.jobs.sequence import SEQUENCE_METHOD
 from punctstyle.plan import rows, shapes, sources, targets
 from punctstyle.plan.checkpoints import CorpusCounts
 from punctstyle.plan.report import ReportFlags, consistency_feature, n_scatter_pairs, n_sequence_books
@@ -195,9 +198,10 @@ class WorkflowPlan:
             return {}
         return word_methods(self.config["recognition"]["words"], task)
 
-    def recognition_word_mlp_params(self, task: str) -> dict[str, Any]:
-        """The MLP settings of the word baselines (those of Tables 2-3); none without an MLP."""
-        return rows.mlp_params(self.config, self.recognition_word_methods(task))
+    def recognition_word_classifier_params(self, task: str) -> dict[str, dict[str, Any]]:
+        """Classifier -> its hyper-parameters, for the word baselines' classifiers of a task
+        (those of Tables 2-3: plan.rows.classifier_params); {} when off."""
+        return rows.classifier_params(self.config, self.recognition_word_methods(task))
 
     def recognition_inputs(self, task: str) -> dict[str, Any]:
         """The recognition rule's inputs: the feature tables, and the word matrix when needed."""
@@ -366,8 +370,22 @@ class WorkflowPlan:
     def length_methods(self) -> dict[str, list[str]]:
         return rows.length_methods(self.config)
 
-    def length_mlp_params(self) -> dict[str, Any]:
-        return rows.mlp_params(self.config, self.length_methods())
+    def length_classifier_params(self) -> dict[str, dict[str, Any]]:
+        """Classifier -> its hyper-parameters, for the length curve's (plan.rows.classifier_params)."""
+        return rows.classifier_params(self.config, self.length_methods())
+
+    def importance_classifier_params(self) -> dict[str, dict[str, Any]]:
+        """Classifier -> its hyper-parameters, for the f3 importance's (kl and mlp)."""
+        return rows.classifier_params(self.config, IMPORTANCE_METHODS)
+
+    def attribution_classifier_params(self) -> dict[str, dict[str, Any]]:
+        """Classifier -> its hyper-parameters, for the attribution bundle's network."""
+        return rows.classifier_params(self.config, [ATTRIBUTION_CLASSIFIER])
+
+    def cross_classifier_params(self) -> dict[str, dict[str, Any]]:
+        """Classifier -> its hyper-parameters, for those of cross.genres.methods with inputs."""
+        methods = self.config["cross"]["genres"]["methods"]
+        return rows.classifier_params(self.config, [name for name, inputs in methods.items() if inputs])
 
     def length_analysis_files(self) -> dict[str, str]:
         return targets.length_analysis_files(self.config)
@@ -381,8 +399,10 @@ class WorkflowPlan:
     def parts_analysis_files(self) -> dict[str, str]:
         return targets.parts_analysis_files(self.config)
 
-    def sequence_model_params(self) -> dict[str, Any]:
-        return rows.sequence_model_params(self.config)
+    def sequence_classifier_params(self) -> dict[str, dict[str, Any]]:
+        """The sequence network's hyper-parameters (beyond.sequence without enabled, class_sizes,
+        device, threads), keyed by its name."""
+        return rows.classifier_params(self.config, [SEQUENCE_METHOD])
 
     def sequence_excerpt_lengths(self) -> list[int]:
         return rows.sequence_excerpt_lengths(self.config)

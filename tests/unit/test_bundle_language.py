@@ -122,7 +122,7 @@ def french_bundle(tmp_path_factory, french_rules):
     manifest = build_attribution_bundle(
         tables, paths, {key: bundle / name for key, name in bundles.BUNDLE_FILES.items()},
         settings=bundles.AttributionSettings.from_config({**defaults["attribution"], "mark_grid": [20, 40]}),
-        classifier_options={"params": mlp, "device": "cpu", "num_threads": 1},
+        classifier_options={"mlp": {"params": mlp, "device": "cpu", "num_threads": 1}},
         extraction=ExtractionLanguage("fr", "quote"),
     )
     return bundle, manifest

@@ -82,7 +82,7 @@ def build(folder, words_differ: bool):
     settings = {**defaults["attribution"], "mark_grid": [20, 40, 80, 160], "words": 20, "collaborations": 2,
                 "part_marks": [300, 400], "test_fraction": 0.34}
     build_attribution_bundle(tables, paths, outputs, settings=bundles.AttributionSettings.from_config(settings),
-                             classifier_options={"params": mlp, "device": "cpu", "num_threads": 1},
+                             classifier_options={"mlp": {"params": mlp, "device": "cpu", "num_threads": 1}},
                              word_files=MemoryWords(streams))
     return bundle
 

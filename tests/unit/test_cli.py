@@ -386,7 +386,7 @@ def tiny_bundle(tmp_path_factory):
         paths + [folder / "sequences" / "99.parquet"],  # a file of a book not in the corpus
         outputs,
         settings=bundles.AttributionSettings.from_config({**defaults["attribution"], "mark_grid": [10, 20, 40, 80]}),
-        classifier_options={"params": mlp, "device": "cpu", "num_threads": 1},
+        classifier_options={"mlp": {"params": mlp, "device": "cpu", "num_threads": 1}},
     )
     return bundle, manifest, authors
 

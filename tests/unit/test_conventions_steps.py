@@ -72,13 +72,19 @@ def test_a_classifier_with_one_hyper_parameter_takes_three_files(tmp_path, monke
         classifiers.CLASSIFIERS, "shrunk", classifiers.ClassifierSpec("shrunk centroid", "shrunk_centroid:ShrunkCentroid")
     )
 
-    # 3. the schema: its feature sets under recognition.methods, its hyper-parameter block recognition.shrunk
+    # 3. the schema: its feature sets under recognition.methods (and recognition.words.methods, for
+    # the word baselines), its hyper-parameter block recognition.shrunk
     def add_classifier(schema):
         recognition = schema["properties"]["recognition"]["properties"]
         recognition["methods"]["properties"]["shrunk"] = {
             "type": "array",
             "items": {"type": "string"},
             "description": "Nearest shrunk centroid.",
+        }
+        recognition["words"]["properties"]["methods"]["properties"]["shrunk"] = {
+            "type": "array",
+            "items": {"type": "string", "enum": ["words"]},
+            "description": "Nearest shrunk centroid on word frequencies.",
         }
         recognition["shrunk"] = {
             "type": "object",
@@ -115,6 +121,56 @@ def test_a_classifier_with_one_hyper_parameter_takes_three_files(tmp_path, monke
     # the recognition rule's params carry every configured classifier's hyper-parameters
     assert "classifiers=PLAN.recognition_classifier_params()" in (REPO / "workflow/rules/analysis.smk").read_text()
     assert classifiers.display_name("shrunk") == "shrunk centroid"
+
+    # the same option reaches the word baselines and the length curve by the same road
+    shrunk = {
+        "recognition": {
+            **methods["recognition"], "shrunk": {"shrink": 1.0},
+            "words": {"tasks": ["author"], "top_k": [50], "methods": {"shrunk": ["words"]}},
+        },
+        "length_curve": {"methods": {"shrunk": ["f1"]}},
+    }  # fmt: skip
+    options = planned_options(shrunk, schema)
+    assert options["word baselines"] == {"shrunk": {"params": {"shrink": 1.0}}, "delta": DELTA_DEFAULTS}
+    for analysis in ("grid", "word baselines", "length curve"):
+        assert options[analysis]["shrunk"] == {"params": {"shrink": 1.0}}, analysis
+    # the importance trains kl and mlp only (beyond.importance.IMPORTANCE_METHODS): not the toy
+    assert "shrunk" not in options["importance"]
+    # an MLP hyper-parameter (recognition.mlp.hidden_units) reaches every analysis that trains
+    # the MLP, with the device and threads of the run
+    mlp = {"recognition": {"mlp": {"hidden_units": 7, "device": "cpu"}}, "length_curve": {"methods": {"mlp": ["f1"]}},
+           "cross": {"genres": {"methods": {"mlp": ["f3"]}}}}  # fmt: skip
+    options = planned_options(mlp, schema)
+    trains_mlp = ["grid", "word baselines", "length curve", "importance", "attribution bundle", "cross-domain"]
+    assert [name for name, by_classifier in options.items() if "mlp" in by_classifier] == trains_mlp
+    for analysis in trains_mlp:
+        assert options[analysis]["mlp"]["params"]["hidden_units"] == 7, analysis
+        assert (options[analysis]["mlp"]["device"], options[analysis]["mlp"]["num_threads"]) == ("cpu", 3), analysis
+        assert not {"device", "threads"} & set(options[analysis]["mlp"]["params"]), analysis
+    sequence = planned_options({"beyond": {"sequence": {"channels": 3}}}, schema)["sequence network"]["sequence_cnn"]
+    assert sequence["params"]["channels"] == 3 and sequence["num_threads"] == 3
+    assert not {"enabled", "class_sizes", "device", "threads"} & set(sequence["params"])
+
+
+DELTA_DEFAULTS = {"variant": "centroid", "zscore_over": "training"}
+
+
+def planned_options(user_config: dict, schema: Path) -> dict[str, dict]:
+    """What each training rule hands its job with 3 threads: the plan's ``params.classifiers`` of
+    the rule, through ``options_by_classifier`` (as every script does)."""
+    config = {"outdir": "r", **user_config}
+    validate(config, str(schema))
+    plan = WorkflowPlan(config)
+    params = {
+        "grid": plan.recognition_classifier_params(),
+        "word baselines": plan.recognition_word_classifier_params("author"),
+        "length curve": plan.length_classifier_params(),
+        "importance": plan.importance_classifier_params(),
+        "sequence network": plan.sequence_classifier_params(),
+        "attribution bundle": plan.attribution_classifier_params(),
+        "cross-domain": plan.cross_classifier_params(),
+    }
+    return {analysis: options_by_classifier(config, by_classifier, 3) for analysis, by_classifier in params.items()}
 
 
 def marks_per_document(table: pd.DataFrame):

@@ -12,7 +12,7 @@ import pytest
 
 from punctstyle.experiments import splits
 from punctstyle.classifiers import build_classifier
-from punctstyle.classifiers.options import classifier_options, options_by_classifier
+from punctstyle.classifiers.options import classifier_options, classifier_params, options_by_classifier
 from punctstyle.experiments.row import Row, documents_split
 from punctstyle.experiments.runner import RECORD_FIELDS, fit, run_split, score_fitted
 from punctstyle.experiments.metrics import accuracy, baseline_accuracy
@@ -112,6 +112,26 @@ def test_classifier_options_from_config_and_threads():
         "delta": delta,
     }
     assert options_by_classifier(config, {"mlp": None, "delta": None}, 1)["delta"] == delta
+
+
+def test_classifier_params_are_each_section_without_what_decides_only_where_it_runs():
+    config = {
+        "recognition": {"mlp": {"hidden_units": 8, "device": "cuda", "threads": 4}, "delta": {"variant": "centroid"}},
+        "beyond": {"sequence": {"epochs": 2, "enabled": True, "class_sizes": [5], "device": "cpu", "threads": 2}},
+    }
+    # kl has no section; sequence_cnn's is beyond.sequence, less its plan keys
+    assert classifier_params(config, ["kl", "mlp", "delta", "sequence_cnn"]) == {
+        "mlp": {"hidden_units": 8},
+        "delta": {"variant": "centroid"},
+        "sequence_cnn": {"epochs": 2},
+    }
+    # the run-time context joins the hyper-parameters in the script: threads and the section's device
+    assert options_by_classifier(config, classifier_params(config, ["mlp"]), 3) == {
+        "mlp": {"params": {"hidden_units": 8}, "device": "cuda", "num_threads": 3},
+        "delta": {"variant": "centroid"},
+    }
+    with pytest.raises(ValueError, match="unknown classifier 'knn'"):
+        classifier_params(config, ["knn"])
 
 
 def split_calls(path: Path) -> list[str]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from punctstyle.plan import rows, sources
 from punctstyle.settings import EXECUTION_ONLY_KEYS, schema_defaults
 
@@ -97,13 +99,17 @@ def test_class_sizes_once_in_order_and_capped_at_the_corpus():
 
 
 def test_methods_without_sets_are_left_out_and_mlp_options_without_execution_keys():
-    cfg = config(**{"recognition.methods": {"kl_nearest": ["f1"], "mlp": ["f3"], "delta": []}})
+    cfg = config(**{"recognition.methods": {"kl": ["f1"], "mlp": ["f3"], "delta": []}})
     methods = rows.recognition_methods(cfg)
-    assert methods == {"kl_nearest": ["f1"], "mlp": ["f3"]}
-    options = rows.mlp_params(cfg, methods)
+    assert methods == {"kl": ["f1"], "mlp": ["f3"]}
+    params = rows.classifier_params(cfg, methods)
+    assert list(params) == ["mlp"]  # kl has no config section
+    options = params["mlp"]
     assert options and "threads" not in options and "device" not in options
     assert options == {k: v for k, v in cfg["recognition"]["mlp"].items() if k not in {"threads", "device"}}
-    assert rows.mlp_params(cfg, {"kl_nearest": ["f1"]}) == {}
+    assert rows.classifier_params(cfg, {"kl": ["f1"]}) == {}
+    with pytest.raises(ValueError, match="unknown classifier 'kl_nearest'"):
+        rows.classifier_params(cfg, {"kl_nearest": ["f1"]})
 
 
 def test_execution_only_keys_cover_every_threads_and_device_key():
@@ -120,7 +126,7 @@ def test_execution_only_keys_cover_every_threads_and_device_key():
 
 def test_sequence_params_hold_what_decides_the_results():
     cfg = config(**{"beyond.sequence.threads": 4, "beyond.sequence.device": "cpu"})
-    params = rows.sequence_model_params(cfg)
+    params = rows.classifier_params(cfg, ["sequence_cnn"])["sequence_cnn"]
     assert not {"enabled", "class_sizes", "threads", "device"} & set(params)
     assert set(params) | {"enabled", "class_sizes", "threads", "device"} == set(cfg["beyond"]["sequence"])
     assert rows.sequence_class_sizes(config(**{"beyond.sequence.class_sizes": [5, 5, "all"]})) == ["5", "all"]

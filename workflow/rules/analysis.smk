@@ -90,7 +90,9 @@ rule recognition:
         all_configured=PLAN.all_configured(),
         # the word baselines of the row: classifier -> word sets, {} when off for the task
         word_methods=lambda wildcards: PLAN.recognition_word_methods(wildcards.task),
-        word_mlp=lambda wildcards: PLAN.recognition_word_mlp_params(wildcards.task),
+        word_classifiers=lambda wildcards: PLAN.recognition_word_classifier_params(
+            wildcards.task
+        ),
     script:
         "../../scripts/recognition.py"
 

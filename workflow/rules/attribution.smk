@@ -53,6 +53,6 @@ rule attribution_model:
         # the corpus's extraction, recorded in the manifest (attribute/verify/rolling extract alike)
         language=PLAN.corpus_language(),
         dialogue_dash=config["extraction"]["dialogue_dash"],
-        mlp=without_execution_keys(config)["recognition"]["mlp"],
+        classifiers=PLAN.attribution_classifier_params(),
     script:
         "../../scripts/attribution_model.py"

@@ -31,7 +31,7 @@ rule f3_importance_row:
         top_k=config["beyond"]["importance"]["top_k"],
         holdout_fraction=config["beyond"]["importance"]["holdout_fraction"],
         test_fraction=config["recognition"]["test_fraction"],
-        mlp=without_execution_keys(config)["recognition"]["mlp"],
+        classifiers=PLAN.importance_classifier_params(),
     script:
         "../../scripts/importance_row.py"
 

@@ -30,7 +30,7 @@ rule cross_analyses:
         runtime=60,
     params:
         cross=config["cross"],
-        mlp=without_execution_keys(config)["recognition"]["mlp"],
+        classifiers=PLAN.cross_classifier_params(),
         min_docs_per_author=config["selection"]["min_docs_per_author"],
     script:
         "../../scripts/cross_analyses.py"

@@ -40,7 +40,8 @@ rule length_curve_row:
         training=config["length_curve"]["training"],
         short_documents=config["length_curve"]["short_documents"],
         test_fraction=config["recognition"]["test_fraction"],
-        mlp=PLAN.length_mlp_params(),
+        # every classifier's hyper-parameters (recognition.<name>)
+        classifiers=PLAN.length_classifier_params(),
         # Burrows' Delta's variant (its options come from the config: a change reruns the rows)
         delta=config["recognition"]["delta"],
     script:

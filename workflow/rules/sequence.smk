@@ -28,7 +28,7 @@ rule sequence_row:
         runtime=120,
     params:
         # what decides the results; not beyond.sequence.threads/device
-        model=PLAN.sequence_model_params(),
+        classifiers=PLAN.sequence_classifier_params(),
         test_fraction=config["recognition"]["test_fraction"],
         # the length curve's grid, so that both score the same test excerpts
         lengths=PLAN.sequence_excerpt_lengths(),
