@@ -129,3 +129,12 @@ def test_compare_verification_pairs_each_step_with_the_one_before(tmp_path):
     assert table.loc["after", "d_auc_mean"] == pytest.approx(0.015)
     assert (table.loc["after", "d_auc_higher"], table.loc["after", "d_auc_lower"]) == (1, 1)
     assert np.isnan(table.loc["before", "d_auc_mean"])  # the first step has no step before
+
+
+def test_mlp_rate_counts_an_epochs_work_and_the_feature_widths():
+    rate = load("mlp_rate")
+    # N = 10, d = 3, h = 4, c = 2: 10 * (4*3*4 + 6*4*2) = 10 * (48 + 48) = 960 flop
+    assert rate.linear_gflop(10, 3, 4, 2) * 1e9 == pytest.approx(960)
+    # ceil(10 / 4) = 3 steps * 10 * (3*4 + 4 + 4*2 + 2 = 26 parameters) = 780 flop
+    assert rate.adam_gflop(10, 4, 3, 4, 2) * 1e9 == pytest.approx(780)
+    assert rate.width("all") == 550 and rate.width("f1+f3+f4+f5") == 350 and rate.width("all+words") == 1550
