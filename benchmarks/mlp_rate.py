@@ -23,7 +23,9 @@ counted apart (``adam_gflop``); the rate is the linear layers' GFLOP over the pr
 seconds (``time.process_time``: every thread of the process). The reference, measured in the
 same process with the same threads: ``torch.mm`` of one minibatch's first layer
 (``(batch x d) @ (d x h)``) and of a 2000 x 2000 product (the machine's best case), GFLOP per
-CPU second. Prints the table; ``--out`` writes it with the commit (benchmarks/evidence_run.py).
+CPU second. Each network is also trained with the per-tensor Adam the project used before
+(``per_tensor``): CPU seconds, their ratio and the largest difference of the final weights
+(0: the same weights to the bit). Prints the table; ``--out`` writes it with the commit (benchmarks/evidence_run.py).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from punctstyle.classifiers.mlp import _train_epoch, build_network  # noqa: E402
+from punctstyle.classifiers.mlp import _train_epoch, adam, build_network  # noqa: E402
 from punctstyle.featuresets import resolve_feature_set  # noqa: E402
 from punctstyle.marks import FEATURE_SIZES  # noqa: E402
 
@@ -90,19 +92,29 @@ def mm_rate(m: int, k: int, n: int, calls: int) -> float:
     return 2 * m * k * n * calls / 1e9 / cpu_seconds(work, repeats=3)
 
 
-def train_rate(n: int, d: int, h: int, c: int, batch: int, epochs: int, learning_rate: float) -> tuple[float, float]:
-    """(CPU s, wall s) of ``epochs`` epochs of the project's training step on random inputs."""
+OPTIMISERS = {
+    "project": adam,
+    "per_tensor": lambda parameters, learning_rate: torch.optim.Adam(parameters, lr=learning_rate, foreach=False),
+}
+"""The project's Adam (:func:`punctstyle.classifiers.mlp.adam`: one grouped update) and the
+per-tensor loop it replaced (torch's CPU default before)."""
+
+
+def train_rate(n: int, d: int, h: int, c: int, batch: int, epochs: int, learning_rate: float,
+               optimiser_name: str = "project") -> tuple[float, float, list[torch.Tensor]]:
+    """(CPU s, wall s, final weights) of ``epochs`` epochs of the project's training step on
+    random inputs, with the optimiser ``optimiser_name`` of :data:`OPTIMISERS`."""
     generator = torch.Generator().manual_seed(0)
     X = torch.randn(n, d, generator=generator)
     y = torch.randint(0, c, (n,), generator=generator)
     torch.manual_seed(0)
     network = build_network(d, h, c)
-    optimiser = torch.optim.Adam(network.parameters(), lr=learning_rate)
+    optimiser = OPTIMISERS[optimiser_name](network.parameters(), learning_rate)
     _train_epoch(network, optimiser, X, y, batch, generator)  # warm-up: allocations, thread pool
     wall, cpu = time.perf_counter(), time.process_time()
     for _ in range(epochs):
         _train_epoch(network, optimiser, X, y, batch, generator)
-    return time.process_time() - cpu, time.perf_counter() - wall
+    return time.process_time() - cpu, time.perf_counter() - wall, [p.detach().clone() for p in network.parameters()]
 
 
 def measure(rows: list[tuple[int, int]], sets: list[str], threads: list[int], epochs: int, hidden: int,
@@ -117,7 +129,9 @@ def measure(rows: list[tuple[int, int]], sets: list[str], threads: list[int], ep
             for feature_set in sets:
                 d = width(feature_set)
                 batch_mm = mm_rate(batch, d, hidden, calls=max(1, int(2e9 / (2 * batch * d * hidden))))
-                cpu, wall = train_rate(n, d, hidden, classes, batch, epochs, learning_rate)
+                cpu, wall, weights = train_rate(n, d, hidden, classes, batch, epochs, learning_rate)
+                before, _, before_weights = train_rate(n, d, hidden, classes, batch, epochs, learning_rate, "per_tensor")
+                difference = max(float((a - b).abs().max()) for a, b in zip(weights, before_weights, strict=True))
                 work = epochs * linear_gflop(n, d, hidden, classes)
                 rate = work / cpu
                 records.append({
@@ -126,10 +140,13 @@ def measure(rows: list[tuple[int, int]], sets: list[str], threads: list[int], ep
                     "adam_gflop": epochs * adam_gflop(n, batch, d, hidden, classes),
                     "gflop_per_cpu_s": rate, "minibatch_mm_gflop_per_cpu_s": batch_mm,
                     "peak_mm_gflop_per_cpu_s": peak, "of_minibatch_mm": rate / batch_mm, "of_peak_mm": rate / peak,
+                    "cpu_s_per_tensor_adam": before, "per_tensor_over_project": before / cpu,
+                    "max_weight_difference": difference,
                 })  # fmt: skip
                 print(f"threads {n_threads} classes {classes} n {n} {feature_set:>12} d {d:5d}: "
                       f"{cpu:6.2f} CPU s {work:6.2f} GFLOP -> {rate:5.1f} GFLOP/CPU s "
-                      f"({rate / batch_mm:.0%} of the minibatch mm, {rate / peak:.0%} of 2000^3)", flush=True)
+                      f"({rate / batch_mm:.0%} of the minibatch mm, {rate / peak:.0%} of 2000^3); per-tensor Adam "
+                      f"{before:.2f} CPU s ({before / cpu:.2f}x), weights differ by {difference:.3g}", flush=True)
     return pd.DataFrame(records)
 
 
@@ -145,6 +162,9 @@ def summary(frame: pd.DataFrame) -> pd.DataFrame:
             "gflop_per_cpu_s": group["linear_gflop"].sum() / group["cpu_s"].sum(),
             "peak_mm_gflop_per_cpu_s": group["peak_mm_gflop_per_cpu_s"].iloc[0],
             "cpu_s_at_minibatch_mm_rate": expected, "of_minibatch_mm": expected / group["cpu_s"].sum(),
+            "cpu_s_per_tensor_adam": group["cpu_s_per_tensor_adam"].sum(),
+            "per_tensor_over_project": group["cpu_s_per_tensor_adam"].sum() / group["cpu_s"].sum(),
+            "max_weight_difference": group["max_weight_difference"].max(),
         })  # fmt: skip
     return pd.DataFrame(rows)
 

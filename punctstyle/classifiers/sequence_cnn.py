@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from punctstyle.classifiers.mlp import resolve_device, torch_settings
+from punctstyle.classifiers.mlp import adam, resolve_device, torch_settings
 from punctstyle.io import atomic_path
 from punctstyle.marks import N_MARKS
 
@@ -318,7 +318,7 @@ def train_sequence_cnn(
     with torch_settings(num_threads, deterministic), torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         network = SequenceCNN(classes.size, params.channels, params.kernel_size, params.embedding_dim).to(dev)
-        optimiser = torch.optim.Adam(network.parameters(), lr=params.learning_rate)
+        optimiser = adam(network.parameters(), params.learning_rate)
         history = [_train_epoch(network, optimiser, packed, y, params, rng, dev) for _ in range(params.epochs)]
     network.eval()
     return TrainedSequenceCNN(network, classes, params, seed, dev, history)
