@@ -117,6 +117,27 @@ def train_rate(n: int, d: int, h: int, c: int, batch: int, epochs: int, learning
     return time.process_time() - cpu, time.perf_counter() - wall, [p.detach().clone() for p in network.parameters()]
 
 
+def profile_epochs(n: int, d: int, h: int, c: int, batch: int, epochs: int, learning_rate: float) -> pd.DataFrame:
+    """Where an epoch's CPU goes: torch's profiler over ``epochs`` epochs of one network (the
+    project's training step and Adam), each operator's self CPU time and its share; the linear
+    layers are ``aten::mm`` and ``aten::addmm``, Adam's update the element-wise rest of its step."""
+    from torch.profiler import ProfilerActivity, profile
+
+    generator = torch.Generator().manual_seed(0)
+    X = torch.randn(n, d, generator=generator)
+    y = torch.randint(0, c, (n,), generator=generator)
+    torch.manual_seed(0)
+    network = build_network(d, h, c)
+    optimiser = adam(network.parameters(), learning_rate)
+    _train_epoch(network, optimiser, X, y, batch, generator)
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        for _ in range(epochs):
+            _train_epoch(network, optimiser, X, y, batch, generator)
+    frame = pd.DataFrame([{"operator": e.key, "self_cpu_ms": e.self_cpu_time_total / 1e3} for e in prof.key_averages()])
+    frame["share"] = frame["self_cpu_ms"] / frame["self_cpu_ms"].sum()
+    return frame.sort_values("self_cpu_ms", ascending=False, ignore_index=True)
+
+
 def measure(rows: list[tuple[int, int]], sets: list[str], threads: list[int], epochs: int, hidden: int,
             batch: int, learning_rate: float) -> pd.DataFrame:
     """One record per (threads, row, feature set): the work, the seconds, the rates and the
@@ -179,6 +200,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--batch", type=int, default=200)
     parser.add_argument("--learning-rate", type=float, default=1e-3)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--profile", default="50:613:all", help="classes:training books:feature set profiled "
+                        "on 1 thread (empty: none)")
     args = parser.parse_args(argv)
     rows = [(int(c), int(n)) for c, n in (item.split(":") for item in args.rows)]
     revision = None
@@ -188,15 +211,25 @@ def main(argv: list[str] | None = None) -> None:
         revision = commit()
     frame = measure(rows, args.sets, args.threads, args.epochs, args.hidden, args.batch, args.learning_rate)
     table = summary(frame)
+    tables = {"rates.csv": frame, "summary.csv": table}
+    if args.profile:
+        classes, n, feature_set = args.profile.split(":")
+        torch.set_num_threads(1)
+        profiled = profile_epochs(int(n), width(feature_set), args.hidden, int(classes), args.batch, args.epochs,
+                                  args.learning_rate)
+        linear = profiled.loc[profiled["operator"].isin(["aten::mm", "aten::addmm"]), "share"].sum()
+        print(profiled.head(12).round(3).to_string(index=False))
+        print(f"linear layers (aten::mm, aten::addmm): {linear:.1%} of the profiled CPU time")
+        tables["profile.csv"] = profiled
     with pd.option_context("display.width", 200):
         print(table.round(3).to_string(index=False))
     if args.out:
         from evidence_run import write_evidence
 
-        write_evidence(args.out, {"rates.csv": frame, "summary.csv": table},
+        write_evidence(args.out, tables,
                        {"command": "python benchmarks/mlp_rate.py " + " ".join(argv or sys.argv[1:]),
                         "commit": revision, "torch": torch.__version__, "rows": args.rows, "sets": args.sets,
-                        "threads": args.threads, "epochs": args.epochs, "hidden": args.hidden, "batch": args.batch,
+                        "threads": args.threads, "epochs": args.epochs, "profile": args.profile, "hidden": args.hidden, "batch": args.batch,
                         "clock": "time.process_time (every thread of the process)",
                         "inputs": "random, the row's shape (the work of an epoch depends on the shapes only)",
                         "numpy": np.__version__})  # fmt: skip

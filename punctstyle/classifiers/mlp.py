@@ -185,10 +185,9 @@ def build_network(n_inputs: int, hidden: int, n_classes: int) -> torch.nn.Sequen
 
 def adam(parameters: Any, learning_rate: float) -> torch.optim.Adam:
     """The networks' optimiser: Adam at ``learning_rate``, its update applied to all parameters
-    at once (``foreach=True``, torch's default on CUDA only). On the CPU the per-tensor loop
-    spent 37% of an epoch in Adam's element-wise steps (torch's profiler, the ``all`` network of
-    a 50-author row, 1 thread); the grouped update is 1.16x faster there and gives the same
-    weights to the bit (benchmarks/mlp_rate.py, docs/performance.md)."""
+    at once (``foreach=True``, torch's default on CUDA only): on the CPU the same weights to the
+    bit as the per-tensor loop, and a few percent less CPU over the grid's networks
+    (benchmarks/mlp_rate.py, docs/performance.md)."""
     return torch.optim.Adam(parameters, lr=learning_rate, foreach=True)
 
 
