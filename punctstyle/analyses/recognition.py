@@ -17,7 +17,7 @@ texts: a text's excerpts are then all in the training set or all in the testing 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,8 +25,16 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.classifiers import Classifier, build_classifier, classifier_spec
-from punctstyle.experiments.row import Row
-from punctstyle.experiments.runner import run_split
+from punctstyle.experiments.driver import (
+    Documents,
+    Estimator,
+    Record,
+    Split,
+    View,
+    grid_splits,
+    matrix_views,
+    run_experiments,
+)
 from punctstyle.featuresets import (
     is_distribution_set,
     matrices_from_tables,
@@ -35,7 +43,6 @@ from punctstyle.featuresets import (
     word_set_parts,
 )
 from punctstyle.experiments.metrics import accuracy, confusion_matrix, per_class_accuracy
-from punctstyle.experiments.splits import effective_class_sizes
 from punctstyle.corpus.words import select_vocabulary
 
 RESULT_COLUMNS: list[str] = [
@@ -161,47 +168,53 @@ def recognition_experiments(
     one side of every split (:func:`punctstyle.experiments.splits.row_split`); None: documents are texts.
     """
     y = _check_inputs(features, labels)
-    groups = _check_groups(groups, y)
+    documents = Documents(y, _check_groups(groups, y))
     check_methods(methods)
     options = classifier_options or {}
     matrices = {name: stack_features(features, name) for sets in methods.values() for name in sets}
-    for n_classes in effective_class_sizes(class_sizes, np.unique(y).size):
-        for seed in seeds:
-            split = Row(task, n_classes, seed, y, groups=groups).split(test_fraction)
-            y_train, y_test = y[split.train_index], y[split.test_index]
-            common = dict(
-                task=task,
-                n_classes=n_classes,
-                seed=seed,
-                train_index=split.train_index,
-                test_index=split.test_index,
-                y_true=y_test,
-                classes=split.classes,
-            )
-            for method, feature_sets in methods.items():
-                for name in feature_sets:
-                    X = matrices[name]
-                    scored = run_split(
-                        _maker(method, seed, resolve_feature_set(name), options.get(method, {})),
-                        X[split.train_index],
-                        y_train,
-                        X[split.test_index],
-                        y_test,
-                    )
-                    yield Experiment(
-                        method=method,
-                        feature_set=name,
-                        y_pred=scored.y_pred,
-                        diagnostics=scored.diagnostics,
-                        model=scored.model if keep_models else None,
-                        baseline=scored.baseline,
-                        **common,
-                    )
+    splits = grid_splits(documents, task=task, class_sizes=class_sizes, seeds=seeds, test_fraction=test_fraction)
+    for record in run_experiments(documents, splits, matrix_views(matrices), estimators(methods, options)):
+        yield _experiment(record, y, keep_model=keep_models)
 
 
-def _maker(method: str, seed: int, feature_set: tuple[str, ...], options: Mapping[str, Any]):
-    """A factory of a fresh registered classifier ``method`` for one experiment."""
-    return lambda: build_classifier(method, seed=seed, feature_set=feature_set, **options)
+def estimators(
+    methods: Mapping[str, Sequence[str]],
+    options: Mapping[str, Mapping[str, Any]],
+    feature_set: Callable[[str], tuple[str, ...]] = resolve_feature_set,
+) -> list[Estimator]:
+    """The driver's classifiers (:class:`punctstyle.experiments.driver.Estimator`): each registered
+    classifier of ``methods`` (name -> its views) built by :func:`punctstyle.classifiers.build_classifier`
+    with the row's seed, the view's feature names (``feature_set(view)``) and ``options[name]``."""
+    return [
+        Estimator(method, _factory(method, feature_set, options.get(method, {})), tuple(views))
+        for method, views in methods.items()
+    ]
+
+
+def _factory(method: str, feature_set: Callable[[str], tuple[str, ...]], options: Mapping[str, Any]):
+    """``make(seed, view)``: a fresh registered classifier ``method`` for one experiment."""
+    return lambda seed, view: build_classifier(method, seed=seed, feature_set=feature_set(view), **options)
+
+
+def _experiment(record: Record, y: np.ndarray, *, keep_model: bool, vocabulary: tuple[str, ...] = ()) -> Experiment:
+    """The :class:`Experiment` of a driver record (the model kept when ``keep_model``)."""
+    split, scored = record.split, record.scored
+    return Experiment(
+        task=split.task,
+        n_classes=split.n_classes,
+        seed=split.seed,
+        method=record.method,
+        feature_set=record.feature_set,
+        train_index=split.train_index,
+        test_index=split.test_index,
+        y_true=y[split.test_index],
+        y_pred=scored.y_pred,
+        baseline=scored.baseline,
+        classes=split.classes,
+        diagnostics={**scored.diagnostics, **record.info},
+        model=scored.model if keep_model else None,
+        vocabulary=vocabulary,
+    )
 
 
 def word_experiments(
@@ -241,7 +254,7 @@ def word_experiments(
 
 
     y = _check_inputs(features, labels)
-    groups = _check_groups(groups, y)
+    documents = Documents(y, _check_groups(groups, y))
     freqs = sp.csr_matrix(word_frequencies, dtype=np.float64)
     if freqs.shape[0] != y.size:
         raise ValueError(f"word frequencies have {freqs.shape[0]} rows for {y.size} labels")
@@ -254,66 +267,65 @@ def word_experiments(
         classifier_spec(method)
     if not parsed:
         return
-    k_max = max(k for _, k in parsed.values())
     punctuation = {p: stack_features(features, p) for p, _ in parsed.values() if p is not None}
     cutoff = None if word_cutoff is None else np.asarray(word_cutoff, dtype=np.float64)
-    for n_classes in effective_class_sizes(class_sizes, np.unique(y).size):
-        for seed in seeds:
-            split = Row(task, n_classes, seed, y, groups=groups).split(test_fraction)
-            train, test = split.train_index, split.test_index
-            y_train, y_test = y[train], y[test]
-            vocabulary = select_vocabulary(freqs[train], k_max, None if cutoff is None else cutoff[train])
-            words = freqs[:, vocabulary.columns]
-            W_train, W_test = words[train].toarray(), words[test].toarray()
-            common = dict(
-                task=task,
-                n_classes=n_classes,
-                seed=seed,
-                train_index=train,
-                test_index=test,
-                y_true=y_test,
-                classes=split.classes,
-            )
-            for method, word_sets in methods.items():
-                for name in word_sets:
-                    punctuation_set, k = parsed[name]
-                    n_vocabulary = min(k, vocabulary.columns.size)
-                    blocks_train, blocks_test = [W_train[:, :n_vocabulary]], [W_test[:, :n_vocabulary]]
-                    if punctuation_set is not None:
-                        X = punctuation[punctuation_set]
-                        blocks_train.insert(0, X[train])
-                        blocks_test.insert(0, X[test])
-                    feature_set = (
-                        (*resolve_feature_set(punctuation_set), f"words{k}") if punctuation_set else (f"words{k}",)
-                    )
-                    scored = run_split(
-                        _maker(method, seed, feature_set, options.get(method, {})),
-                        np.concatenate(blocks_train, axis=1),
-                        y_train,
-                        np.concatenate(blocks_test, axis=1),
-                        y_test,
-                    )
-                    diagnostics = dict(scored.diagnostics)
-                    # k words: the k-th must beat any word outside the pool; fewer: none may lie outside
-                    if n_vocabulary == k:
-                        proven = bool(vocabulary.scores[k - 1] > vocabulary.bound)
-                    else:
-                        proven = vocabulary.bound == 0.0
-                    diagnostics.update(top_k=k, n_vocabulary=n_vocabulary, vocabulary_proven=int(proven))
-                    kept = (method, name) in keep
-                    block_words = () if not kept or pool_words is None else tuple(
-                        str(pool_words[c]) for c in vocabulary.columns[:n_vocabulary].tolist()
-                    )
-                    yield Experiment(
-                        method=method,
-                        feature_set=name,
-                        y_pred=scored.y_pred,
-                        diagnostics=diagnostics,
-                        baseline=scored.baseline,
-                        model=scored.model if kept else None,
-                        vocabulary=block_words,
-                        **common,
-                    )
+    named = {name for _, name in keep} if pool_words is not None else set()
+    views = _word_views(freqs, cutoff, punctuation, parsed, pool_words, named)
+    splits = grid_splits(documents, task=task, class_sizes=class_sizes, seeds=seeds, test_fraction=test_fraction)
+    for record in run_experiments(documents, splits, views, estimators(methods, options, _word_feature_names)):
+        kept = (record.method, record.feature_set) in keep
+        words = tuple(record.context.get("words", ())) if kept else ()
+        yield _experiment(record, y, keep_model=kept, vocabulary=words)
+
+
+def _word_feature_names(name: str) -> tuple[str, ...]:
+    """The feature names a word set's classifier is built for: ``(words<k>,)``, or the punctuation
+    set's names then ``words<k>``."""
+    punctuation_set, k = word_set_parts(name)
+    return (*resolve_feature_set(punctuation_set), f"words{k}") if punctuation_set else (f"words{k}",)
+
+
+def _word_views(
+    freqs: Any,
+    cutoff: np.ndarray | None,
+    punctuation: Mapping[str, np.ndarray],
+    parsed: Mapping[str, tuple[str | None, int]],
+    pool_words: Sequence[str] | None,
+    named: Collection[str],
+) -> Callable[[Split], dict[str, View]]:
+    """The word sets' views of a split: the vocabulary is chosen once per split on its training
+    documents (:func:`punctstyle.corpus.words.select_vocabulary` with the largest ``k``); set
+    ``name`` = (punctuation set, ``k``) is the punctuation block then the first
+    ``n_vocabulary = min(k, |vocabulary|)`` word columns. ``info``: ``top_k``, ``n_vocabulary``
+    and ``vocabulary_proven`` (``k`` words: the ``k``-th beats any word outside the pool; fewer:
+    none lies outside); ``context["words"]``: the block's words, best first, for the sets ``named``."""
+    k_max = max(k for _, k in parsed.values())
+
+    def views(split: Split) -> dict[str, View]:
+        train, test = split.train_index, split.test_index
+        vocabulary = select_vocabulary(freqs[train], k_max, None if cutoff is None else cutoff[train])
+        words = freqs[:, vocabulary.columns]
+        W_train, W_test = words[train].toarray(), words[test].toarray()
+        out = {}
+        for name, (punctuation_set, k) in parsed.items():
+            n_vocabulary = min(k, vocabulary.columns.size)
+            blocks_train, blocks_test = [W_train[:, :n_vocabulary]], [W_test[:, :n_vocabulary]]
+            if punctuation_set is not None:
+                X = punctuation[punctuation_set]
+                blocks_train.insert(0, X[train])
+                blocks_test.insert(0, X[test])
+            if n_vocabulary == k:
+                proven = bool(vocabulary.scores[k - 1] > vocabulary.bound)
+            else:
+                proven = vocabulary.bound == 0.0
+            info = {"top_k": k, "n_vocabulary": n_vocabulary, "vocabulary_proven": int(proven)}
+            context = {}
+            if name in named:
+                context["words"] = tuple(str(pool_words[c]) for c in vocabulary.columns[:n_vocabulary].tolist())
+            out[name] = View(np.concatenate(blocks_train, axis=1), np.concatenate(blocks_test, axis=1), info, context)
+        return out
+
+    return views
 
 
 def word_results_frame(experiments: Iterable[Experiment]) -> pd.DataFrame:
