@@ -40,6 +40,7 @@ def main() -> None:
     if args.min_authors is not None:
         cross["genres"]["min_authors"] = args.min_authors
     seeds = args.seeds if args.seeds is not None else cross["seeds"]
+    test_fraction = float(config["recognition"]["test_fraction"])  # the grid's split (Tables 2-3)
     from punctstyle.beyond import cross_report
 
     corpus = args.results / "corpus"
@@ -69,7 +70,7 @@ def main() -> None:
         fits.to_csv(args.out / "gap_weibull.csv", index=False)
         consistency = cross_report.weibull_consistency(fits)
         consistency.to_csv(args.out / "gap_weibull_consistency.csv", index=False)
-        recognition = cross_report.weibull_recognition(fits, corpus, seeds)
+        recognition = cross_report.weibull_recognition(fits, corpus, seeds, test_fraction=test_fraction)
         recognition.to_csv(args.out / "gap_weibull_recognition.csv", index=False)
         print(consistency.to_string())
         print(recognition.groupby("input")["accuracy"].agg(["mean", "std", "size"]).to_string())
@@ -77,7 +78,8 @@ def main() -> None:
         print(f"weibull: {time.process_time() - t0:.1f} CPU s")
     if "translators" in args.parts:
         t0 = time.process_time()
-        tables = cross_report.run_translators(corpus, args.results / "catalog" / "pg_catalog.csv", cross, seeds)
+        tables = cross_report.run_translators(corpus, args.results / "catalog" / "pg_catalog.csv", cross, seeds,
+                                              test_fraction=test_fraction)
         for name, frame in tables.items():
             frame.to_csv(args.out / f"translators_{name}.csv", index=False)
             print(name)

@@ -17,8 +17,8 @@ from punctstyle.classifiers import build_classifier
 from punctstyle.book.sequence_file import read_sequence
 from punctstyle.corpus.words import read_word_matrix, select_vocabulary
 from punctstyle.io import InputError
-from punctstyle.experiments.runner import run_split
-from punctstyle.experiments.row import Row
+from punctstyle.corpus.tables import text_groups
+from punctstyle.experiments.driver import Documents, Estimator, grid_splits, matrix_views, run_experiments
 from punctstyle.featuresets import resolve_feature_set, word_set_parts
 
 
@@ -148,13 +148,15 @@ def run_gap_weibull(table_path: Path, sequences: Mapping[int, Path]) -> pd.DataF
 
 
 def run_translators(
-    corpus_dir: Path, catalog_path: Path, cross: Mapping[str, Any], seeds: Sequence[int], *, min_docs_per_author: int = 10
+    corpus_dir: Path, catalog_path: Path, cross: Mapping[str, Any], seeds: Sequence[int], *, min_docs_per_author: int = 10,
+    test_fraction: float,
 ) -> dict[str, pd.DataFrame]:
     """The translator tables: ``books`` (each translated corpus book, its labels), ``consistency``
     (:func:`punctstyle.beyond.translators.pair_consistency`, KL and word Delta), ``follows``
     (:func:`punctstyle.beyond.translators.nearest_label`, both), ``recognition``
     (:func:`punctstyle.beyond.translators.label_recognition`) and ``handling`` (the main
-    analyses with translated books kept or dropped: books, authors, KL accuracy)."""
+    analyses with translated books kept or dropped: books, authors, KL accuracy, at the grid's
+    ``test_fraction``). A text's excerpts (the table's ``source_id``) stay on one side of every split."""
     from punctstyle.sources.catalog import read_catalog
 
     feature = cross["translators"]["feature"]
@@ -169,7 +171,9 @@ def run_translators(
     matrix = read_word_matrix(corpus_dir / "words.npz")
     freqs = matrix.relative_frequencies(table["book_id"].to_numpy())
     idx = np.flatnonzero(translated)
-    handling = translated_handling(X, merged["author"].to_numpy(dtype=object), translated, seeds, min_docs_per_author)
+    groups = text_groups(table)
+    handling = translated_handling(X, merged["author"].to_numpy(dtype=object), translated, seeds, min_docs_per_author,
+                                   groups=groups, test_fraction=test_fraction)  # fmt: skip
     if idx.size < 2:
         return {
             "books": merged[translated].reset_index(drop=True),
@@ -202,7 +206,7 @@ def run_translators(
 
     recognition = translators.label_recognition(
         {"kl": X[idx], "delta": translated_freqs}, {"original author": authors, "translator": translator_names},
-        seeds, min_books, columns_for={"delta": training_vocabulary},
+        seeds, min_books, columns_for={"delta": training_vocabulary}, groups=None if groups is None else groups[idx],
     )
     return {
         "books": merged[translated].reset_index(drop=True),
@@ -229,27 +233,28 @@ def _delta_consistency(W: np.ndarray, authors: np.ndarray, translator_names: np.
 
 
 def translated_handling(
-    X: np.ndarray, authors: np.ndarray, translated: np.ndarray, seeds: Sequence[int], min_docs_per_author: int
+    X: np.ndarray, authors: np.ndarray, translated: np.ndarray, seeds: Sequence[int], min_docs_per_author: int,
+    *, groups: np.ndarray | None, test_fraction: float,
 ) -> pd.DataFrame:
-    """Author recognition (KL nearest class, every author, the grid's 80/20 split per seed) with
-    the translated books kept (labelled by original author, the default) or dropped (authors
-    left with fewer than ``min_docs_per_author`` books dropped too): books, authors, accuracy."""
+    """Author recognition (KL nearest class on f3, every author, the grid's closed-set split at
+    ``test_fraction`` per seed, :func:`punctstyle.experiments.driver.grid_splits`; ``groups``: the text
+    of each book, None for whole texts) with the translated books kept (labelled by original
+    author, the default) or dropped (authors left with fewer than ``min_docs_per_author`` books
+    dropped too): books, authors, accuracy."""
     rows = []
+    kl = [Estimator("kl", lambda seed, view: build_classifier("kl", seed=int(seed), feature_set=("f3",)), ("f3",))]
     for choice, keep in (("kept (original author)", np.ones(authors.size, bool)), ("dropped", ~translated)):
         names, counts = np.unique(authors[keep].astype(str), return_counts=True)
         keep = keep & np.isin(authors.astype(str), names[counts >= min_docs_per_author])
-        y = authors[keep]
-        n_classes = int(np.unique(y).size)
+        documents = Documents(authors[keep], None if groups is None else groups[keep])
+        n_classes = documents.n_available
         if n_classes < 2:  # nothing to recognise: counted, no accuracy
             rows.append((choice, -1, int(keep.sum()), n_classes, int(translated[keep].sum()), np.nan))
             continue
-        for seed in seeds:
-            split = Row("author", n_classes, int(seed), y).split(0.2)
-            scored = run_split(
-                lambda: build_classifier("kl", seed=int(seed), feature_set=("f3",)),
-                X[keep][split.train_index], y[split.train_index], X[keep][split.test_index], y[split.test_index],
-            )  # fmt: skip
-            rows.append((choice, int(seed), int(keep.sum()), n_classes, int(translated[keep].sum()), scored.accuracy))
+        splits = grid_splits(documents, task="author", class_sizes=[n_classes], seeds=seeds, test_fraction=test_fraction)
+        for record in run_experiments(documents, splits, matrix_views({"f3": X[keep]}), kl):
+            rows.append((choice, record.split.seed, int(keep.sum()), n_classes, int(translated[keep].sum()),
+                         record.scored.accuracy))  # fmt: skip
     return pd.DataFrame(rows, columns=["translated_books", "seed", "n_books", "n_authors", "n_translated", "accuracy"])
 
 
@@ -321,10 +326,11 @@ def weibull_consistency(fits: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["parameter", "n_books", "n_authors", "eta_squared"])
 
 
-def weibull_recognition(fits: pd.DataFrame, corpus_dir: Path, seeds: Sequence[int]) -> pd.DataFrame:
-    """Author recognition (every author, the grid's 80/20 split per seed) by Burrows' Delta on
-    f8 (the four Weibull parameters), on f5 (the gap distribution f8 summarises) and on f8 with
-    f5, and by the KL nearest class on f5: one row per (input, seed). Books without a fit are
+def weibull_recognition(fits: pd.DataFrame, corpus_dir: Path, seeds: Sequence[int], *, test_fraction: float) -> pd.DataFrame:
+    """Author recognition (every author, the grid's closed-set split at ``test_fraction`` per seed,
+    :func:`punctstyle.experiments.driver.grid_splits`, a text's excerpts on one side) by Burrows'
+    Delta on f8 (the four Weibull parameters), on f5 (the gap distribution f8 summarises) and on f8
+    with f5, and by the KL nearest class on f5: one row per (input, seed). Books without a fit are
     left out of every input (the same books throughout)."""
     from punctstyle.corpus.tables import feature_matrix
 
@@ -341,12 +347,16 @@ def weibull_recognition(fits: pd.DataFrame, corpus_dir: Path, seeds: Sequence[in
     rows = []
     if n_classes < 2:
         return pd.DataFrame(columns=["input", "seed", "n_books", "n_authors", "accuracy", "baseline"])
-    for seed in seeds:
-        split = Row("author", n_classes, int(seed), y).split(0.2)
-        for name, (classifier, X) in inputs.items():
-            scored = run_split(
-                lambda: build_classifier(classifier, seed=int(seed), feature_set=(name,)),
-                X[split.train_index], y[split.train_index], X[split.test_index], y[split.test_index],
-            )  # fmt: skip
-            rows.append((name, int(seed), len(y), n_classes, scored.accuracy, scored.baseline))
+    documents = Documents.from_table(merged, y)
+    estimators = [Estimator(name, _input_classifier(classifier), (name,)) for name, (classifier, _) in inputs.items()]
+    views = matrix_views({name: X for name, (_, X) in inputs.items()})
+    splits = grid_splits(documents, task="author", class_sizes=[n_classes], seeds=seeds, test_fraction=test_fraction)
+    for record in run_experiments(documents, splits, views, estimators):
+        rows.append((record.feature_set, record.split.seed, len(y), n_classes, record.scored.accuracy,
+                     record.scored.baseline))  # fmt: skip
     return pd.DataFrame(rows, columns=["input", "seed", "n_books", "n_authors", "accuracy", "baseline"])
+
+
+def _input_classifier(classifier: str) -> Callable[[int, str], Any]:
+    """``make(seed, input)``: the registered ``classifier`` built for one named input."""
+    return lambda seed, view: build_classifier(classifier, seed=int(seed), feature_set=(view,))

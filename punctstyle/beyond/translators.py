@@ -17,7 +17,7 @@ frequent words):
   whether it lies nearer the mean of the former (translator) or of the latter (author);
 * recognition: the KL nearest class and Delta on words with the books labelled by original
   author and by translator (classes of at least ``min_books`` books; 50/50 closed-set splits
-  per seed, :func:`punctstyle.experiments.row.documents_split`); the words of the recognition
+  per seed, :func:`punctstyle.experiments.driver.seeded_splits`); the words of the recognition
   are chosen on each split's training books only (the consistency and nearest-label measures,
   which train nothing, use the words of all translated books).
 """
@@ -34,9 +34,7 @@ import scipy.sparse as sp
 from punctstyle.classifiers import build_classifier
 from punctstyle.distances import column_zscores, delta, varying_columns
 from punctstyle.divergence import pairwise_kl
-from punctstyle.experiments.row import documents_split
-from punctstyle.experiments.runner import run_split
-from punctstyle.experiments.splits import row_rng
+from punctstyle.experiments.driver import Documents, Estimator, Split, View, run_experiments, seeded_splits
 from punctstyle.sources.persons import first_author, parse_persons
 
 TRANSLATOR_ROLE = "Translator"
@@ -115,11 +113,14 @@ def delta_distances(W: np.ndarray) -> np.ndarray:
 def label_recognition(
     inputs: dict[str, Any], labels: dict[str, Sequence[Any]], seeds: Sequence[int], min_books: int,
     columns_for: Mapping[str, Callable[[np.ndarray], np.ndarray]] | None = None,
+    *, groups: Sequence[Any] | None,
 ) -> pd.DataFrame:
     """Accuracy of KL nearest class (``inputs["kl"]``) and Burrows' Delta (``inputs["delta"]``)
     with each labelling of ``labels`` (name -> one label per book, None = unlabelled), on the same
     books for every labelling (those whose class has at least ``min_books`` books under every
-    labelling), a 50/50 closed-set split per seed: one row per (labelling,
+    labelling), a 50/50 closed-set split per seed (the experiment driver's
+    :func:`punctstyle.experiments.driver.seeded_splits`, task ``translators:<labelling>``; ``groups``:
+    the text of each book, None when the books are whole texts): one row per (labelling,
     method, seed) with the accuracy, the baseline and the numbers of classes and books.
     ``columns_for``: method -> a function of the split's training rows (indices into the rows of
     ``inputs``) giving the columns of that method's matrix to use, so that a word vocabulary is
@@ -135,22 +136,38 @@ def label_recognition(
         if ok.all():
             break
         keep = keep[ok]
+    estimators = [
+        Estimator(method, lambda seed, view: build_classifier(view, seed=int(seed), feature_set=(view,)), (method,))
+        for method in inputs
+    ]
+    views = _label_views(inputs, keep, columns_for or {})
+    kept_groups = None if groups is None else np.asarray(groups, dtype=object)[keep]
     rows = []
     for name in names:
-        y = Y[name]
-        if np.unique(y[keep]).size < 2:
+        documents = Documents(Y[name][keep], kept_groups)
+        if documents.n_available < 2:
             continue
-        for seed in seeds:
-            train, test = documents_split(y[keep], None, 0.5, row_rng(int(seed), keep.size, f"translators:{name}"))
-            for method, X in inputs.items():
-                kept = X[keep]
-                if columns_for is not None and method in columns_for:
-                    kept = kept[:, columns_for[method](keep[train])]
-                    kept = kept.toarray() if sp.issparse(kept) else kept
-                scored = run_split(
-                    lambda: build_classifier(method, seed=int(seed), feature_set=(method,)),
-                    kept[train], y[keep][train], kept[test], y[keep][test],
-                )  # fmt: skip
-                rows.append((name, method, int(seed), scored.accuracy, scored.baseline,
-                             int(np.unique(y[keep]).size), int(keep.size)))  # fmt: skip
+        splits = seeded_splits(documents, task=f"translators:{name}", seeds=seeds, test_fraction=0.5)
+        for record in run_experiments(documents, splits, views, estimators):
+            rows.append((name, record.method, record.split.seed, record.scored.accuracy, record.scored.baseline,
+                         documents.n_available, int(keep.size)))  # fmt: skip
     return pd.DataFrame(rows, columns=["label", "method", "seed", "accuracy", "baseline", "n_classes", "n_books"])
+
+
+def _label_views(
+    inputs: Mapping[str, Any], keep: np.ndarray, columns_for: Mapping[str, Callable[[np.ndarray], np.ndarray]]
+) -> Callable[[Split], dict[str, View]]:
+    """The views of a split of the books ``keep``: each method's matrix (rows ``keep``), restricted
+    to ``columns_for[method](training books)`` when given (made dense)."""
+
+    def views(split: Split) -> dict[str, View]:
+        out = {}
+        for method, X in inputs.items():
+            kept = X[keep]
+            if method in columns_for:
+                kept = kept[:, columns_for[method](keep[split.train_index])]
+                kept = kept.toarray() if sp.issparse(kept) else kept
+            out[method] = View(kept[split.train_index], kept[split.test_index])
+        return out
+
+    return views

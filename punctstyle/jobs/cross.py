@@ -40,7 +40,8 @@ def cross_analyses_job(
     ``classifiers``: the hyper-parameters of the classifiers of ``cross.genres.methods``
     (:func:`punctstyle.classifiers.options.classifier_params`), with ``config`` and ``threads``
     their options (:func:`punctstyle.classifiers.options.options_by_classifier`).
-    ``texts``: the books' ``books/{id}.txt.gz`` (the distortions ``dv_ma`` and ``dv_sa``)."""
+    ``texts``: the books' ``books/{id}.txt.gz`` (the distortions ``dv_ma`` and ``dv_sa``). The
+    Weibull and translator recognitions split at ``config["recognition"]["test_fraction"]``."""
     corpus_dir = Path(selection).parent
 
     def write(name: str, frame: pd.DataFrame) -> None:
@@ -63,11 +64,12 @@ def cross_analyses_job(
     write("gap_weibull_examples", cross_report.gap_examples(fits, paths))
     write("gap_weibull_era", cross_report.weibull_by_era(fits))
     write("gap_weibull_consistency", cross_report.weibull_consistency(fits))
-    write("gap_weibull_recognition", cross_report.weibull_recognition(fits, corpus_dir, seeds))
+    test_fraction = float(config["recognition"]["test_fraction"])  # the grid's split, as in Tables 2-3
+    write("gap_weibull_recognition", cross_report.weibull_recognition(fits, corpus_dir, seeds, test_fraction=test_fraction))
     log.info("discrete Weibull fits: %d books, %d with a decreasing hazard", len(fits), int((fits["beta"] < 1).sum()))
 
     tables = cross_report.run_translators(corpus_dir, Path(catalog), cross, seeds,
-                                          min_docs_per_author=min_docs_per_author)
+                                          min_docs_per_author=min_docs_per_author, test_fraction=test_fraction)
     for name, frame in tables.items():
         write(f"translator_{name}", frame)
     log.info("translators: %d translated corpus books", len(tables["books"]))

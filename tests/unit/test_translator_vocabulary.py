@@ -25,7 +25,7 @@ def test_the_vocabulary_sees_only_the_training_books_of_each_split():
         return np.arange(10)
 
     result = translators.label_recognition({"kl": kl, "delta": words}, {"original author": authors, "translator": names},
-                                           [0, 1], 2, columns_for={"delta": vocabulary})
+                                           [0, 1], 2, columns_for={"delta": vocabulary}, groups=None)
     assert len(result) == 2 * 2 * 2 and len(calls) == 4  # labellings x seeds x methods; delta's calls
     expected = []
     for name, y in (("original author", authors), ("translator", names)):
@@ -40,5 +40,5 @@ def test_without_columns_the_matrix_is_used_as_given():
     rng = np.random.default_rng(1)
     authors = np.repeat(["A", "B"], 6).astype(object)
     X = np.vstack([rng.normal(0, 1, (6, 4)), rng.normal(5, 1, (6, 4))])
-    result = translators.label_recognition({"delta": X}, {"original author": authors}, [0], 2)
+    result = translators.label_recognition({"delta": X}, {"original author": authors}, [0], 2, groups=None)
     assert result["accuracy"].tolist() == [1.0]
