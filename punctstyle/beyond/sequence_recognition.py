@@ -25,12 +25,11 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.analyses.paper import labelled_rows, task_column
-from punctstyle.experiments.row import Row
-from punctstyle.experiments.runner import run_split
+from punctstyle.experiments.driver import Documents, Estimator, Split, grid_splits, matrix_views, run_experiments
 from punctstyle.io import atomic_open
 from punctstyle.experiments.metrics import accuracy, baseline_accuracy
 from punctstyle.analyses.recognition import RESULT_COLUMNS
-from punctstyle.experiments.splits import RowSplit, effective_class_size
+from punctstyle.experiments.splits import effective_class_size
 from punctstyle.book.excerpts import SHORT_RULES, cut_excerpt
 
 SEQUENCE_FEATURE_SET: str = "sequence"
@@ -55,30 +54,36 @@ COMPARISON_COLUMNS: list[str] = [
 
 @dataclass(frozen=True)
 class SequenceRowData:
-    """The labelled books of a task (corpus order), the row's class count and its split."""
+    """The labelled books of a task (corpus order) with their labels and texts (``documents``, the
+    experiment driver's rows), the row's class count and its split."""
 
     book_ids: np.ndarray
-    labels: np.ndarray
+    documents: Documents
     n_classes: int
-    split: RowSplit
+    split: Split
+
+    @property
+    def labels(self) -> np.ndarray:
+        """The books' labels."""
+        return self.documents.labels
 
 
 def sequence_row_split(
     table: pd.DataFrame, task: str, class_size: int | str, seed: int, test_fraction: float
 ) -> SequenceRowData:
-    """The row's books, labels and split: :func:`punctstyle.experiments.splits.row_split` on the labelled rows of
+    """The row's books, labels and split: :func:`punctstyle.experiments.driver.grid_splits` on the labelled rows of
     the corpus table ``table`` (``book_id`` and the task's label column, and ``source_id`` when its
     documents are excerpts: a text's excerpts stay on one side, :func:`punctstyle.corpus.tables.text_groups`),
     in the table's order, with ``n_classes = min(class_size, number of classes)``: the sample and
     split of Tables 2-3."""
     rows = labelled_rows(table, task)
-    labels = rows[task_column(task)].to_numpy(dtype=object)
-    n_available = np.unique(labels).size
+    documents = Documents.from_table(rows, rows[task_column(task)].to_numpy(dtype=object))
+    n_available = documents.n_available
     if n_available < 2:
         raise ValueError(f"the corpus has {n_available} {task} class(es) with a label, at least 2 are needed")
     n_classes = effective_class_size(class_size, n_available)
-    split = Row.from_table(rows, labels, task=task, n_classes=n_classes, seed=seed).split(test_fraction)
-    return SequenceRowData(rows["book_id"].to_numpy(dtype=np.int64), labels, n_classes, split)
+    (split,) = grid_splits(documents, task=task, class_sizes=[n_classes], seeds=[seed], test_fraction=test_fraction)
+    return SequenceRowData(rows["book_id"].to_numpy(dtype=np.int64), documents, n_classes, split)
 
 
 def fit_and_score(
@@ -91,29 +96,19 @@ def fit_and_score(
     make: Callable[[], Any],
     device: str = "cpu",
 ) -> tuple[Any, pd.DataFrame]:
-    """Train ``make()`` on the row's training documents, predict its test documents: the fitted
-    model and one row of :data:`ROW_COLUMNS` (wall seconds of ``fit`` and of ``predict``).
-    ``documents[i]`` is the (marks, gaps) of book ``data.book_ids[i]``; only the row's books are read."""
-    split, y = data.split, data.labels
-    scored = run_split(
-        make,
-        [documents[i] for i in split.train_index],
-        y[split.train_index],
-        [documents[i] for i in split.test_index],
-        y[split.test_index],
-    )
-    row = {
-        "task": task,
-        "n_classes": data.n_classes,
-        "seed": seed,
-        "method": method,
-        "feature_set": SEQUENCE_FEATURE_SET,
-        "n_train": int(split.train_index.size),
-        "n_test": int(split.test_index.size),
-        **scored.record(),
-        "device": device,
-    }
-    return scored.model, pd.DataFrame([row], columns=ROW_COLUMNS)
+    """Train ``make()`` on the row's training documents, predict its test documents (the
+    experiment driver, :func:`punctstyle.experiments.driver.run_experiments`, on the view
+    :data:`SEQUENCE_FEATURE_SET` of the raw sequences): the fitted model and one row of
+    :data:`ROW_COLUMNS` (wall seconds of ``fit`` and of ``predict``). ``documents[i]`` is the
+    (marks, gaps) of book ``data.book_ids[i]``; only the row's books are read. The row's ``task``
+    and ``seed`` are its split's (``task`` and ``seed`` must agree)."""
+    if (task, seed) != (data.split.task, data.split.seed):
+        raise ValueError(f"row ({task}, seed {seed}) is not the split's ({data.split.task}, seed {data.split.seed})")
+    estimator = Estimator(method, lambda _seed, _view: make(), (SEQUENCE_FEATURE_SET,))
+    views = matrix_views({SEQUENCE_FEATURE_SET: documents})
+    (record,) = run_experiments(data.documents, [data.split], views, [estimator])
+    row = {**record.record(), "device": device}
+    return record.scored.model, pd.DataFrame([row], columns=ROW_COLUMNS)
 
 
 def sequence_row(
