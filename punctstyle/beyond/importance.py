@@ -36,7 +36,8 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.classifiers import Classifier
-from punctstyle.experiments.row import Row, documents_split
+from punctstyle.experiments.driver import Documents, Estimator, grid_splits, matrix_views, run_experiments
+from punctstyle.experiments.row import documents_split
 from punctstyle.marks import N_MARKS, pair_label
 from punctstyle.experiments.metrics import accuracy, baseline_accuracy
 from punctstyle.experiments.splits import effective_class_sizes, row_rng
@@ -168,9 +169,9 @@ def importance_row(
     test-split MLP is then read, not trained again (:mod:`punctstyle.jobs.fitted_models`).
     """
     X = np.asarray(X, dtype=np.float64)
-    y = np.asarray(labels, dtype=object)
-    g = None if groups is None else np.asarray(groups, dtype=object)
-    split = Row(task, n_classes, seed, y, groups=g).split(test_fraction)
+    documents = Documents(np.asarray(labels, dtype=object), None if groups is None else np.asarray(groups, dtype=object))
+    y, g = documents.labels, documents.groups
+    (split,) = grid_splits(documents, task=task, class_sizes=[n_classes], seeds=[seed], test_fraction=test_fraction)
     X_train, y_train = X[split.train_index], y[split.train_index]
     X_test, y_test = X[split.test_index], y[split.test_index]
     if y_test.size == 0:
@@ -186,14 +187,18 @@ def importance_row(
     )
     common = {"n_classes": n_classes, "seed": seed, "baseline": baseline_accuracy(y_train, y_test)}
     d = X.shape[1]
+
+    def scores(methods: Sequence[str], X_kept: np.ndarray) -> list[float]:
+        """Test accuracy of each method trained on the row's split of ``X_kept`` (the driver)."""
+        estimators = [Estimator(m, lambda _seed, _view, m=m: make(m), ("kept",)) for m in methods]
+        return [r.scored.accuracy for r in run_experiments(documents, [split], matrix_views({"kept": X_kept}), estimators)]
+
     rows = [
         {**common, "method": "mlp", "k": d, "accuracy": accuracy(y_test, mlp.predict(X_test))},
-        {**common, "method": "kl", "k": d, "accuracy": _fit_score(make("kl"), X_train, y_train, X_test, y_test)},
+        {**common, "method": "kl", "k": d, "accuracy": scores(["kl"], X)[0]},
     ]
     for k in sorted({min(int(k), d) for k in top_k} - {d}) if ranking is not None else []:
-        keep = top_entries(ranking, k)
-        for method in IMPORTANCE_METHODS:
-            score = _fit_score(make(method), X_train[:, keep], y_train, X_test[:, keep], y_test)
+        for method, score in zip(IMPORTANCE_METHODS, scores(IMPORTANCE_METHODS, X[:, top_entries(ranking, k)]), strict=True):
             rows.append({**common, "method": method, "k": k, "accuracy": score})
     return ImportanceRow(n_classes, seed, test_importance, ranking, rows)
 
@@ -275,10 +280,6 @@ def read_importance_rows(paths: Sequence[Any]) -> tuple[list[ImportanceRow], lis
         key = (int(record["n_classes"]), int(record["seed"]))
         rows[key] = ImportanceRow(key[0], key[1], np.asarray(record["test_importance"]), ranking, record["top_k"])
     return [rows[key] for key in sorted(rows)], sorted(set(reasons))
-
-
-def _fit_score(model: Classifier, X_train, y_train, X_test, y_test) -> float:
-    return accuracy(y_test, model.fit(X_train, y_train).predict(X_test))
 
 
 # ----------------------------------------------------------------------------- tables
