@@ -74,9 +74,7 @@ from punctstyle.beyond.length_features import (
 from punctstyle.book.excerpts import SHORT_RULES, Document
 from punctstyle.classifiers import build_classifier, classifier_spec
 from punctstyle.experiments.metrics import baseline_accuracy
-from punctstyle.experiments.row import Row
-from punctstyle.experiments.runner import fit, score_fitted
-from punctstyle.experiments.splits import RowSplit
+from punctstyle.experiments.driver import Documents, Estimator, FitCache, Split, View, row_split, run_experiments
 from punctstyle.featuresets import stack_features
 from punctstyle.marks import DISTRIBUTION_FEATURES
 from punctstyle.corpus.words import training_vocabulary
@@ -154,7 +152,7 @@ def check_methods(methods: Mapping[str, Sequence[str]]) -> None:
 class LengthRow:
     """One (class size, seed) row: its split, results (:data:`RESULT_COLUMNS`) and excerpts (:data:`EXCERPT_COLUMNS`)."""
 
-    split: RowSplit
+    split: Split
     results: pd.DataFrame
     excerpts: pd.DataFrame
     vocabulary: tuple[str, ...] = ()
@@ -168,9 +166,9 @@ def block_words(names: Sequence[str], vocabulary: Sequence[str]) -> tuple[str, .
     return None if k is None else tuple(vocabulary[: min(k, len(vocabulary))])
 
 
-def _maker(method: str, names: tuple[str, ...], seed: int, options: Mapping[str, Any]) -> Callable[[], Any]:
-    """A factory of a fresh registered classifier built for (seed, feature names)."""
-    return lambda: build_classifier(method, seed=seed, feature_set=names, **options)
+def _factory(method: str, names: tuple[str, ...], options: Mapping[str, Any]) -> Callable[[int, str], Any]:
+    """``make(seed, view)``: a fresh registered classifier built for (seed, the view's feature names)."""
+    return lambda seed, view: build_classifier(method, seed=seed, feature_set=names, **options)
 
 
 def length_curve_row(
@@ -222,7 +220,8 @@ def length_curve_row(
         raise ValueError(f"bad short_documents {short_documents!r}: expected one of {SHORT_RULES}")
     y = np.asarray(labels, dtype=object)
     options = classifier_options or {}
-    split = Row(task, n_classes, seed, y, groups=None if groups is None else np.asarray(groups, dtype=object)).split(test_fraction)
+    rows_of = Documents(y, None if groups is None else np.asarray(groups, dtype=object))
+    split = row_split(rows_of, task=task, n_classes=n_classes, seed=seed, test_fraction=test_fraction)
     grid = length_labels(lengths)
     features = sorted({f for sets in methods.values() for name in sets for f in resolve_excerpt_features(name)})
     reader, functions, vocabulary = documents, dict(EXCERPT_FEATURES), ()
@@ -248,12 +247,22 @@ def length_curve_row(
         complete = matrices.complete[label]
         return complete if short_documents == "exclude" else np.ones(complete.size, dtype=bool)
 
+    def load(part: Split, method: str, name: str) -> Any:
+        """The recognition grid's fit of the row (training mode ``"whole"``, every training document)."""
+        if stored is None or part.train_index.size != split.train_index.size:
+            return None
+        names = resolve_excerpt_features(name)
+        return stored(method, name, names, split.classes, split.train_index, block_words(names, vocabulary))
+
+    cache = FitCache(load)  # training mode "whole": one fit per (method, feature set), read or made once
     rows: list[dict[str, Any]] = []
     for method, feature_sets in methods.items():
         for name in feature_sets:
             names = resolve_excerpt_features(name)
+            estimator = Estimator(method, _factory(method, names, options.get(method, {})), (name,))
             for mode in training:
-                model = None  # the whole-document fit, shared by every length
+                points: list[tuple[dict[str, Any], Split, View]] = []  # the (length, mode)s that are fitted
+                train_inputs: dict[str, np.ndarray] = {}
                 for label in grid:
                     if mode == "excerpt" and label == WHOLE:
                         continue  # the same experiment as training "whole" at length "whole"
@@ -277,18 +286,22 @@ def length_curve_row(
                         "n_fallback": 0,
                         "epochs": 0,
                     }
-                    if y_train.size and y_test.size:
-                        if model is None and mode == "whole" and stored is not None and keep_train.all():
-                            model = stored(method, name, names, split.classes, split.train_index,
-                                           block_words(names, vocabulary))
-                        if model is None or mode == "excerpt":
-                            X_train = stack_features(train.features[train_label], names)[keep_train]
-                            make = _maker(method, names, seed, options.get(method, {}))
-                            model, _ = fit(make, X_train, y_train)
-                        X_test = stack_features(test.features[label], names)[keep_test]
-                        scored = score_fitted(model, X_test, y_train, y_test)
-                        row.update(accuracy=scored.accuracy, n_fallback=scored.n_fallback, epochs=scored.epochs)
                     rows.append(row)
+                    if y_train.size and y_test.size:
+                        if train_label not in train_inputs:
+                            train_inputs[train_label] = stack_features(train.features[train_label], names)[keep_train]
+                        part = Split(task, n_classes, seed, split.classes,
+                                     split.train_index[keep_train], split.test_index[keep_test])  # fmt: skip
+                        X_test = stack_features(test.features[label], names)[keep_test]
+                        view = View(train_inputs[train_label], X_test, train_key=WHOLE if mode == "whole" else None)
+                        points.append((row, part, view))
+                by_split = {id(part): {name: view} for _, part, view in points}
+                records = run_experiments(
+                    rows_of, [part for _, part, _ in points], lambda part: by_split[id(part)], [estimator], cache=cache
+                )
+                for (row, _, _), record in zip(points, records, strict=True):
+                    scored = record.scored
+                    row.update(accuracy=scored.accuracy, n_fallback=scored.n_fallback, epochs=scored.epochs)
     records = pd.DataFrame(test.records + train.records)
     records.insert(0, "seed", seed)
     records.insert(0, "n_classes", n_classes)

@@ -36,7 +36,7 @@ import pandas as pd
 
 from punctstyle.corpus.tables import text_groups
 from punctstyle.experiments.row import Row, documents_split
-from punctstyle.experiments.runner import RECORD_FIELDS, Scored, run_split
+from punctstyle.experiments.runner import RECORD_FIELDS, Scored, run_split, score_fitted
 from punctstyle.experiments.splits import effective_class_sizes, row_rng
 
 KEY_FIELDS: tuple[str, ...] = ("task", "n_classes", "seed", "method", "feature_set", "n_train", "n_test")
@@ -107,9 +107,15 @@ def grid_splits(
     seeds = list(seeds)
     for n_classes in effective_class_sizes(class_sizes, documents.n_available):
         for seed in seeds:
-            row = Row(task, n_classes, int(seed), documents.labels, documents.ids, documents.groups)
-            split = row.split(test_fraction)
-            yield Split(task, n_classes, int(seed), split.classes, split.train_index, split.test_index)
+            yield row_split(documents, task=task, n_classes=n_classes, seed=int(seed), test_fraction=test_fraction)
+
+
+def row_split(documents: Documents, *, task: str, n_classes: int, seed: int, test_fraction: float) -> Split:
+    """One row's class sample and closed-set split (:meth:`punctstyle.experiments.row.Row.split` of
+    ``(task, n_classes, seed)``, whole groups on one side); ``n_classes`` as given, not capped."""
+    row = Row(task, int(n_classes), int(seed), documents.labels, documents.ids, documents.groups)
+    split = row.split(test_fraction)
+    return Split(task, int(n_classes), int(seed), split.classes, split.train_index, split.test_index)
 
 
 def seeded_splits(documents: Documents, *, task: str, seeds: Iterable[int], test_fraction: float) -> Iterator[Split]:
@@ -134,6 +140,10 @@ class View:
     test: Any
     info: Mapping[str, Any] = field(default_factory=dict)
     context: Mapping[str, Any] = field(default_factory=dict)
+    train_key: Any = None
+    """What the training inputs are, when several splits share them (e.g. ``"whole"``: the whole
+    training documents, scored at every excerpt length): a fit is then reused from the
+    :class:`FitCache`; None: never cached."""
 
 
 Views = Callable[[Split], Mapping[str, View]]
@@ -206,14 +216,55 @@ class Record:
         return self.scored.y_pred
 
 
+class FitCache:
+    """Fitted classifiers keyed by (classifier, view, the view's ``train_key``, the split's training
+    documents), so that a fit shared by several splits is made once. ``load(split, method, view)``:
+    a fit made elsewhere (e.g. the recognition grid's store, :mod:`punctstyle.jobs.fitted_models`),
+    or None; asked once per key, before fitting."""
+
+    def __init__(self, load: Callable[[Split, str, str], Any] | None = None) -> None:
+        self._load = load
+        self._models: dict[tuple, Any] = {}
+
+    @staticmethod
+    def key(split: Split, method: str, name: str, view: View) -> tuple | None:
+        """The cache key of a fit, None when the view's training inputs are not shared."""
+        if view.train_key is None:
+            return None
+        return method, name, view.train_key, np.asarray(split.train_index, dtype=np.int64).tobytes()
+
+    def get(self, split: Split, method: str, name: str, view: View) -> Any:
+        """The cached (or loaded) fit of (``method``, view ``name``) on ``split``'s training documents, or None."""
+        key = self.key(split, method, name, view)
+        if key is None:
+            return None
+        if key not in self._models and self._load is not None:
+            loaded = self._load(split, method, name)
+            self._models[key] = loaded
+        return self._models.get(key)
+
+    def put(self, split: Split, method: str, name: str, view: View, model: Any) -> None:
+        """Keep a fit (nothing when the view's training inputs are not shared)."""
+        key = self.key(split, method, name, view)
+        if key is not None:
+            self._models[key] = model
+
+
 def run_experiments(
-    documents: Documents, splits: Iterable[Split], views: Views, estimators: Sequence[Estimator]
+    documents: Documents,
+    splits: Iterable[Split],
+    views: Views,
+    estimators: Sequence[Estimator],
+    *,
+    cache: FitCache | None = None,
 ) -> Iterator[Record]:
     """Every experiment, lazily: for each split, for each estimator, for each of its views, a
     fresh ``estimator.make(split.seed, view)`` fitted on the view's training inputs with the
     labels ``documents.labels[split.train_index]``, then scored on its test inputs against
     ``documents.labels[split.test_index]`` (:func:`punctstyle.experiments.runner.run_split`).
-    ``views(split)`` is called once per split, before its first fit."""
+    ``views(split)`` is called once per split, before its first fit. With a ``cache``, a view with
+    a ``train_key`` reuses the fit cached (or loaded) for the same classifier, view and training
+    documents, and is only scored (:func:`punctstyle.experiments.runner.score_fitted`, fit seconds 0)."""
     y = documents.labels
     for split in splits:
         y_train, y_test = y[split.train_index], y[split.test_index]
@@ -221,7 +272,13 @@ def run_experiments(
         for estimator in estimators:
             for name in estimator.views:
                 view = by_name[name]
-                scored = run_split(lambda: estimator.make(split.seed, name), view.train, y_train, view.test, y_test)
+                model = None if cache is None else cache.get(split, estimator.name, name, view)
+                if model is None:
+                    scored = run_split(lambda: estimator.make(split.seed, name), view.train, y_train, view.test, y_test)
+                    if cache is not None:
+                        cache.put(split, estimator.name, name, view, scored.model)
+                else:
+                    scored = score_fitted(model, view.test, y_train, y_test)
                 yield Record(split, estimator.name, name, scored, dict(view.info), view.context)
 
 

@@ -9,6 +9,7 @@ from punctstyle.experiments.driver import (
     KEY_FIELDS,
     Documents,
     Estimator,
+    FitCache,
     View,
     grid_splits,
     matrix_views,
@@ -142,3 +143,43 @@ def test_views_carry_info_and_context_and_documents_lists():
     assert record.record()["top_k"] == 5 and "words" not in record.record()
     assert record.context == {"words": ("x",)}
     assert records_frame([record], extra=("top_k",))["top_k"].tolist() == [5]
+
+
+def test_a_shared_fit_is_made_once_and_a_loaded_fit_never():
+    """Two splits with the same training documents and a view with a ``train_key``: one fit, two
+    scores (the second with fit seconds 0); a ``load`` that returns a fit: no fit at all."""
+    documents = Documents(LABELS, None)
+    (split,) = grid_splits(documents, task="author", class_sizes=[3], seeds=[0], test_fraction=0.5)
+    x = np.array([[0], [1], [10], [11], [20], [21]])
+    halves = [split, type(split)(split.task, 3, 0, split.classes, split.train_index, split.test_index[:1])]
+
+    def views(part):
+        return {"x": View(x[part.train_index], x[part.test_index], train_key="whole")}
+
+    made = []
+
+    def make(seed, view):
+        made.append(seed)
+        return NearestMean(seed, view)
+
+    cache = FitCache()
+    records = list(run_experiments(documents, halves, views, [Estimator("toy", make, ("x",))], cache=cache))
+    assert made == [0] and [r.record()["n_test"] for r in records] == [3, 1]
+    assert records[1].scored.model is records[0].scored.model and records[1].record()["train_seconds"] == 0.0
+    assert [r.scored.accuracy for r in records] == [1.0, 1.0]
+
+    loaded = NearestMean(0, "x").fit(np.array([[100], [0], [50]]), np.array(["a", "b", "c"], dtype=object))
+    asked = []
+
+    def load(part, method, name):
+        asked.append((method, name))
+        return loaded
+
+    records = list(run_experiments(documents, halves, views, [Estimator("toy", make, ("x",))], cache=FitCache(load)))
+    assert made == [0] and asked == [("toy", "x")]  # loaded once, never fitted
+    # test documents 0, 2, 4 (x = 0, 10, 20): means a = 100, b = 0, c = 50 -> b, b, b: one right
+    assert records[0].y_pred.tolist() == ["b", "b", "b"] and records[0].scored.accuracy == pytest.approx(1 / 3)
+    # without a train_key nothing is cached
+    no_key = list(run_experiments(documents, halves, matrix_views({"x": x}), [Estimator("toy", make, ("x",))],
+                                  cache=FitCache(load)))  # fmt: skip
+    assert made == [0, 0, 0] and len(no_key) == 2
