@@ -46,6 +46,7 @@ import scipy.sparse as sp
 from punctstyle.beyond import distortion
 from punctstyle.classifiers import build_classifier
 from punctstyle.corpus.words import select_vocabulary
+from punctstyle.experiments.driver import Documents, Estimator, Split, View, run_experiments
 from punctstyle.experiments.row import documents_split, group_pair_row
 from punctstyle.experiments.runner import run_split
 from punctstyle.experiments.splits import row_rng
@@ -288,7 +289,8 @@ def cross_domain_records(
     """One record (:data:`RECORD_COLUMNS`) per grouping, directed pair, seed, method and
     condition (``within``, ``cross``): both conditions share the test books
     (:func:`punctstyle.experiments.splits.group_pair_split`)."""
-    y = np.asarray(labels, dtype=object)
+    documents = Documents(np.asarray(labels, dtype=object), None)  # whole texts: rule cross_analyses skips excerpts
+    y = documents.labels
     options = classifier_options or {}
     records = []
     for grouping, groups in groupings.items():
@@ -297,31 +299,46 @@ def cross_domain_records(
                 split = group_pair_row(
                     y, groups, train_group, test_group, int(seed), min_docs=min_docs, test_fraction=test_fraction
                 )
+                conditions = {  # both conditions share the test books
+                    condition: Split("cross_group", int(split.classes.size), int(seed), split.classes, train,
+                                     split.test_index)
+                    for condition, train in (("within", split.within_train_index), ("cross", split.cross_train_index))
+                }  # fmt: skip
                 for classifier, input_names in methods.items():
                     for input_name in input_names:
-                        for condition, train in (("within", split.within_train_index), ("cross", split.cross_train_index)):
-                            X_train, X_test, k = method_matrices(
-                                inputs, input_name, train, split.test_index, y,
-                                distortion_options=distortion_options, seed=int(seed)
-                            )
-                            features = tuple(input_name.split("+"))
-                            scored = run_split(
-                                lambda: build_classifier(
-                                    classifier, seed=int(seed), feature_set=features, **options.get(classifier, {})
-                                ),
-                                X_train,
-                                y[train],
-                                X_test,
-                                y[split.test_index],
-                            )
+                        views = _input_views(inputs, input_name, y, distortion_options)
+                        estimator = Estimator(classifier, _input_classifier(classifier, input_name, options), (input_name,))
+                        for condition, record in zip(
+                            conditions, run_experiments(documents, conditions.values(), views, [estimator]), strict=True
+                        ):
                             records.append(
                                 (grouping, train_group, test_group, int(seed), f"{classifier}:{input_name}",
-                                 classifier, input_name, condition, int(split.classes.size), int(train.size),
-                                 int(split.test_index.size), scored.accuracy, scored.baseline, k)
+                                 classifier, input_name, condition, int(split.classes.size),
+                                 int(record.split.train_index.size), int(split.test_index.size),
+                                 record.scored.accuracy, record.scored.baseline, record.info["k"])
                             )  # fmt: skip
                 if progress is not None:
                     progress(f"{grouping} {train_group} -> {test_group} seed {seed}: done")
     return pd.DataFrame.from_records(records, columns=list(RECORD_COLUMNS))
+
+
+def _input_views(
+    inputs: CorpusInputs, input_name: str, labels: np.ndarray, distortion_options: DistortionOptions
+) -> Callable[[Split], dict[str, View]]:
+    """The view ``input_name`` of a split (:func:`method_matrices`), its ``k`` in the records' info."""
+
+    def views(split: Split) -> dict[str, View]:
+        X_train, X_test, k = method_matrices(inputs, input_name, split.train_index, split.test_index, labels,
+                                             distortion_options=distortion_options, seed=split.seed)  # fmt: skip
+        return {input_name: View(X_train, X_test, {"k": k})}
+
+    return views
+
+
+def _input_classifier(classifier: str, input_name: str, options: Mapping[str, Mapping[str, Any]]):
+    """``make(seed, view)``: the registered ``classifier`` for an input (its ``+``-joined names)."""
+    features = tuple(input_name.split("+"))
+    return lambda seed, view: build_classifier(classifier, seed=int(seed), feature_set=features, **options.get(classifier, {}))
 
 
 def cross_domain_summary(records: pd.DataFrame) -> pd.DataFrame:
