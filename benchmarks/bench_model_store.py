@@ -30,7 +30,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from punctstyle.classifiers.options import classifier_params, options_by_classifier  # noqa: E402
 from punctstyle.jobs.importance import importance_job  # noqa: E402
-from punctstyle.jobs.length_curve import length_curve_job  # noqa: E402
+from punctstyle.jobs.length_curve import LengthCurveSettings, length_curve_job  # noqa: E402
 from punctstyle.jobs.recognition import recognition_job  # noqa: E402
 from punctstyle.marks import FEATURES  # noqa: E402
 from punctstyle.settings import schema_defaults  # noqa: E402
@@ -74,9 +74,9 @@ def main() -> int:
         stem = args.out / f"length_{tag}"
         return length_curve_job(
             tables["f1"], sequences, {"results": f"{stem}_results.csv", "excerpts": f"{stem}_excerpts.csv"},
-            n_classes=args.size, seed=args.seed, test_fraction=test_fraction, lengths=args.lengths,
-            methods={"mlp": ["all"]}, training=["whole"], short_documents="whole",
-            classifier_options=options, fitted=files,
+            LengthCurveSettings(test_fraction=test_fraction, lengths=args.lengths, methods={"mlp": ["all"]},
+                                training=["whole"], short_documents="whole", classifier_options=options),
+            n_classes=args.size, seed=args.seed, fitted=files,
         ).results
 
     def f3(tag, files):

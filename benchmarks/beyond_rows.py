@@ -46,7 +46,7 @@ def length_row(
     """One (class size, seed) row of the length curve (scripts/length_curve_row.py); ``methods``
     replaces the schema's, ``words`` is (books dir, words dir, tokenizer rules file)."""
     from punctstyle.classifiers.options import classifier_params, options_by_classifier
-    from punctstyle.jobs.length_curve import length_curve_job
+    from punctstyle.jobs.length_curve import LengthCurveSettings, length_curve_job
 
     start, cpu = time.perf_counter(), time.process_time()
     config = schema_defaults()
@@ -67,14 +67,16 @@ def length_row(
         pd.read_parquet(corpus / "f1.parquet"),
         [str(path) for path in sorted(sequences.glob("*.parquet"))],
         {"results": f"{stem}_results.csv", "excerpts": f"{stem}_excerpts.csv"},
+        LengthCurveSettings(
+            test_fraction=config["recognition"]["test_fraction"],
+            lengths=curve["lengths"],
+            methods=methods,
+            training=curve["training"],
+            short_documents=curve["short_documents"],
+            classifier_options=options_by_classifier(config, classifier_params(config, methods), threads),
+        ),
         n_classes=size,
         seed=seed,
-        test_fraction=config["recognition"]["test_fraction"],
-        lengths=curve["lengths"],
-        methods=methods,
-        training=curve["training"],
-        short_documents=curve["short_documents"],
-        classifier_options=options_by_classifier(config, classifier_params(config, methods), threads),
         **word_inputs,
     )
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu

@@ -48,19 +48,40 @@ class LengthJob:
     tokenizing_cpu_s: float
 
 
+@dataclass(frozen=True)
+class LengthCurveSettings:
+    """The settings every row of the length curve shares (the rule's ``params``): the grid's
+    ``test_fraction`` (recognition.test_fraction), the excerpt ``lengths``, the ``methods``
+    (classifier -> feature sets), the ``training`` modes, the ``short_documents`` rule and each
+    classifier's options (:func:`punctstyle.classifiers.options.options_by_classifier`)."""
+
+    test_fraction: float
+    lengths: Sequence[int]
+    methods: Mapping[str, Sequence[str]]
+    training: Sequence[str]
+    short_documents: str
+    classifier_options: Mapping[str, Mapping[str, Any]]
+
+    def row_options(self) -> dict[str, Any]:
+        """The keyword arguments of :func:`punctstyle.beyond.length_curve.length_curve_row` they set."""
+        return {
+            "test_fraction": float(self.test_fraction),
+            "lengths": self.lengths,
+            "methods": self.methods,
+            "training": self.training,
+            "short_documents": self.short_documents,
+            "classifier_options": self.classifier_options,
+        }
+
+
 def length_curve_job(
     table: pd.DataFrame,
     sequences: Sequence[Any],
     outputs: Mapping[str, Any],
+    settings: LengthCurveSettings,
     *,
     n_classes: int,
     seed: int,
-    test_fraction: float,
-    lengths: Sequence[int],
-    methods: Mapping[str, Sequence[str]],
-    training: Sequence[str],
-    short_documents: str,
-    classifier_options: Mapping[str, Mapping[str, Any]],
     texts: Sequence[Any] = (),
     words: Sequence[Any] = (),
     rules: Any = None,
@@ -68,8 +89,8 @@ def length_curve_job(
     log: Any = None,
 ) -> LengthJob:
     """Rule ``length_curve_row``: one (class size, seed) row of the author task's accuracy against
-    the excerpt length (:func:`punctstyle.beyond.length_curve.length_curve_row` on the corpus table
-    ``table``, its documents read from ``sequences``), written to ``outputs["results"]`` and
+    the excerpt length (:func:`punctstyle.beyond.length_curve.length_curve_row` with the rows'
+    shared ``settings`` on the corpus table ``table``, its documents read from ``sequences``), written to ``outputs["results"]`` and
     ``outputs["excerpts"]``. The labels and ids are those of the corpus tables' order, exactly as the
     recognition rule reads them, and the excerpts of one text stay on one side of the split.
     ``n_classes`` is capped to the authors available; fewer than 2 authors: empty files. Word methods
@@ -87,7 +108,7 @@ def length_curve_job(
     if enough_classes(n_available, "author", log):
         files = document_sequences(sequences, table, book_ids)
         word_files = None
-        if uses_word_features(methods):
+        if uses_word_features(settings.methods):
 
             word_files = CorpusWordFiles(book_ids.tolist(), texts, words, TokenizerRules.load(rules))
 
@@ -101,7 +122,7 @@ def length_curve_job(
             return Document(int(book_ids[i]), marks, gaps, streams)
 
         used = min(n_classes, n_available)
-        stored_fit = stored_fit_reader(fitted, "author", used, seed, classifier_options.get(STORED_METHOD, {}))
+        stored_fit = stored_fit_reader(fitted, "author", used, seed, settings.classifier_options.get(STORED_METHOD, {}))
 
         def stored(method: str, name: str, names: Any, classes: Any, train_index: Any, words: Any = None) -> Any:
             if method != STORED_METHOD or not fitted:
@@ -118,12 +139,7 @@ def length_curve_job(
             task="author",
             n_classes=used,
             seed=seed,
-            test_fraction=test_fraction,
-            lengths=lengths,
-            methods=methods,
-            training=training,
-            short_documents=short_documents,
-            classifier_options=classifier_options,
+            **settings.row_options(),
             word_counts=None if word_files is None else word_files.counts,
             groups=text_groups(table, book_ids),  # None: whole texts
             stored=stored,
