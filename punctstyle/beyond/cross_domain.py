@@ -46,10 +46,8 @@ import scipy.sparse as sp
 from punctstyle.beyond import distortion
 from punctstyle.classifiers import build_classifier
 from punctstyle.corpus.words import select_vocabulary
-from punctstyle.experiments.driver import Documents, Estimator, Split, View, run_experiments
-from punctstyle.experiments.row import documents_split, group_pair_row
-from punctstyle.experiments.runner import run_split
-from punctstyle.experiments.splits import row_rng
+from punctstyle.experiments.driver import Documents, Estimator, Split, View, run_experiments, seeded_splits
+from punctstyle.experiments.row import group_pair_row
 from punctstyle.featuresets import resolve_feature_set, stack_features, word_set_parts
 
 GROUPINGS: tuple[str, ...] = ("form", "audience")
@@ -251,24 +249,24 @@ def choose_distortion_k(
 ) -> int:
     """The k of ``options.k_grid`` whose vectors (:func:`distortion_vectors`) give Burrows' Delta
     the best accuracy on an inner half-split of the training books ``train`` (ties: the
-    smallest k); the same inner split for every distortion."""
-    grid = options.k_grid
-    rng = row_rng(seed, len(train), "cross_domain:distortion_k")
-    inner_train, inner_test = documents_split(y_train, None, 0.5, rng)
-    if inner_test.size == 0:
+    smallest k); the same inner split for every distortion (the driver's
+    :func:`punctstyle.experiments.driver.seeded_splits`, task ``cross_domain:distortion_k``)."""
+    grid = sorted(int(k) for k in options.k_grid)
+    inner = Documents(np.asarray(y_train, dtype=object), None)  # whole texts (rule cross_analyses)
+    (split,) = seeded_splits(inner, task="cross_domain:distortion_k", seeds=[seed], test_fraction=0.5)
+    if split.test_index.size == 0:
         return int(min(grid))
+
+    def views(part: Split) -> dict[str, View]:
+        fit_rows, held_out = train[part.train_index], train[part.test_index]
+        return {str(k): View(*distortion_vectors(inputs, input_name, fit_rows, held_out, k, options)) for k in grid}
+
+    delta = Estimator("delta", lambda seed_, view: build_classifier("delta", seed=seed_, feature_set=(input_name,)),
+                      tuple(str(k) for k in grid))  # fmt: skip
     best_k, best = int(min(grid)), -1.0
-    for k in sorted(int(k) for k in grid):
-        X_train, X_test = distortion_vectors(inputs, input_name, train[inner_train], train[inner_test], k, options)
-        scored = run_split(
-            lambda: build_classifier("delta", seed=seed, feature_set=(input_name,)),
-            X_train,
-            y_train[inner_train],
-            X_test,
-            y_train[inner_test],
-        )
-        if scored.accuracy > best:
-            best_k, best = k, scored.accuracy
+    for record in run_experiments(inner, [split], views, [delta]):
+        if record.scored.accuracy > best:
+            best_k, best = int(record.feature_set), record.scored.accuracy
     return best_k
 
 
