@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from punctstyle.classifiers.options import classifier_params, options_by_classifier  # noqa: E402
 from punctstyle.jobs.importance import importance_job  # noqa: E402
 from punctstyle.jobs.length_curve import LengthCurveSettings, length_curve_job  # noqa: E402
-from punctstyle.jobs.recognition import recognition_job  # noqa: E402
+from punctstyle.jobs.recognition import RecognitionSettings, recognition_job  # noqa: E402
 from punctstyle.marks import FEATURES  # noqa: E402
 from punctstyle.settings import schema_defaults  # noqa: E402
 
@@ -62,9 +62,9 @@ def main() -> int:
     fitted = args.out / f"seed{args.seed}_fitted.npz"
     n_books = len(tables["f1"])
     _, recognition_s = cpu_of(lambda: recognition_job(
-        tables, "author", args.size, args.seed, {"fitted": fitted}, methods={"mlp": ["all", "f3"]},
-        test_fraction=test_fraction, classifier_options=options, all_configured=False,
-        store_views=["all", "f3"], store_class_sizes=[args.size],
+        tables, "author", args.size, args.seed, {"fitted": fitted},
+        RecognitionSettings(methods={"mlp": ["all", "f3"]}, test_fraction=test_fraction, classifier_options=options,
+                            all_configured=False, store_views=["all", "f3"], store_class_sizes=[args.size]),
     ))
     print(f"corpus: {n_books} books; row: author, {args.size} classes, seed {args.seed}, {args.threads} thread(s)")
     print(f"recognition row, MLPs on all and f3, stored: {recognition_s:.1f} CPU s, {fitted.stat().st_size:,} bytes")

@@ -36,7 +36,7 @@ from punctstyle.analyses.paper import (
     word_methods,
 )
 from punctstyle.classifiers.options import classifier_params, options_by_classifier
-from punctstyle.jobs.recognition import recognition_job
+from punctstyle.jobs.recognition import RecognitionSettings, recognition_job
 from punctstyle.marks import FEATURES
 from punctstyle.analyses.recognition_files import read_results, read_word_results
 from punctstyle.report.recognition_tables import summarise
@@ -116,13 +116,15 @@ def run_row(
         "all" if size == "all" else int(size),
         seed,
         outputs,
-        methods=methods,
-        test_fraction=recognition["test_fraction"],
-        classifier_options=options,
-        all_configured=False,
-        word_methods=methods_words,
+        RecognitionSettings(
+            methods=methods,
+            test_fraction=recognition["test_fraction"],
+            classifier_options=options,
+            all_configured=False,
+            word_methods=methods_words,
+            word_options=word_options,
+        ),
         word_matrix=words,
-        word_options=word_options,
         words_only=words_only,
     )
     return f"{task} {size} seed {seed}: {time.perf_counter() - start:.1f} s"

@@ -5,7 +5,7 @@ classifier; and the word baselines of the row (same split) when configured for t
 import pandas as pd
 
 from punctstyle.classifiers.options import options_by_classifier
-from punctstyle.jobs.recognition import recognition_job
+from punctstyle.jobs.recognition import RecognitionSettings, recognition_job
 from punctstyle.plan.fitted_models import consumer_class_sizes, stored_views
 from punctstyle.logs import configure_logging, job_cost_line
 from punctstyle.marks import FEATURES
@@ -18,16 +18,18 @@ recognition_job(
     "all" if wildcards.classes == "all" else int(wildcards.classes),
     int(wildcards.seed),
     dict(snakemake.output.items()),
-    methods=params.methods,
-    test_fraction=params.test_fraction,
-    classifier_options=options_by_classifier(snakemake.config, params.classifiers, snakemake.threads),
-    all_configured=params.all_configured,
-    word_methods=params.word_methods,
+    RecognitionSettings(
+        methods=params.methods,
+        test_fraction=params.test_fraction,
+        classifier_options=options_by_classifier(snakemake.config, params.classifiers, snakemake.threads),
+        all_configured=params.all_configured,
+        word_methods=params.word_methods,
+        word_options=options_by_classifier(snakemake.config, params.word_classifiers, snakemake.threads),
+        # the fits later analyses read: from the config, not params (switching one on reruns no row)
+        store_views=stored_views(snakemake.config, wildcards.task),
+        store_class_sizes=consumer_class_sizes(snakemake.config),
+    ),
     word_matrix=snakemake.input.get("words"),
-    word_options=options_by_classifier(snakemake.config, params.word_classifiers, snakemake.threads),
-    # the fits later analyses read: from the config, not params (switching one on reruns no row)
-    store_views=stored_views(snakemake.config, wildcards.task),
-    store_class_sizes=consumer_class_sizes(snakemake.config),
     log=log,
 )
 log.info("%s", job_cost_line())

@@ -8,6 +8,7 @@ code.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,36 +34,50 @@ from punctstyle.jobs.fitted_models import (
 )
 
 
+@dataclass(frozen=True)
+class RecognitionSettings:
+    """The settings every row of the recognition grid shares (the rule's ``params``): the
+    ``methods`` (classifier -> feature sets) and their ``classifier_options``
+    (:func:`punctstyle.classifiers.options.options_by_classifier`), the grid's ``test_fraction``,
+    whether class size ``"all"`` is configured (``all_configured``: a size that caps to every class
+    is then skipped), the word baselines' ``word_methods`` and ``word_options``, and the fits later
+    analyses read (``store_views``: feature sets, at ``store_class_sizes``)."""
+
+    methods: Mapping[str, Sequence[str]]
+    test_fraction: float
+    classifier_options: Mapping[str, Mapping[str, Any]]
+    all_configured: bool
+    word_methods: Mapping[str, Sequence[str]] | None = None
+    word_options: Mapping[str, Mapping[str, Any]] | None = None
+    store_views: Sequence[str] = ()
+    store_class_sizes: Sequence[int] = ()
+
+
 def recognition_job(
     tables: Mapping[str, pd.DataFrame],
     task: str,
     class_size: int | str,
     seed: int,
     outputs: Mapping[str, Any],
+    settings: RecognitionSettings,
     *,
-    methods: Mapping[str, Sequence[str]],
-    test_fraction: float,
-    classifier_options: Mapping[str, Mapping[str, Any]],
-    all_configured: bool,
-    word_methods: Mapping[str, Sequence[str]] | None = None,
     word_matrix: Any = None,
-    word_options: Mapping[str, Mapping[str, Any]] | None = None,
     words_only: bool = False,
-    store_views: Sequence[str] = (),
-    store_class_sizes: Sequence[int] = (),
     log: Any = None,
 ) -> RecognitionRun | None:
     """Rule ``recognition``: one row of Tables 2-4 (a task, a class size, a seed), every configured
     classifier (:func:`punctstyle.analyses.paper.recognition_run`), and the word baselines of the row on
-    the same split (:func:`punctstyle.analyses.paper.word_baseline_run`, when ``word_methods`` and the
+    the same split (:func:`punctstyle.analyses.paper.word_baseline_run`, when ``settings.word_methods`` and the
     ``word_matrix`` file are given). Writes ``outputs["results"]``, ``["per_class"]``,
     ``["confusion"]`` and ``["words"]`` (each when present) and, under ``outputs["models"]``, the
     full-corpus row's models. Skipped (empty files) with fewer than 2 classes or when the class
-    size caps to every class and the ``"all"`` row computes it (``all_configured``).
+    size caps to every class and the ``"all"`` row computes it (``settings.all_configured``).
     ``words_only``: the word baselines alone (benchmarks/recognition_rows.py --words-only).
-    ``outputs["fitted"]``: the MLPs of ``store_views`` (feature sets), with their test predictions,
-    when a later analysis runs at this class size (``store_class_sizes``,
+    ``outputs["fitted"]``: the MLPs of ``settings.store_views`` (feature sets), with their test
+    predictions, when a later analysis runs at this class size (``settings.store_class_sizes``,
     :func:`punctstyle.jobs.fitted_models.stores_row`); the file holds no view otherwise."""
+    methods, test_fraction, word_methods = settings.methods, settings.test_fraction, settings.word_methods
+    store_views, store_class_sizes = settings.store_views, settings.store_class_sizes
     n_available = labelled_rows(tables["f1"], task)[task_column(task)].nunique()
     run = None
     keep = [(STORED_METHOD, view) for view in store_views] if stores_row(class_size, n_available, store_class_sizes) else []
@@ -70,7 +85,7 @@ def recognition_job(
         pass
     elif not enough_classes(n_available, task, log):
         pass
-    elif duplicates_full_corpus_row(class_size, n_available, all_configured):
+    elif duplicates_full_corpus_row(class_size, n_available, settings.all_configured):
         if log is not None:
             log.info(
                 "skipped: %s classes cap to all %d %ss, the row computed by class size 'all'",
@@ -86,7 +101,7 @@ def recognition_job(
             seed,
             methods=methods,
             test_fraction=test_fraction,
-            classifier_options=classifier_options,
+            classifier_options=settings.classifier_options,
             keep=keep,
         )
     word_run = None
@@ -99,7 +114,7 @@ def recognition_job(
             matrix=read_word_matrix(word_matrix),
             methods=word_methods,
             test_fraction=test_fraction,
-            classifier_options=word_options or {},
+            classifier_options=settings.word_options or {},
             keep=keep,
         )
         if log is not None:

@@ -143,7 +143,7 @@ def test_only_the_views_and_rows_later_analyses_read_are_stored():
 
 
 def test_the_recognition_row_stores_only_the_asked_views_at_the_asked_sizes(tmp_path):
-    from punctstyle.jobs.recognition import recognition_job
+    from punctstyle.jobs.recognition import RecognitionSettings, recognition_job
     from tests.unit.test_recognition import _tables
 
     tables = _tables(4, 6)
@@ -152,7 +152,7 @@ def test_the_recognition_row_stores_only_the_asked_views_at_the_asked_sizes(tmp_
                   all_configured=True, store_views=["f3"])
     for class_size, sizes, stored in ((3, [3], ["f3"]), (3, [10], []), ("all", [10], ["f3"]), (10, [10], [])):
         outputs = {"fitted": tmp_path / f"{class_size}_{sizes[0]}.npz", "models": tmp_path / f"models_{class_size}"}
-        recognition_job(tables, "author", class_size, 0, outputs, store_class_sizes=sizes, **common)
+        recognition_job(tables, "author", class_size, 0, outputs, RecognitionSettings(store_class_sizes=sizes, **common))
         models = FittedModels([outputs["fitted"]])
         assert [key.feature_set for key in models.keys()] == stored
         # the models folder keeps the full-corpus row's networks only, as before
@@ -221,7 +221,7 @@ def test_the_recognition_row_stores_its_word_baseline_with_the_words(tmp_path):
     """A recognition row keeps the word baseline's network a later analysis reads (words5 here),
     with the words of its block; the punctuation view beside it as before."""
     from punctstyle.corpus.words import build_word_matrix, write_word_matrix
-    from punctstyle.jobs.recognition import recognition_job
+    from punctstyle.jobs.recognition import RecognitionSettings, recognition_job
     from tests.unit.test_recognition import _tables
 
     tables = _tables(3, 6)
@@ -231,11 +231,10 @@ def test_the_recognition_row_stores_its_word_baseline_with_the_words(tmp_path):
     write_word_matrix(tmp_path / "words.npz", build_word_matrix(books, pool_per_book=12))
     options = {"mlp": {"params": mlp_params(hidden=8, max_epochs=2), "num_threads": 1}}
     outputs = {"fitted": tmp_path / "fitted.npz", "words": tmp_path / "words.csv"}
-    recognition_job(tables, "author", "all", 0, outputs, methods={"mlp": ["f3"]}, test_fraction=0.2,
-                    classifier_options=options, all_configured=True,
-                    word_methods={"mlp": ["words5", "words10"], "delta": ["words5"]},
-                    word_matrix=tmp_path / "words.npz", word_options=options,
-                    store_views=["f3", "words5"], store_class_sizes=[3])
+    settings = RecognitionSettings(methods={"mlp": ["f3"]}, test_fraction=0.2, classifier_options=options,
+                                   all_configured=True, word_methods={"mlp": ["words5", "words10"], "delta": ["words5"]},
+                                   word_options=options, store_views=["f3", "words5"], store_class_sizes=[3])
+    recognition_job(tables, "author", "all", 0, outputs, settings, word_matrix=tmp_path / "words.npz")
     models = FittedModels([outputs["fitted"]])
     assert sorted(key.feature_set for key in models.keys()) == ["f3", "words5"]
     with np.load(outputs["fitted"]) as data:
