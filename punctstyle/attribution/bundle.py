@@ -10,8 +10,9 @@ The bundle (``models/attribution/`` of the workflow, ``--model`` of the CLI):
 * ``threshold.json``: the minimum number of marks for attribution with the measured
   accuracy per length of KL-nearest attribution and of the MLP
   (:func:`punctstyle.attribution.length.threshold_record`, ``mlp_curve``) and the
-  ``calibration`` of the MLP's probabilities on the same held-out books
-  (:mod:`punctstyle.attribution.calibration`: a temperature, reliability before and after);
+  ``calibration`` of the MLP's probabilities (:mod:`punctstyle.attribution.calibration`: a
+  temperature fitted on cross-fitted predictions of the deployed recipe, reliability before and
+  after, the table after out of sample);
 * ``words.npz`` (optional: a bundle built with word streams and ``attribution.words`` > 0):
   Burrows' Delta on the most frequent words and on the words with f1..f6
   (:mod:`punctstyle.attribution.bundle_words`); their held-out accuracy per length is

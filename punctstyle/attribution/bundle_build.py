@@ -31,8 +31,13 @@ from punctstyle.attribution.bundle_words import (
     word_length_curves,
     write_word_models,
 )
-from punctstyle.attribution.calibration import calibration_record, held_out_predictions
-from punctstyle.attribution.length import attribution_split, mlp_length_curve, threshold_record
+from punctstyle.attribution.calibration import (
+    aligned_probabilities,
+    cross_fitted_record,
+    held_out_predictions,
+    text_folds,
+)
+from punctstyle.attribution.length import mlp_length_curve, threshold_record
 from punctstyle.classifiers import build_classifier
 from punctstyle.classifiers.options import options_by_classifier
 from punctstyle.corpus.sequences import document_sequences
@@ -76,7 +81,7 @@ def length_curves(sequences: Sequence[Any], features: Mapping[str, np.ndarray], 
                   settings: AttributionSettings, trainer: Trainer,
                   groups: Sequence[Any] | None = None, kept: list[Any] | None = None) -> dict[str, Any]:
     """``threshold.json``: the KL threshold record plus ``mlp_curve``/``mlp_full_accuracy`` and
-    ``calibration`` (:func:`held_out_calibration` of the curve's MLP; None without held-out books).
+    ``calibration`` (:func:`cross_fitted_calibration`; None without held-out books).
     ``groups``: each document's text when documents are excerpts (whole texts are held out);
     ``kept``: a list that receives the curve's MLP (trained on the split's training books)."""
 
@@ -100,22 +105,46 @@ def length_curves(sequences: Sequence[Any], features: Mapping[str, np.ndarray], 
     if trained and kept is not None:
         kept.append(trained[-1])
     if trained:
-        calibration = held_out_calibration(trained[-1], sequences, labels, full_features, settings, trainer, groups)
+        calibration = cross_fitted_calibration(sequences, labels, full_features, settings, trainer, groups)
     return {**record, "mlp_full_accuracy": mlp["full_accuracy"], "mlp_curve": mlp["curve"],
             "calibration": calibration}
 
 
-def held_out_calibration(model: TrainedMLP, sequences: Sequence[Any], labels: np.ndarray, full_features: np.ndarray,
-                         settings: AttributionSettings, trainer: Trainer,
-                         groups: Sequence[Any] | None = None) -> dict[str, Any] | None:
-    """:func:`punctstyle.attribution.calibration.calibration_record` of the length curve's MLP on its
-    held-out books (the same :func:`punctstyle.attribution.length.attribution_split`), whole
-    and cut to each grid length; None without a held-out prediction."""
+def calibration_folds(test_fraction: float) -> int:
+    """The folds of the cross-fitted calibration: ``K = max(2, round(1 / test_fraction))`` (5 for
+    the default 80/20 split: each network trains on the share of texts the length curve's does)."""
+    return max(2, int(round(1.0 / test_fraction)))
 
-    _, test_rows = attribution_split(np.asarray(labels, dtype=object), settings.test_fraction, settings.seed, groups)
-    proba, truth = held_out_predictions(model, sequences, labels, test_rows, full_features, trainer.inputs_of,
-                                        settings.mark_grid)
-    return calibration_record(proba, truth) if truth.size else None
+
+def cross_fitted_calibration(sequences: Sequence[Any], labels: np.ndarray, full_features: np.ndarray,
+                             settings: AttributionSettings, trainer: Trainer,
+                             groups: Sequence[Any] | None = None) -> dict[str, Any] | None:
+    """:func:`punctstyle.attribution.calibration.cross_fitted_record` of the deployed recipe: the
+    texts dealt into :func:`calibration_folds` folds (:func:`punctstyle.attribution.calibration.text_folds`,
+    seeded by ``attribution.seed``); for each fold, ``trainer`` trains a network on the other folds
+    and predicts the fold's texts whole and cut to each grid length (an author the network did not
+    see is left out); None without a prediction."""
+
+    y = np.asarray(labels, dtype=object)
+    classes = np.unique(y.astype(str))
+    folds = text_folds(y, groups, calibration_folds(settings.test_fraction), np.random.default_rng(settings.seed))
+    blocks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for k in np.unique(folds).tolist():
+        train = folds != k
+        if not train.any():
+            continue
+        model = trainer.train(full_features[train], y[train])
+        proba, truth = held_out_predictions(model, sequences, y, np.flatnonzero(folds == k), full_features,
+                                            trainer.inputs_of, settings.mark_grid)
+        if truth.size:
+            index = {c: j for j, c in enumerate(classes.tolist())}
+            truth = np.array([index[str(model.classes[t])] for t in truth], dtype=np.int64)
+            proba = aligned_probabilities(proba, [str(c) for c in model.classes], classes.tolist())
+            blocks.append((proba, truth, np.full(truth.size, k)))
+    if not blocks:
+        return None
+    proba, truth, fold = (np.concatenate(parts) for parts in zip(*blocks, strict=True))
+    return cross_fitted_record(proba, truth, fold)
 
 
 def build_attribution_bundle(

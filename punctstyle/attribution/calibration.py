@@ -1,8 +1,13 @@
-"""Calibration of the attribution MLP's probabilities on held-out books (issue 22 item 18).
+"""Calibration of the attribution MLP's probabilities on held-out books (issue 22 item 18,
+issue 35 item 3).
 
-The bundle's length curve trains an MLP on the training books of :func:`attribution_split`
-and predicts the held-out books cut to each length of the mark grid (and whole). Those
-held-out predictions fit one temperature ``T`` (temperature scaling, Guo et al. 2017):
+The temperature is fitted on predictions of the network it is applied to, cross-fitted as
+scikit-learn's ``CalibratedClassifierCV(ensemble=False)`` does: the texts are dealt into ``K``
+folds (:func:`text_folds`; a text's excerpts share its fold); for each fold a network of the
+deployed recipe (same classifier, options, features and seed) is trained on the other folds and
+predicts the fold's texts, whole and cut to each length of the mark grid; those out-of-fold
+predictions fit one temperature ``T`` (temperature scaling, Guo et al. 2017), which is applied
+to the deployed network (the same recipe trained on every text):
 
     p'_a = softmax(log p_a / T),  T = argmin_T  - sum_i log p'_{i, y_i}
 
@@ -11,7 +16,10 @@ held-out predictions fit one temperature ``T`` (temperature scaling, Guo et al. 
 reliability of the probabilities before and after is the table of :func:`reliability`: per
 confidence bin ``[k/B, (k+1)/B)`` of the top probability, the predictions in it, their mean
 confidence and their accuracy; the expected calibration error is
-``ECE = sum_k n_k / n |accuracy_k - confidence_k|``.
+``ECE = sum_k n_k / n |accuracy_k - confidence_k|``. The table after calibration is out of
+sample (:func:`cross_fitted_record`): fold ``k``'s predictions are scaled by ``T_{-k}``, the
+temperature fitted on the other folds' predictions only, so no prediction is judged by a
+temperature it helped to fit.
 """
 
 from __future__ import annotations
@@ -82,20 +90,64 @@ def reliability(proba: np.ndarray, truth: np.ndarray, bins: int = RELIABILITY_BI
     return {"ece": float(ece), "bins": rows}
 
 
-def calibration_record(proba: np.ndarray, truth: np.ndarray) -> dict[str, Any]:
-    """The ``calibration`` block of ``threshold.json``: ``temperature``, ``n_predictions``,
-    ``nll_before``/``nll_after`` and the reliability tables ``before``/``after``."""
+def cross_fitted_record(proba: np.ndarray, truth: np.ndarray, folds: np.ndarray) -> dict[str, Any]:
+    """The ``calibration`` block of ``threshold.json`` from out-of-fold predictions (``folds``:
+    the fold of each prediction's text): ``temperature`` ``T`` fitted on all of them (the one
+    applied to the deployed network), ``fold_temperatures`` ``T_{-k}`` fitted without fold ``k``,
+    ``nll_before``/``before`` of the raw predictions and ``nll_after``/``after`` out of sample:
+    fold ``k`` scaled by ``T_{-k}`` (a fold alone, with no other fold, is scaled by ``T``)."""
+    proba = np.asarray(proba, dtype=np.float64)
+    truth = np.asarray(truth, dtype=np.int64)
+    folds = np.asarray(folds)
     temperature = fit_temperature(proba, truth)
-    after = scaled_probabilities(proba, temperature)
+    after = np.empty_like(proba)
+    fold_temperatures = {}
+    for k in np.unique(folds).tolist():
+        inside = folds == k
+        t_k = fit_temperature(proba[~inside], truth[~inside]) if (~inside).any() else temperature
+        fold_temperatures[str(k)] = t_k
+        after[inside] = scaled_probabilities(proba[inside], t_k)
     return {
-        "method": "temperature scaling on held-out predictions of the length curve",
+        "method": "temperature scaling on cross-fitted predictions of the deployed recipe; "
+                  "after: each fold scaled by the temperature of the other folds",
         "temperature": temperature,
         "n_predictions": int(len(truth)),
+        "folds": len(fold_temperatures),
+        "fold_temperatures": fold_temperatures,
         "nll_before": mean_nll(proba, truth),
         "nll_after": mean_nll(after, truth),
         "before": reliability(proba, truth),
         "after": reliability(after, truth),
     }
+
+
+def text_folds(labels: Sequence[Any], groups: Sequence[Any] | None, n_folds: int,
+               rng: np.random.Generator) -> np.ndarray:
+    """The fold (``0 .. n_folds - 1``) of each document, stratified by class, whole texts kept
+    together: a class's ``g`` texts (``groups``; each document its own text without) in a random
+    order get folds ``(o + j) mod n_folds``, ``j = 0 .. g - 1``, with a random offset ``o`` per
+    class, so every fold holds ``floor(g / n_folds)`` or one more of them; each document follows
+    its text."""
+    if n_folds < 2:
+        raise ValueError(f"cross-fitting needs at least 2 folds, got {n_folds}")
+    y = np.asarray(labels, dtype=object)
+    g = np.arange(y.size) if groups is None else np.asarray(groups, dtype=object)
+    _, first, inverse = np.unique(g.astype(str), return_index=True, return_inverse=True)
+    text_labels = y[first].astype(str)
+    fold_of_text = np.empty(first.size, dtype=np.int64)
+    for label in np.unique(text_labels).tolist():
+        texts = rng.permutation(np.flatnonzero(text_labels == label))
+        fold_of_text[texts] = (int(rng.integers(n_folds)) + np.arange(texts.size)) % n_folds
+    return fold_of_text[np.asarray(inverse).ravel()]
+
+
+def aligned_probabilities(proba: np.ndarray, model_classes: Sequence[Any], classes: Sequence[Any]) -> np.ndarray:
+    """``proba`` (columns in ``model_classes`` order) as columns of ``classes`` (a superset):
+    a class the model never saw gets probability 0."""
+    index = {c: k for k, c in enumerate(classes)}
+    out = np.zeros((len(proba), len(index)), dtype=np.float64)
+    out[:, [index[c] for c in model_classes]] = proba
+    return out
 
 
 def held_out_predictions(model: Any, sequences: Sequence[Any], labels: Sequence[Any], test_rows: np.ndarray,
@@ -119,10 +171,12 @@ def held_out_predictions(model: Any, sequences: Sequence[Any], labels: Sequence[
 
 
 __all__ = [
-    "calibration_record",
+    "aligned_probabilities",
+    "cross_fitted_record",
     "fit_temperature",
     "held_out_predictions",
     "mean_nll",
     "reliability",
     "scaled_probabilities",
+    "text_folds",
 ]

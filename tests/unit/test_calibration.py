@@ -31,7 +31,7 @@ def test_scaled_probabilities_keep_order_and_sum_to_one():
 
 def test_overconfident_predictions_are_softened_to_their_accuracy():
     proba, truth = overconfident(4000, 5, accuracy=0.7, seed=1)
-    record = cal.calibration_record(proba, truth)
+    record = cal.cross_fitted_record(proba, truth, np.arange(4000) % 5)
     assert record["temperature"] > 1.5
     assert record["nll_after"] < record["nll_before"]
     assert record["after"]["ece"] < 0.03 < 0.2 < record["before"]["ece"]
@@ -59,3 +59,45 @@ def test_reliability_bins_and_ece_by_hand():
 def test_all_right_held_out_predictions_never_sharpen():
     proba, truth = overconfident(200, 3, accuracy=1.0, seed=3)
     assert cal.fit_temperature(proba * 0 + np.where(np.eye(3)[truth] > 0, 0.6, 0.2), truth) == pytest.approx(1.0, abs=1e-3)
+
+
+def test_the_table_after_is_out_of_sample_each_fold_scaled_by_the_other_folds_temperature():
+    sharp, sharp_truth = overconfident(600, 4, accuracy=0.6, seed=4)
+    fair, fair_truth = overconfident(600, 4, accuracy=0.97, seed=5)
+    proba, truth = np.concatenate([sharp, fair]), np.concatenate([sharp_truth, fair_truth])
+    folds = np.repeat([0, 1], 600)
+    record = cal.cross_fitted_record(proba, truth, folds)
+    t0, t1 = cal.fit_temperature(fair, fair_truth), cal.fit_temperature(sharp, sharp_truth)
+    assert record["fold_temperatures"] == {"0": t0, "1": t1}
+    assert record["temperature"] == cal.fit_temperature(proba, truth)
+    after = np.concatenate([cal.scaled_probabilities(sharp, t0), cal.scaled_probabilities(fair, t1)])
+    assert record["after"] == cal.reliability(after, truth)
+    assert record["nll_after"] == cal.mean_nll(after, truth)
+    assert record["before"] == cal.reliability(proba, truth)
+    assert (record["folds"], record["n_predictions"]) == (2, 1200)
+    # fold 0 (right 60 % of the time) is scaled by the temperature of fold 1 (right 97 %): it stays
+    # over-confident out of sample, which the in-sample table of one pooled temperature would hide
+    in_sample = cal.reliability(cal.scaled_probabilities(proba, record["temperature"]), truth)
+    assert record["after"]["ece"] > in_sample["ece"]
+    assert t1 > t0
+
+
+def test_text_folds_keep_a_text_together_and_spread_each_author_evenly():
+    labels = ["a"] * 7 + ["b"] * 3 + ["c"] * 12
+    groups = ["a1", "a2", "a3", "a4", "a5", "a6", "a7", "b1", "b2", "b3"] + [f"c{i // 2}" for i in range(12)]
+    folds = cal.text_folds(labels, groups, 3, np.random.default_rng(0))
+    assert folds.shape == (22,) and set(folds.tolist()) <= {0, 1, 2}
+    assert all(folds[i] == folds[i + 1] for i in range(10, 22, 2))  # a text's two excerpts, one fold
+    per_text = {g: f for g, f in zip(groups, folds.tolist(), strict=True)}
+    for author, n_texts in (("a", 7), ("b", 3), ("c", 6)):
+        counts = np.bincount([f for g, f in per_text.items() if g.startswith(author)], minlength=3)
+        assert sorted(counts.tolist()) == sorted([n_texts // 3 + (k < n_texts % 3) for k in range(3)])
+    assert (cal.text_folds(labels, groups, 3, np.random.default_rng(0)) == folds).all()
+    with pytest.raises(ValueError, match="at least 2 folds"):
+        cal.text_folds(labels, groups, 1, np.random.default_rng(0))
+
+
+def test_aligned_probabilities_put_each_column_under_its_class():
+    proba = np.array([[0.25, 0.75], [0.5, 0.5]])
+    aligned = cal.aligned_probabilities(proba, ["c", "a"], ["a", "b", "c"])
+    assert aligned.tolist() == [[0.75, 0.0, 0.25], [0.5, 0.0, 0.5]]

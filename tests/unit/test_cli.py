@@ -696,7 +696,8 @@ def test_trust_note_says_how_many_held_out_books_it_rests_on(capsys, tiny_bundle
 
 
 def test_bundle_probabilities_are_calibrated_on_held_out_books(capsys, tiny_bundle, tmp_path, le_guin):
-    """threshold.json holds a temperature fitted on the length curve's held-out predictions;
+    """threshold.json holds a temperature fitted on cross-fitted predictions of the deployed
+    recipe (one per fold of 1 / test_fraction, every one with its out-of-fold temperature);
     attribute's probabilities are the model's scaled by it (same order), and a bad one is refused."""
     from punctstyle.attribution.calibration import scaled_probabilities
 
@@ -705,7 +706,10 @@ def test_bundle_probabilities_are_calibrated_on_held_out_books(capsys, tiny_bund
     block = loaded.threshold["calibration"]
     assert block["temperature"] > 0 and block["n_predictions"] > 0
     assert sum(b["n"] for b in block["before"]["bins"]) == block["n_predictions"]
-    assert block["nll_after"] <= block["nll_before"] + 1e-9
+    assert sum(b["n"] for b in block["after"]["bins"]) == block["n_predictions"]
+    assert block["folds"] == round(1 / loaded.manifest["settings"]["test_fraction"])
+    assert len(block["fold_temperatures"]) == block["folds"]
+    assert all(t >= 1.0 for t in [block["temperature"], *block["fold_temperatures"].values()])
     text = tmp_path / "new.txt"
     text.write_text(sentences(2, 30, seed=77), encoding="utf-8")
     code, out, _ = run(capsys, "attribute", str(text), "--model", str(bundle), "--json", "--top", "3")

@@ -1,0 +1,122 @@
+"""What the cross-fitted temperature changes (issue 35 item 3): the attribution bundle's
+calibration as it was (one network on the 80/20 split, its held-out predictions fit the
+temperature and judge it) against the bundle's present one (cross-fitted predictions of the
+deployed recipe, the table after out of sample), on a finished run's corpus, for several seeds.
+
+    python benchmarks/calibration_correction.py OUTDIR --seeds 0 1 2 3 4 [--out docs/evidence/calibration]
+
+OUTDIR: a finished run's outdir (``corpus/f1..f6.parquet``, ``sequences/``, and the bundle
+``models/attribution/manifest.json``, whose settings and network hyper-parameters are reused
+with each seed in place of ``attribution.seed``). Torch on one thread. Writes ``calibration.csv``
+(one row per seed and method: ``split_in_sample``, the former calibration; ``cross_fitted``, the
+present one, whose ``ece_after`` and ``nll_after`` are out of sample) and ``summary.csv`` (mean and sd over seeds), with
+``run.json`` (:mod:`evidence_run`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def split_in_sample(sequences, labels, full_features, settings, trainer, groups) -> dict:
+    """The former calibration: the curve's network (trained on :func:`attribution_split`'s
+    training texts) predicts the held-out texts; their temperature is fitted and the table after
+    is computed on the same predictions."""
+    from punctstyle.attribution.calibration import (
+        fit_temperature,
+        held_out_predictions,
+        mean_nll,
+        reliability,
+        scaled_probabilities,
+    )
+    from punctstyle.attribution.length import attribution_split
+
+    train, test = attribution_split(labels, settings.test_fraction, settings.seed, groups)
+    model = trainer.train(full_features[train], labels[train])
+    proba, truth = held_out_predictions(model, sequences, labels, test, full_features, trainer.inputs_of,
+                                        settings.mark_grid)
+    temperature = fit_temperature(proba, truth)
+    after = scaled_probabilities(proba, temperature)
+    return {"temperature": temperature, "n_predictions": int(truth.size), "nll_before": mean_nll(proba, truth),
+            "nll_after": mean_nll(after, truth), "ece_before": reliability(proba, truth)["ece"],
+            "ece_after": reliability(after, truth)["ece"]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("outdir", type=Path)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
+    parser.add_argument("--out", type=Path, default=None, help="evidence folder (docs/evidence/calibration)")
+    args = parser.parse_args(argv)
+
+    import torch
+
+    from evidence_run import commit, corpus_fingerprint, write_evidence
+    from punctstyle.attribution.bundle import AttributionSettings
+    from punctstyle.attribution.bundle_build import Trainer, cross_fitted_calibration
+    from punctstyle.classifiers.mlp import MLPParams
+    from punctstyle.corpus.sequences import document_sequences
+    from punctstyle.corpus.tables import text_groups
+    from punctstyle.featuresets import matrices_from_tables, stack_features
+    from punctstyle.rule_names import FEATURES
+
+    torch.set_num_threads(1)
+    revision = commit()
+    run = args.outdir
+    manifest = json.loads((run / "models" / "attribution" / "manifest.json").read_text(encoding="utf-8"))
+    block = manifest["settings"]
+    tables = {f: pd.read_parquet(run / "corpus" / f"{f}.parquet") for f in FEATURES}
+    features, labels, book_ids = matrices_from_tables(tables, "author")
+    table = tables[FEATURES[0]]
+    sequence_paths = sorted((run / "sequences").glob("*.parquet"))
+    sequences = document_sequences(sequence_paths, table, book_ids)
+    groups = text_groups(table, book_ids)
+    options = {"params": MLPParams(**manifest["mlp"]["params"]), "device": "cpu", "num_threads": 1}
+    rows = []
+    for seed in args.seeds:
+        settings = AttributionSettings.from_config({**block, "seed": seed})
+        trainer = Trainer(options, tuple(manifest["feature_set"]), seed)
+        full_features = stack_features(features, trainer.feature_set)
+        started = time.process_time()
+        former = split_in_sample(sequences, labels, full_features, settings, trainer, groups)
+        former_cpu = time.process_time() - started
+        started = time.process_time()
+        present = cross_fitted_calibration(sequences, labels, full_features, settings, trainer, groups)
+        present_cpu = time.process_time() - started
+        rows.append({"seed": seed, "method": "split_in_sample", **former, "cpu_s": former_cpu})
+        rows.append({"seed": seed, "method": "cross_fitted", "temperature": present["temperature"],
+                     "n_predictions": present["n_predictions"], "nll_before": present["nll_before"],
+                     "nll_after": present["nll_after"], "ece_before": present["before"]["ece"],
+                     "ece_after": present["after"]["ece"], "cpu_s": present_cpu})
+        print(json.dumps(rows[-2:]), flush=True)
+    frame = pd.DataFrame(rows)
+    summary = (frame.groupby("method", sort=False)[["temperature", "nll_before", "nll_after", "ece_before",
+                                                      "ece_after", "cpu_s"]]
+               .agg(["mean", "std"]))
+    summary.columns = [f"{a}_{b}" for a, b in summary.columns]
+    summary = summary.reset_index()
+    print(summary.to_string(index=False))
+    if args.out is not None:
+        write_evidence(args.out, {"calibration.csv": frame, "summary.csv": summary}, {
+            "command": "python benchmarks/calibration_correction.py OUTDIR --seeds "
+                       + " ".join(map(str, args.seeds)) + f" --out {args.out.as_posix()}",
+            "commit": revision,
+            "corpus": corpus_fingerprint(run),
+            "settings": {**block, "seed": "each of seeds"},
+            "feature_set": manifest["feature_set"],
+            "torch_threads": 1,
+        })
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
