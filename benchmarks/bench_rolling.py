@@ -173,10 +173,11 @@ class _Indexed:
         return self.function(i)
 
 
-def command_seconds(text: str, bundle_dir: Path, method: str) -> float:
+def command_seconds(text: str, bundle_dir: Path, method: str | None) -> float:
     """CPU seconds (user + system) of ``punctstyle rolling FILE --model BUNDLE --method METHOD
     --json`` in a child process on one thread, at the default window: Python's start, the
-    imports, reading the text and the bundle included."""
+    imports, reading the text and the bundle included (``method`` None: no ``--method``, the
+    bundle's default)."""
     import os
     import resource
     import subprocess
@@ -189,7 +190,7 @@ def command_seconds(text: str, bundle_dir: Path, method: str) -> float:
         path.write_text(text, encoding="utf-8")
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run([sys.executable, "-m", "punctstyle.cli", "rolling", str(path), "--model", str(bundle_dir),
-                        "--method", method, "--json"], check=True, env=env, stdout=subprocess.DEVNULL)
+                        *(["--method", method] if method else []), "--json"], check=True, env=env, stdout=subprocess.DEVNULL)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 

@@ -190,16 +190,15 @@ def cmd_rolling(args: argparse.Namespace) -> int:
             save_figure_as(rolling_figure(result, f"{name}: rolling attribution"), figure)
         except OSError as exc:
             raise InputError(f"{figure}: cannot write the figure ({exc.strerror or exc})") from None
-    from punctstyle.attribution.rolling import rolling_default
+    from punctstyle.attribution.rolling import rolling_choice_note, rolling_choice_record, rolling_default
 
     default = rolling_default(bundle)
     chosen = args.method or default
     if args.json:
         _print_json({"file": name, "model": bundle.directory, "method_choice": chosen, "default_method": default,
-                     **result.as_json()})
+                     "default_measured": rolling_choice_record(bundle.threshold), **result.as_json()})
     else:
-        how = "the bundle's default, best change-point F1 on its synthetic collaborations" if args.method is None \
-            else "--method"
+        how = rolling_choice_note(bundle.threshold) if args.method is None else "--method"
         sys.stdout.write(rolling_table(name, result, f"; {chosen} ({how})"))
     return EXIT_OK
 

@@ -278,7 +278,9 @@ class MethodAnswer:
     """One method's answer for a text: its first ``authors`` (best first) with their ``scores``
     (``kind``: ``probability``, larger first, or ``distance``, smaller first), and the held-out
     ``accuracy`` measured at ``measured_at`` marks (the length of the method's curve nearest to the
-    text's; None without a curve) on ``n_test`` held-out books (None when the curve does not say)."""
+    text's; None without a curve) on ``n_test`` held-out books (None when the curve does not say);
+    ``curve_mean``: the mean held-out accuracy over every length of the curve (None without one),
+    which decides a tie at the text's length (:func:`trusted_answer`)."""
 
     method: str
     kind: str
@@ -287,6 +289,7 @@ class MethodAnswer:
     measured_at: int | None
     accuracy: float | None
     n_test: int | None
+    curve_mean: float | None = None
 
     @property
     def family(self) -> str:
@@ -305,6 +308,7 @@ class MethodAnswer:
             "authors": [{"author": a, self.kind: s if np.isfinite(s) else None}
                         for a, s in zip(self.authors, self.scores, strict=True)],
             "measured_at": self.measured_at, "accuracy": self.accuracy, "n_test": self.n_test, "right": self.right,
+            "curve_mean": self.curve_mean,
         }
 
 
@@ -312,7 +316,8 @@ def method_answer(method: str, kind: str, scores: pd.Series, curve: Sequence[Map
                   top: int, n_test: int | None = None) -> MethodAnswer:
     """The ``top`` authors of ``scores`` (index: authors; ``probability`` larger first,
     ``distance`` smaller first, NaN last, stable) and the curve's accuracy at
-    :func:`nearest_measured_length` (``n_test``: the curve's own, else the one given)."""
+    :func:`nearest_measured_length` (``n_test``: the curve's own, else the one given), and the
+    curve's mean accuracy over its lengths (:func:`curve_mean`)."""
     values = pd.to_numeric(scores, errors="coerce").astype(np.float64)
     ordered = values.sort_values(ascending=kind != "probability", na_position="last", kind="stable").head(top)
     grid = [int(r["n_marks"]) for r in curve]
@@ -320,17 +325,27 @@ def method_answer(method: str, kind: str, scores: pd.Series, curve: Sequence[Map
     accuracy = None if measured_at is None else _accuracy_at(curve, measured_at)
     held_out = None if measured_at is None else _held_out_at(curve, measured_at)
     return MethodAnswer(method, kind, tuple(str(a) for a in ordered.index), tuple(float(v) for v in ordered),
-                        measured_at, accuracy, held_out if held_out is not None else n_test)
+                        measured_at, accuracy, held_out if held_out is not None else n_test, curve_mean(curve))
+
+
+def curve_mean(curve: Sequence[Mapping[str, Any]]) -> float | None:
+    """``(1/K) sum_k accuracy(n_k)`` over the curve's ``K`` lengths with a measured accuracy; None
+    without one."""
+    values = [float(r["accuracy"]) for r in curve if r.get("accuracy") is not None]
+    return float(np.mean(values)) if values else None
 
 
 def trusted_answer(answers: Sequence[MethodAnswer]) -> MethodAnswer | None:
     """The answer with the highest held-out accuracy at the text's length (``argmax`` over the
-    methods with a measured curve; on a tie the earlier in ``answers``, punctuation first); None
-    when no method has one."""
+    methods with a measured curve); on a tie the one with the higher :attr:`MethodAnswer.curve_mean`
+    (the accuracy at one length is a multiple of ``1/n_test``, so ties are common, and the whole
+    curve is more held-out evidence than the list's order), then the earlier in ``answers``,
+    punctuation first; None when no method has one."""
     measured = [a for a in answers if a.accuracy is not None]
     if not measured:
         return None
-    return max(measured, key=lambda a: (a.accuracy, -answers.index(a)))
+    return max(measured, key=lambda a: (a.accuracy, -np.inf if a.curve_mean is None else a.curve_mean,
+                                        -answers.index(a)))
 
 
 def near_chance_note(answer: MethodAnswer, n_authors: int, top_probability: float | None) -> str | None:
@@ -365,6 +380,7 @@ __all__ = [
     "method_family",
     "near_chance_note",
     "trusted_answer",
+    "curve_mean",
     "author_signatures",
     "method_disagreement",
     "nearest_measured_length",

@@ -38,6 +38,7 @@ from punctstyle.attribution.calibration import (
     text_folds,
 )
 from punctstyle.attribution.length import mlp_length_curve, threshold_record
+from punctstyle.attribution.rolling import rolling_choice_record
 from punctstyle.classifiers import build_classifier
 from punctstyle.classifiers.options import options_by_classifier
 from punctstyle.corpus.sequences import document_sequences
@@ -209,6 +210,7 @@ def build_attribution_bundle(
         write_word_models(outputs["words"], word_models or WordModels((), {}))
     manifest = bundle_manifest(model, settings, labels, threshold, groups)
     manifest["word_methods"] = list(WORD_METHODS) if word_models is not None else []
+    manifest["rolling_choice"] = rolling_choice_record(threshold)
     manifest[EXTRACTION_FIELD] = (extraction or ExtractionLanguage()).as_record()
     write_manifest(outputs["manifest"], manifest)
     return read_manifest(outputs["manifest"])
@@ -222,12 +224,15 @@ def word_methods(sequences: Sequence[Any], features: Mapping[str, np.ndarray], l
     most frequent words of every corpus book, Delta fitted on every book) and what
     ``threshold.json`` gains: ``word_curves`` (held-out accuracy per length on the split of the
     MLP's and KL's curves) and ``rolling`` (:func:`punctstyle.attribution.bundle_words.rolling_choice`
-    on that split: the punctuation method is the one :func:`punctstyle.attribution.rolling.best_method_at`
-    picks at the default window, scored by the split's MLP or KL signatures). Without held-out
+    on that split, at the window ``punctstyle rolling`` uses by default,
+    :func:`punctstyle.attribution.rolling.rolling_window`, shrunk to what the collaboration parts hold,
+    :func:`punctstyle.attribution.rolling.choice_window`; ``window`` and ``command_window`` record
+    both; the punctuation method is the one :func:`punctstyle.attribution.rolling.best_method_at`
+    picks at that window, scored by the split's MLP or KL signatures). Without held-out
     books (``split_model`` None) ``word_curves`` is empty and ``rolling`` None."""
     from punctstyle.attribution.length import attribution_split
     from punctstyle.attribution.rolling import (
-        PROBABILITY, SliceScores, best_method_at, default_step, default_window, kl_slice_scores)
+        PROBABILITY, SliceScores, best_method_at, choice_window, default_step, kl_slice_scores, rolling_window)
     from punctstyle.classifiers.kl_nearest import class_signatures
     from punctstyle.corpus.words import training_vocabulary
 
@@ -249,7 +254,8 @@ def word_methods(sequences: Sequence[Any], features: Mapping[str, np.ndarray], l
     split_rows = np.vstack([count_frequencies(*word_files.counts(int(i)), split_words) for i in train])
     split_models = fit_word_models(punctuation_block({f: features[f][train] for f in PAPER_FEATURES}),
                                    split_rows, y[train], split_words)
-    window = default_window(threshold)
+    command_window = rolling_window(threshold)
+    window = choice_window(command_window, settings.part_marks[0])
     punctuation_method = best_method_at(threshold, settings.kl_features, window)[0]
     if punctuation_method == "mlp":
         def punctuation(slices: Mapping[str, np.ndarray]) -> Any:
@@ -267,6 +273,7 @@ def word_methods(sequences: Sequence[Any], features: Mapping[str, np.ndarray], l
                             part_marks=settings.part_marks, seed=settings.seed,
                             feature_names=tuple(dict.fromkeys([*PAPER_FEATURES, *trainer.feature_set])))
     choice["punctuation_method"] = punctuation_method
+    choice["command_window"] = int(command_window)
     return models, {"word_curves": curves, "words": len(words), "rolling": choice}
 
 

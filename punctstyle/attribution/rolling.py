@@ -223,6 +223,47 @@ def rolling_window(threshold: Mapping[str, Any]) -> int:
     return max(default_window(threshold), ROLLING_MIN_WINDOW)
 
 
+WINDOWS_PER_PART = 2
+"""How many default windows each part of the bundle's synthetic collaborations must hold for the
+rolling choice to be measured at that window (:func:`choice_window`): with a step of a quarter
+window and segments of at least ``ceil(N / S) = 4`` slices, an A-B text of two parts of ``N`` marks
+has only 5 slices, too few for two segments; parts of ``2 N`` give 13."""
+
+
+def choice_window(command_window: int, part_min: int) -> int:
+    """The window at which the bundle measures its rolling methods (``rolling.window`` of
+    ``threshold.json``): the command's default window ``N`` (:func:`rolling_window`) when the
+    shortest part holds :data:`WINDOWS_PER_PART` of them, else what the parts allow:
+    ``N_c = min(N, max(1, floor(p_min / 2)))`` (``p_min``: the shortest part, ``part_marks[0]``);
+    so ``N_c = N`` for parts of at least ``2 N`` marks (800 for the default 2,000-mark parts)."""
+    return int(min(int(command_window), max(1, int(part_min) // WINDOWS_PER_PART)))
+
+
+def rolling_choice_record(threshold: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Where the bundle measured its rolling default: ``{"default", "window", "step",
+    "command_window"}`` of ``rolling`` in ``threshold.json`` (``command_window`` None for a bundle
+    built before it was recorded); None without that measurement."""
+    record = threshold.get("rolling") or {}
+    if not record.get("default") or record.get("window") is None:
+        return None
+    return {"default": str(record["default"]), "window": int(record["window"]), "step": int(record["step"]),
+            "command_window": None if record.get("command_window") is None else int(record["command_window"])}
+
+
+def rolling_choice_note(threshold: Mapping[str, Any]) -> str:
+    """The rolling output's words on how the default was chosen: the window and step it was measured
+    at, and, when that is not the command's default window, that it was shrunk to the parts."""
+    record = rolling_choice_record(threshold)
+    if record is None:
+        return "the bundle's default"
+    note = (f"the bundle's default, best change-point F1 on its synthetic collaborations at a window of "
+            f"{record['window']} marks, step {record['step']}")
+    if record["command_window"] is not None and record["command_window"] != record["window"]:
+        note += (f"; shorter than the default window of {record['command_window']} because the bundle's "
+                 f"collaboration parts were too short to hold it")
+    return note
+
+
 def default_step(window: int) -> int:
     """The step: a quarter of the window (``max(1, round(N / 4))``: 200 marks for 800)."""
     return max(1, int(round(window / 4)))
@@ -469,6 +510,10 @@ __all__ = [
     "default_window",
     "rolling_window",
     "ROLLING_MIN_WINDOW",
+    "WINDOWS_PER_PART",
+    "choice_window",
+    "rolling_choice_note",
+    "rolling_choice_record",
     "kl_slice_scores",
     "noise_variance",
     "roll_text",

@@ -337,3 +337,25 @@ def test_shown_authors_keeps_each_methods_first_author():
     assert list(shown_authors(ranking, 2)["author"]) == ["a", "b", "d"]
     assert list(shown_authors(ranking, 4)["author"]) == ["a", "b", "c", "d"]
     assert list(shown_authors(ranking.assign(kl_f3=[0.1, 0.2, 0.3, 0.4]), 1)["author"]) == ["a"]
+
+
+def test_a_tie_at_the_texts_length_goes_to_the_better_curve_then_to_punctuation():
+    def answer(method: str, curve: dict[int, float]) -> att.MethodAnswer:
+        records = [{"n_marks": n, "accuracy": a, "n_test": 30} for n, a in curve.items()]
+        return att.method_answer(method, "distance", pd.Series({"A": 0.1, "B": 0.2}), records, 9000, top=2)
+
+    # at 6400 marks (nearest to 9000) both are right on 27 of 30 books; over the curve words lead:
+    # MLP (0.4 + 0.8 + 0.9) / 3 = 0.7, words (0.8 + 0.9 + 0.9) / 3 = 0.867
+    mlp = answer("mlp", {200: 0.4, 800: 0.8, 6400: 0.9})
+    words = answer("delta_words", {200: 0.8, 800: 0.9, 6400: 0.9})
+    assert (mlp.accuracy, words.accuracy, mlp.measured_at) == (0.9, 0.9, 6400)
+    assert mlp.curve_mean == pytest.approx(0.7) and words.curve_mean == pytest.approx(2.6 / 3)
+    assert att.trusted_answer([mlp, words]).method == "delta_words"
+    # a higher accuracy at the text's length still wins over a better curve
+    better_here = answer("delta_both", {200: 0.1, 800: 0.1, 6400: 0.933})
+    assert att.trusted_answer([mlp, words, better_here]).method == "delta_both"
+    # the same curve: the earlier in the list, punctuation first
+    twin = answer("delta_words", {200: 0.4, 800: 0.8, 6400: 0.9})
+    assert att.trusted_answer([mlp, twin]).method == "mlp"
+    assert att.curve_mean([]) is None and att.curve_mean([{"n_marks": 50, "accuracy": None}]) is None
+    assert mlp.as_json()["curve_mean"] == pytest.approx(0.7)

@@ -138,3 +138,60 @@ def test_mlp_rate_counts_an_epochs_work_and_the_feature_widths():
     # ceil(10 / 4) = 3 steps * 10 * (3*4 + 4 + 4*2 + 2 = 26 parameters) = 780 flop
     assert rate.adam_gflop(10, 4, 3, 4, 2) * 1e9 == pytest.approx(780)
     assert rate.width("all") == 550 and rate.width("f1+f3+f4+f5") == 350 and rate.width("all+words") == 1550
+
+
+def test_held_out_split_keeps_a_quarter_of_each_author_with_three_books_or_more():
+    methods = load("bench_attribution_methods")
+    labels = np.array(["a"] * 8 + ["b"] * 3 + ["c"] * 2, dtype=object)
+    train, held = methods.held_out_split(labels, 0.25, seed=0)
+    # a: round(0.25 * 8) = 2 held out; b: max(1, round(0.75)) = 1; c: 2 books, none held out
+    assert [int((labels[held] == c).sum()) for c in "abc"] == [2, 1, 0]
+    assert sorted([*train, *held]) == list(range(13)) and not set(train) & set(held)
+    again = methods.held_out_split(labels, 0.25, seed=0)[1]
+    other = [methods.held_out_split(labels, 0.25, seed=s)[1] for s in range(1, 6)]
+    np.testing.assert_array_equal(held, again)
+    assert any(not np.array_equal(held, o) for o in other)
+
+
+def test_excerpts_are_seeded_windows_with_the_words_before_their_marks():
+    methods = load("bench_attribution_methods")
+    assert methods.excerpt_bounds(500, methods.WHOLE, 0, 7) == (0, 500)
+    assert methods.excerpt_bounds(150, 200, 0, 7) is None
+    a, b = methods.excerpt_bounds(500, 200, 0, 7)
+    assert b - a == 200 and 0 <= a <= 300 and methods.excerpt_bounds(500, 200, 0, 7) == (a, b)
+    marks, gaps = np.array([1, 2, 3, 4]), np.array([2, 0, 1, 3])
+    stream = np.array(list("abcdef"), dtype=object)
+    m, g, words = methods.excerpt(marks, gaps, stream, (1, 3))
+    # cumulative gaps 0, 2, 2, 3, 6: marks 1 and 2 have the words [2, 3) before them
+    assert m.tolist() == [2, 3] and g.tolist() == [0, 1] and words.tolist() == ["c"]
+
+
+def test_trusted_differences_per_seed_against_the_best_single_method():
+    methods = load("bench_attribution_methods")
+    per_seed = pd.DataFrame([
+        {"seed": s, "length": 200, "method": m, "accuracy": v}
+        for s, values in enumerate([{"mlp": 0.5, "delta_words": 0.8, "trusted": 0.8},
+                                    {"mlp": 0.7, "delta_words": 0.6, "trusted": 0.7},
+                                    {"mlp": 0.4, "delta_words": 0.9, "trusted": 0.8}])
+        for m, v in values.items()])
+    row = methods.trusted_differences(per_seed).iloc[0]
+    # delta_words: mean 0.767 against the MLP's 0.533; trusted - delta_words = 0, 0.1, -0.1
+    assert row["best_method"] == "delta_words" and row["best_mean"] == pytest.approx(2.3 / 3)
+    assert row["diff_mean"] == pytest.approx(0.0) and row["diff_sd"] == pytest.approx(0.1)
+    assert (row["diff_min"], row["seeds_at_least"]) == (pytest.approx(-0.1), 2)
+    # each seed's best: 0.8, 0.7, 0.9 -> differences 0, 0, -0.1
+    assert row["diff_per_seed_best_mean"] == pytest.approx(-0.1 / 3) and row["seeds_at_least_per_seed_best"] == 2
+
+
+def test_rolling_summary_averages_texts_per_seed_then_seeds():
+    methods = load("bench_attribution_methods")
+    per_text = pd.DataFrame([
+        {"seed": 0, "method": "default", "window": 800, "recall": 1.0, "false_alarms": 0, "f1": 1.0, "within_step": 1.0},
+        {"seed": 0, "method": "default", "window": 800, "recall": 0.0, "false_alarms": 2, "f1": 0.0, "within_step": 0.0},
+        {"seed": 1, "method": "default", "window": 800, "recall": 1.0, "false_alarms": 1, "f1": 0.5, "within_step": 1.0},
+    ])
+    row = methods.rolling_summary(per_text).set_index("method").loc["default"]
+    # seed 0: recall 0.5, false alarms 1; seed 1: 1.0 and 1
+    assert row["recall_mean"] == pytest.approx(0.75) and row["recall_sd"] == pytest.approx(np.sqrt(0.125))
+    assert row["false_alarms_mean"] == pytest.approx(1.0) and row["false_alarms_sd"] == pytest.approx(0.0)
+    assert (row["n_seeds"], row["n_texts"], row["window"]) == (2, 3, 800)

@@ -136,6 +136,10 @@ def test_bundle_stores_word_methods_with_their_curves(word_bundle):
     f1 = {m: rolling["methods"][m]["f1"] for m in ("punctuation", "words", "both")}
     assert rolling["default"] == max(f1, key=f1.get)  # the largest F1, the earlier on a tie
     assert rolling["default"] == "words" and f1["words"] > f1["punctuation"]
+    # measured at the command's default window (800 marks) shrunk to what the parts of 300 to 400
+    # marks hold: two windows a part, floor(300 / 2) = 150 marks, step round(150 / 4) = 38
+    assert (rolling["command_window"], rolling["window"], rolling["step"], rolling["margin"]) == (800, 150, 38, 150)
+    assert manifest["rolling_choice"] == {"default": "words", "window": 150, "step": 38, "command_window": 800}
     loaded = bundles.load_attribution_bundle(word_bundle)
     assert loaded.words is not None and len(loaded.words.words) == threshold["words"] == 15  # every word there is
 
@@ -181,7 +185,32 @@ def test_rolling_finds_both_changes_with_words_where_punctuation_cannot(word_bun
     assert found["words"]["method"] == "delta_words" and found["punctuation"]["method_choice"] == "punctuation"
     assert found["words"]["default_method"] == "words"  # this bundle's choice by F1
     assert cli.main(["rolling", str(text), "--model", str(word_bundle), "--window", "60", "--step", "15"]) == 0
-    assert "method delta_words (distance); words (the bundle's default" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "method delta_words (distance); words (the bundle's default" in out
+    assert ("at a window of 150 marks, step 38; shorter than the default window of 800 because the bundle's "
+            "collaboration parts were too short to hold it)") in out
+    assert found["words"]["default_measured"] == {"default": "words", "window": 150, "step": 38,
+                                                  "command_window": 800}
+
+
+@pytest.mark.parametrize(("command_window", "part_min", "expected"),
+                         [(800, 2000, 800), (800, 1600, 800), (800, 1599, 799), (800, 300, 150), (800, 1, 1),
+                          (1600, 2000, 1000)])
+def test_the_choice_window_is_the_commands_unless_the_parts_are_too_short(command_window, part_min, expected):
+    from punctstyle.attribution.rolling import choice_window
+
+    assert choice_window(command_window, part_min) == expected
+
+
+def test_the_choice_note_says_where_the_default_was_measured():
+    from punctstyle.attribution.rolling import rolling_choice_note, rolling_choice_record
+
+    record = {"rolling": {"default": "words", "window": 800, "step": 200, "command_window": 800}}
+    assert rolling_choice_note(record) == ("the bundle's default, best change-point F1 on its synthetic "
+                                           "collaborations at a window of 800 marks, step 200")
+    older = {"rolling": {"default": "both", "window": 100, "step": 25}}  # built before command_window was kept
+    assert rolling_choice_record(older) == {"default": "both", "window": 100, "step": 25, "command_window": None}
+    assert rolling_choice_record({"rolling": None}) is None and rolling_choice_note({}) == "the bundle's default"
 
 
 def test_a_damaged_word_curve_is_refused_in_one_line(word_bundle, tmp_path):

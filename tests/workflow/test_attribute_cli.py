@@ -74,6 +74,12 @@ def test_bundle_files(bundle):
         assert [row["n_marks"] for row in threshold["word_curves"][method]["curve"]] == GRID
     rolling = threshold["rolling"]
     assert rolling["default"] in ("punctuation", "words", "both") and rolling["n_collaborations"] > 0
+    # measured at the command's default window, max(min_marks, 800), shrunk to what config/test.yaml's
+    # parts of 100 to 300 marks hold: floor(100 / 2) = 50 marks, step round(50 / 4) = 12 (issue 36 a)
+    assert rolling["command_window"] == max(threshold["min_marks"], 800)
+    assert (rolling["window"], rolling["step"], rolling["margin"]) == (50, 12, 50)
+    assert manifest["rolling_choice"] == {"default": rolling["default"], "window": 50, "step": 12,
+                                          "command_window": rolling["command_window"]}
     f1 = {m: rolling["methods"][m]["f1"] for m in ("punctuation", "words", "both")}
     assert f1[rolling["default"]] == max(f1.values())
 
