@@ -11,8 +11,6 @@ from punctstyle.plan.fitted_models import fitted_inputs
 from punctstyle.plan.checkpoints import CorpusCounts, SelectedBooks
 from punctstyle.plan.priorities import rule_priority
 from punctstyle.plan.report import Section, caption, task_section, task_title
-from punctstyle.plan.scheduler_timers import install_for_workflow
-from punctstyle.plan.console import install_short_job_listing
 from punctstyle.plan.workflow import WorkflowPlan
 from punctstyle.plan.rule_support import (
     DISTRIBUTION_FEATURES,
@@ -21,6 +19,8 @@ from punctstyle.plan.rule_support import (
     InputError,
     coerce_config_types,
     config_error,
+    install_for_workflow,
+    install_short_job_listing,
     wildcard_pattern,
     without_execution_keys,
 )
@@ -34,10 +34,10 @@ if config_error(config):
 validate(config, schema="../schemas/config.schema.yaml")
 
 # One pending scheduler re-evaluation timer instead of one chain of passes per finished job
-# (punctstyle.plan.scheduler_timers); guarded (a mismatch warns once and keeps Snakemake's own);
+# (punctstyle.snakemake_patches.scheduler_timers); guarded (a mismatch warns once and keeps Snakemake's own);
 # scheduler_timers: false or PUNCTSTYLE_SCHEDULER_TIMERS=off switches it off.
 install_for_workflow(config["scheduler_timers"])
-# each job's listing on the console: a few paths of each list (punctstyle.plan.console)
+# each job's listing on the console: a few paths of each list (punctstyle.snakemake_patches.console)
 install_short_job_listing()
 
 # a bad folder corpus or publication-year CSV stops the run in one line naming the config key
