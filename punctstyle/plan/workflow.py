@@ -16,12 +16,9 @@ from snakemake.io import expand
 
 from punctstyle.analyses.paper import word_methods
 from punctstyle.analyses.skipped import skip_lines
-from punctstyle.attribution.bundle_build import CLASSIFIER as ATTRIBUTION_CLASSIFIER
 from punctstyle.beyond.length_features import uses_word_features
-from punctstyle.beyond.importance import IMPORTANCE_METHODS
 from punctstyle.beyond.parts import PART_FEATURES
 from punctstyle.io import InputError
-from punctstyle.jobs.sequence import SEQUENCE_METHOD
 from punctstyle.plan import rows, shapes, sources, targets
 from punctstyle.plan.checkpoints import CorpusCounts
 from punctstyle.plan.report import ReportFlags, consistency_feature, n_scatter_pairs, n_sequence_books
@@ -38,8 +35,6 @@ PER_BOOK_FILES = (
     "features/{book_id}.parquet",
 )
 TEMPORAL_ANALYSIS = "temporal analysis"
-IMPORTANCE_FIGURES = ("beyond/f3_importance", "beyond/f3_top_k")
-PARTS_FIGURES = ("beyond/parts_kl", "beyond/parts_by_size")
 
 
 def folder_metadata_path(config: dict[str, Any]) -> str:
@@ -183,11 +178,6 @@ class WorkflowPlan:
     def recognition_methods(self) -> dict[str, list[str]]:
         return rows.recognition_methods(self.config)
 
-    def recognition_classifier_params(self) -> dict[str, dict[str, Any]]:
-        """Classifier -> its hyper-parameters (``recognition.<name>``), for every configured one
-        that has them (plan.rows.classifier_params)."""
-        return rows.classifier_params(self.config, self.recognition_methods())
-
     def all_configured(self) -> bool:
         """Whether class size "all" runs (a size capped to every class is that row)."""
         return "all" in rows.recognition_class_sizes(self.config)
@@ -220,17 +210,6 @@ class WorkflowPlan:
         if "all" in sizes:
             sizes = rows.computed_class_sizes(sizes, counts(task))
         return self.recognition_row_files(task, name, sizes)
-
-    def analysis_outputs(self, counts: Callable[[str], int]) -> list[str]:
-        """Consistency and recognition summaries (the genre, time slot and gender tasks only with
-        two classes)."""
-        tasks = self.recognition_tasks(counts)
-        return [
-            self.out("analysis/consistency/summary.csv"),
-            *[self.out(f"analysis/recognition/{task}_summary.csv") for task in tasks],
-            *[self.out(f"analysis/recognition/{task}_tables.md") for task in tasks],
-            self.out("analysis/skipped_analyses.csv"),
-        ]
 
     def consistency_features(self) -> list[str]:
         return list(self.config["consistency"]["features"])
@@ -285,18 +264,6 @@ class WorkflowPlan:
             )
         return path or None
 
-    def temporal_inputs(self) -> dict[str, str]:
-        inputs = {"f1": self.out("corpus/f1.parquet"), "f5": self.out("corpus/f5.parquet")}
-        if self.publication_years_csv():
-            inputs["years"] = self.publication_years_csv()
-        return inputs
-
-    def temporal_outputs(self) -> list[str]:
-        if self.analysis_skipped(TEMPORAL_ANALYSIS):
-            return []
-        names = ("summary.json", "f1_by_decade.csv", "rate_by_decade.csv")
-        return [self.out(f"analysis/temporal/{name}") for name in names]
-
     def n_sequence_books(self) -> int:
         return n_sequence_books(self.config)
 
@@ -341,51 +308,11 @@ class WorkflowPlan:
 
     # ------------------------------------------------------------------ beyond the paper
 
-    def attribution_outputs(self) -> list[str]:
-        return targets.attribution_outputs(self.config)
-
-    def enabled(self, name: str) -> bool:
-        """Whether the analysis beyond.<name> (importance, parts, sequence) is switched on."""
-        return bool(self.config["beyond"][name]["enabled"])
-
     def part_tables(self) -> list[str]:
         return [self.out(f"corpus/{feature}.parquet") for feature in PART_FEATURES]
 
-    def beyond_outputs(self, counts: CorpusCounts | None = None) -> list[str]:
-        """Files of the switched-on analyses beyond the paper (beyond.*.enabled), less the f3
-        importance when the corpus (``counts``) has no text to test (plan.shapes)."""
-        figures = lambda names: [f(name) for name in names for f in (self.flags.png, self.flags.pdf)]  # noqa: E731
-        outputs: list[str] = []
-        fed = counts is None or not shapes.is_shape_skipped(self.shape_settings(), counts, shapes.IMPORTANCE)
-        if self.enabled("importance") and fed:
-            outputs += list(targets.importance_analysis_files(self.config).values())
-            outputs += [*figures(IMPORTANCE_FIGURES), self.out("tables/beyond_f3_importance.html")]
-        if self.enabled("parts"):
-            outputs += list(targets.parts_analysis_files(self.config).values())
-            outputs += [*figures(PARTS_FIGURES), self.out("tables/beyond_parts.html")]
-        if self.enabled("sequence"):
-            outputs += list(targets.sequence_analysis_files(self.config).values())
-        return outputs
-
     def length_methods(self) -> dict[str, list[str]]:
         return rows.length_methods(self.config)
-
-    def length_classifier_params(self) -> dict[str, dict[str, Any]]:
-        """Classifier -> its hyper-parameters, for the length curve's (plan.rows.classifier_params)."""
-        return rows.classifier_params(self.config, self.length_methods())
-
-    def importance_classifier_params(self) -> dict[str, dict[str, Any]]:
-        """Classifier -> its hyper-parameters, for the f3 importance's (kl and mlp)."""
-        return rows.classifier_params(self.config, IMPORTANCE_METHODS)
-
-    def attribution_classifier_params(self) -> dict[str, dict[str, Any]]:
-        """Classifier -> its hyper-parameters, for the attribution bundle's network."""
-        return rows.classifier_params(self.config, [ATTRIBUTION_CLASSIFIER])
-
-    def cross_classifier_params(self) -> dict[str, dict[str, Any]]:
-        """Classifier -> its hyper-parameters, for those of cross.genres.methods with inputs."""
-        methods = self.config["cross"]["genres"]["methods"]
-        return rows.classifier_params(self.config, [name for name, inputs in methods.items() if inputs])
 
     def length_analysis_files(self) -> dict[str, str]:
         return targets.length_analysis_files(self.config)
@@ -399,24 +326,8 @@ class WorkflowPlan:
     def parts_analysis_files(self) -> dict[str, str]:
         return targets.parts_analysis_files(self.config)
 
-    def sequence_classifier_params(self) -> dict[str, dict[str, Any]]:
-        """The sequence network's hyper-parameters (beyond.sequence without enabled, class_sizes,
-        device, threads), keyed by its name."""
-        return rows.classifier_params(self.config, [SEQUENCE_METHOD])
-
     def sequence_excerpt_lengths(self) -> list[int]:
         return rows.sequence_excerpt_lengths(self.config)
-
-    def length_outputs(self) -> list[str]:
-        """Files of the length curve when switched on (length_curve.enabled)."""
-        if not self.config["length_curve"]["enabled"]:
-            return []
-        return [
-            *targets.length_analysis_files(self.config).values(),
-            self.flags.png("beyond/length_curve"),
-            self.flags.pdf("beyond/length_curve"),
-            self.out("tables/beyond_length_curve.html"),
-        ]
 
     def length_word_inputs(self, book_ids: Iterable[int], rules_file: str) -> dict[str, Any]:
         """The word methods' inputs (feature sets with words<k>): the books' texts (each excerpt's

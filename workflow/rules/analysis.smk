@@ -80,10 +80,10 @@ rule recognition:
         mem_mb=8000,
         runtime=240,
     params:
+        # classifiers: every configured classifier's hyper-parameters (recognition.<name>)
+        **analysis_params(PLAN, "paper"),
         methods=PLAN.recognition_methods(),
         test_fraction=config["recognition"]["test_fraction"],
-        # every configured classifier's hyper-parameters (recognition.<name>)
-        classifiers=PLAN.recognition_classifier_params(),
         # Burrows' Delta's variant (its options come from the config: a change reruns the rows)
         delta=config["recognition"]["delta"],
         # a size capped to every class is the "all" row: computed there, once

@@ -26,12 +26,12 @@ rule f3_importance_row:
         mem_mb=4000,
         runtime=240,
     params:
+        **analysis_params(PLAN, "importance"),
         # the splits and networks of Tables 2-3; not recognition.mlp.threads/device
         repeats=config["beyond"]["importance"]["repeats"],
         top_k=config["beyond"]["importance"]["top_k"],
         holdout_fraction=config["beyond"]["importance"]["holdout_fraction"],
         test_fraction=config["recognition"]["test_fraction"],
-        classifiers=PLAN.importance_classifier_params(),
     script:
         "../../scripts/importance_row.py"
 

@@ -6,6 +6,12 @@ import os
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
+from punctstyle.plan.analyses import (
+    analysis_inputs,
+    analysis_params,
+    config_targets,
+    corpus_targets,
+)
 from punctstyle.plan.book_jobs import job_environment
 from punctstyle.plan.fitted_models import fitted_inputs
 from punctstyle.plan.checkpoints import CorpusCounts, SelectedBooks

@@ -7,9 +7,7 @@ rule length_curve_row:
     input:
         # texts, words files and tokenizer rules, when a method runs on words<k>
         unpack(
-            lambda wildcards: PLAN.length_word_inputs(
-                selected_book_ids(), PLAN.tokenizer_rules_file()
-            )
+            lambda wildcards: analysis_inputs(PLAN, "length_curve", selected_book_ids)
         ),
         table=out("corpus/f1.parquet"),
         sequences=attribution_sequences,
@@ -34,14 +32,14 @@ rule length_curve_row:
         mem_mb=4000,
         runtime=240,
     params:
+        # classifiers: every classifier's hyper-parameters (recognition.<name>)
+        **analysis_params(PLAN, "length_curve"),
         # the splits and networks of Tables 2-3; not recognition.mlp.threads/device
         lengths=config["length_curve"]["lengths"],
         methods=PLAN.length_methods(),
         training=config["length_curve"]["training"],
         short_documents=config["length_curve"]["short_documents"],
         test_fraction=config["recognition"]["test_fraction"],
-        # every classifier's hyper-parameters (recognition.<name>)
-        classifiers=PLAN.length_classifier_params(),
         # Burrows' Delta's variant (its options come from the config: a change reruns the rows)
         delta=config["recognition"]["delta"],
     script:

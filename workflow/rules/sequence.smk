@@ -28,7 +28,7 @@ rule sequence_row:
         runtime=120,
     params:
         # what decides the results; not beyond.sequence.threads/device
-        classifiers=PLAN.sequence_classifier_params(),
+        **analysis_params(PLAN, "sequence"),
         test_fraction=config["recognition"]["test_fraction"],
         # the length curve's grid, so that both score the same test excerpts
         lengths=PLAN.sequence_excerpt_lengths(),
