@@ -17,6 +17,7 @@ from typing import Any
 
 from punctstyle.attribution.bundle_build import CLASSIFIER as ATTRIBUTION_CLASSIFIER
 from punctstyle.beyond.importance import IMPORTANCE_METHODS
+from punctstyle.beyond.length_features import uses_word_features
 from punctstyle.jobs.sequence import SEQUENCE_METHOD
 from punctstyle.plan import across_languages, cross, maps, rows, shapes, targets, verification
 from punctstyle.plan.checkpoints import CorpusCounts
@@ -170,8 +171,14 @@ def length_targets(plan: WorkflowPlan, counts: CorpusCounts | None) -> list[str]
 
 
 def length_inputs(plan: WorkflowPlan, book_ids: BookIds) -> dict[str, Any]:
-    """The word methods' inputs (WorkflowPlan.length_word_inputs)."""
-    return plan.length_word_inputs(book_ids(), plan.tokenizer_rules_file())
+    """The word methods' inputs (feature sets with words<k>): the books' texts (each excerpt's
+    words, re-tokenized on the tokenizer rules) and words files (whole-book counts for the row's
+    training vocabulary); none without a word method. The books are asked for either way (the
+    rule waits for the selection, as it always has)."""
+    ids, rules_file = book_ids(), plan.tokenizer_rules_file()
+    if not uses_word_features(rows.length_methods(plan.config)):
+        return {}
+    return targets.word_stream_inputs(plan.config, ids, rules_file)
 
 
 def cross_methods(config: dict[str, Any]) -> list[str]:

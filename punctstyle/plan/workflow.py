@@ -16,12 +16,11 @@ from snakemake.io import expand
 
 from punctstyle.analyses.paper import word_methods
 from punctstyle.analyses.skipped import skip_lines
-from punctstyle.beyond.length_features import uses_word_features
 from punctstyle.beyond.parts import PART_FEATURES
 from punctstyle.io import InputError
 from punctstyle.plan import rows, shapes, sources, targets
 from punctstyle.plan.checkpoints import CorpusCounts
-from punctstyle.plan.report import ReportFlags, consistency_feature, n_scatter_pairs, n_sequence_books
+from punctstyle.plan.report import ReportFlags, consistency_feature
 from punctstyle.rule_names import FEATURES
 from punctstyle.sources.folder import metadata_columns
 from punctstyle.sources.tei import TeiSettings
@@ -94,22 +93,13 @@ class WorkflowPlan:
         ids = list(book_ids)
         return [path for pattern in PER_BOOK_FILES for path in self.per_book(pattern, ids)]
 
-    def folder_metadata(self) -> str:
-        return folder_metadata_path(self.config)
-
-    def corpus_language(self) -> str:
-        """The corpus language as spaCy's code: config ``language``, else a TEI corpus' (its
-        table's or headers' most common, :func:`punctstyle.sources.tei.corpus_language`, read
-        once), else English."""
-        return sources.corpus_language(self.config)
-
     def tokenizer_rules_file(self) -> str:
         """spaCy's exported tokenizer rules, one file per installed spaCy version (an upgrade
         re-exports them), language and dialogue-dash setting (English without it: the paper's
         file name, ``tokenizer_rules-spacy<version>.json``; else ``tokenizer_rules-fr-spacy...``,
         ``tokenizer_rules-fr-dialogue-spacy...``: :func:`punctstyle.text.languages.rules_variant`)."""
         dash = self.config["extraction"].get("dialogue_dash", "none") == "quote"
-        variant = rules_variant(self.corpus_language(), dash)
+        variant = rules_variant(sources.corpus_language(self.config), dash)
         prefix = f"tokenizer_rules-{variant}" if variant else "tokenizer_rules"
         return self.out(f"extraction/{prefix}-spacy{metadata.version('spacy')}.json")
 
@@ -123,22 +113,15 @@ class WorkflowPlan:
             return {}
         return {"metadata_exclusions": self.out("corpus/metadata_exclusions.csv")}
 
-    def genre_shelves(self) -> list[str] | None:
-        return sources.corpus_genre_shelves(self.config)
-
     # ------------------------------------------------------------------ skipped analyses, tasks
 
     def skipped_analyses(self) -> list[tuple[str, str]]:
         """(analysis, cause) of each analysis the metadata cannot feed (plan.sources)."""
         return sources.skipped_analyses(self.config["source"], list(self.folder_columns))
 
-    def shape_settings(self) -> dict[str, Any]:
-        """What the corpus-shape decisions read (plan.shapes; the skipped_analyses rule's params)."""
-        return shapes.shape_settings(self.config)
-
     def shape_skips(self, counts: CorpusCounts) -> list[tuple[str, str]]:
         """(analysis, cause) of each analysis the corpus' shape (``counts``) cannot feed."""
-        return shapes.shape_skips(self.shape_settings(), counts)
+        return shapes.shape_skips(shapes.shape_settings(self.config), counts)
 
     def planned_skips(self) -> list[tuple[str, str]]:
         """The skipped analyses known before the run, with those excerpts cannot feed."""
@@ -152,10 +135,6 @@ class WorkflowPlan:
 
     def configured_recognition_tasks(self) -> list[str]:
         return rows.configured_recognition_tasks(self.config, self.skipped_analyses())
-
-    def metadata_tasks(self) -> list[str]:
-        """The tasks beyond the paper this run plans (config metadata_tasks: plan.rows.metadata_tasks)."""
-        return rows.metadata_tasks(self.config)
 
     def genre_analysis_configured(self) -> bool:
         """True when a genre analysis (consistency or recognition) is planned."""
@@ -174,9 +153,6 @@ class WorkflowPlan:
         return rows.word_tasks(self.config, self.skipped_analyses())
 
     # ------------------------------------------------------------------ recognition
-
-    def recognition_methods(self) -> dict[str, list[str]]:
-        return rows.recognition_methods(self.config)
 
     def all_configured(self) -> bool:
         """Whether class size "all" runs (a size capped to every class is that row)."""
@@ -264,15 +240,6 @@ class WorkflowPlan:
             )
         return path or None
 
-    def n_sequence_books(self) -> int:
-        return n_sequence_books(self.config)
-
-    def n_scatter_pairs(self) -> int:
-        return n_scatter_pairs(self.config)
-
-    def consistency_feature(self) -> str:
-        return consistency_feature(self.config)
-
     def sequence_figure_inputs(self, book_ids: Iterable[int]) -> list[str]:
         """Sequence files of the configured books (figures.sequence_books), else of ``book_ids``."""
         books = self.config["figures"]["sequence_books"]
@@ -310,32 +277,6 @@ class WorkflowPlan:
 
     def part_tables(self) -> list[str]:
         return [self.out(f"corpus/{feature}.parquet") for feature in PART_FEATURES]
-
-    def length_methods(self) -> dict[str, list[str]]:
-        return rows.length_methods(self.config)
-
-    def length_analysis_files(self) -> dict[str, str]:
-        return targets.length_analysis_files(self.config)
-
-    def importance_row_files(self) -> list[str]:
-        return targets.importance_row_files(self.config)
-
-    def importance_analysis_files(self) -> dict[str, str]:
-        return targets.importance_analysis_files(self.config)
-
-    def parts_analysis_files(self) -> dict[str, str]:
-        return targets.parts_analysis_files(self.config)
-
-    def sequence_excerpt_lengths(self) -> list[int]:
-        return rows.sequence_excerpt_lengths(self.config)
-
-    def length_word_inputs(self, book_ids: Iterable[int], rules_file: str) -> dict[str, Any]:
-        """The word methods' inputs (feature sets with words<k>): the books' texts (each excerpt's
-        words, re-tokenized on the tokenizer ``rules_file``) and words files (whole-book counts for
-        the row's training vocabulary); none without a word method."""
-        if not uses_word_features(self.length_methods()):
-            return {}
-        return targets.word_stream_inputs(self.config, book_ids, rules_file)
 
     def length_row_files(self, name: str, counts: CorpusCounts | None = None) -> list[str]:
         """The length curve's row files, named by the authors each row holds (``counts``)."""

@@ -21,6 +21,7 @@ from punctstyle.classifiers.options import options_by_classifier
 from punctstyle.corpus.summary import corpus_summary, write_corpus_summary
 from punctstyle.corpus.exclusions import EXCLUSION_COLUMNS, write_exclusions
 from punctstyle.marks import feature_column_names
+from punctstyle.plan import rows
 from punctstyle.plan.analyses import analysis_params
 from punctstyle.plan.checkpoints import CorpusCounts
 from punctstyle.plan.workflow import WorkflowPlan
@@ -107,7 +108,7 @@ def test_a_classifier_with_one_hyper_parameter_takes_three_files(tmp_path, monke
         labels = np.repeat(["a", "b", "c", "d"], 20)
         X = rng.normal(size=(80, 10)) + 4.0 * (np.arange(80)[:, None] // 20 == np.arange(10)[None, :] % 4)
         results = run_recognition_grid(
-            {"f1": X}, labels, task="author", class_sizes=[4], seeds=[0], methods=plan.recognition_methods(),
+            {"f1": X}, labels, task="author", class_sizes=[4], seeds=[0], methods=rows.recognition_methods(plan.config),
             test_fraction=0.25, classifier_options=options,
         )
         assert results["method"].tolist() == ["shrunk"]

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from punctstyle.plan import across_languages, cross, maps, verification
+from punctstyle.plan import across_languages, cross, maps, rows, verification
 from punctstyle.plan.analyses import (
     ANALYSES,
     analysis,
@@ -77,7 +77,7 @@ def test_params_and_inputs_are_the_plan_modules():
     plan = WorkflowPlan(config(outdir="r", **{**EVERYTHING, "attribution.words": 0}))
     assert analysis_params(plan, "verification") == {"settings": verification.verification_settings(plan.config)}
     assert analysis_params(plan, "rolling") == {"settings": maps.rolling_settings(plan.config)}
-    assert set(analysis_params(plan, "paper")["classifiers"]) <= set(plan.recognition_methods())
+    assert set(analysis_params(plan, "paper")["classifiers"]) <= set(rows.recognition_methods(plan.config))
     assert "mlp" in analysis_params(plan, "importance")["classifiers"]
     # the books are asked for only by an analysis that reads per-book files
     assert analysis_inputs(plan, "attribution", no_books) == {}

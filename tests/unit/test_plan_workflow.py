@@ -71,7 +71,7 @@ def test_a_tei_plan_has_time_slot_and_gender_targets_under_their_own_names():
     plan = WorkflowPlan(config(outdir="r", source="tei", **{"recognition.class_sizes": [2, "all"],
                                                             "recognition.seeds": [0, 1]}), ("file", "author", "year"))
     counts = CorpusCounts({"author": 3, "genre": 0, "time_slot": 4, "gender": 1})
-    assert plan.metadata_tasks() == ["time_slot", "gender"]
+    assert rows.metadata_tasks(plan.config) == ["time_slot", "gender"]
     assert plan.consistency_tasks(counts) == ["author", "time_slot"]
     assert analysis("paper").planned(plan, counts) == [
         "r/analysis/consistency/summary.csv",
@@ -102,7 +102,7 @@ def test_a_tei_plan_has_time_slot_and_gender_targets_under_their_own_names():
 def test_a_gutenberg_plan_is_unchanged_by_the_metadata_tasks():
     plan = WorkflowPlan(config(outdir="r"))
     counts = CorpusCounts({"author": 3, "genre": 2})  # a Gutenberg summary: no time slot or gender count
-    assert plan.metadata_tasks() == []
+    assert rows.metadata_tasks(plan.config) == []
     assert plan.consistency_tasks(counts) == ["author", "genre"]
     assert analysis("paper").planned(plan, counts) == [
         "r/analysis/consistency/summary.csv",
@@ -196,12 +196,12 @@ def test_folder_corpus_problems_stop_in_one_line(tmp_path):
 
 def test_word_inputs_only_with_word_methods():
     plan = WorkflowPlan(config(outdir="r", **{"length_curve.methods": {"kl": ["f3"]}}))
-    assert plan.length_word_inputs([1], "rules.json") == {}
+    assert analysis_inputs(plan, "length_curve", lambda: [1]) == {}
     plan = WorkflowPlan(config(outdir="r", **{"length_curve.methods": {"delta": ["words20"]}}))
-    assert plan.length_word_inputs([1], "rules.json") == {
+    assert analysis_inputs(plan, "length_curve", lambda: [1]) == {
         "texts": ["r/books/1.txt.gz"],
         "words": ["r/words/1.parquet"],
-        "rules": "rules.json",
+        "rules": plan.tokenizer_rules_file(),
     }
 
 

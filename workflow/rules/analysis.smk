@@ -82,7 +82,7 @@ rule recognition:
     params:
         # classifiers: every configured classifier's hyper-parameters (recognition.<name>)
         **analysis_params(PLAN, "paper"),
-        methods=PLAN.recognition_methods(),
+        methods=plan_rows.recognition_methods(config),
         test_fraction=config["recognition"]["test_fraction"],
         # Burrows' Delta's variant (its options come from the config: a change reruns the rows)
         delta=config["recognition"]["delta"],
@@ -187,7 +187,7 @@ rule skipped_analyses:
         genre_configured=PLAN.genre_analysis_configured(),
         genre_min_docs=config["genres"]["min_docs"],
         # time_slot, gender (config metadata_tasks): skipped without the column or two classes
-        metadata_tasks=PLAN.metadata_tasks(),
-        shapes=PLAN.shape_settings(),
+        metadata_tasks=plan_rows.metadata_tasks(config),
+        shapes=plan_shapes.shape_settings(config),
     script:
         "../../scripts/skipped_analyses.py"

@@ -44,7 +44,7 @@ rule attribution_model:
         collaborations=config["attribution"]["collaborations"],
         part_marks=config["attribution"]["part_marks"],
         # the corpus's extraction, recorded in the manifest (attribute/verify/rolling extract alike)
-        language=PLAN.corpus_language(),
+        language=plan_sources.corpus_language(config),
         dialogue_dash=config["extraction"]["dialogue_dash"],
     script:
         "../../scripts/attribution_model.py"

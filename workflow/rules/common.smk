@@ -1,6 +1,7 @@
-# The configuration, the plan (punctstyle.plan.workflow.WorkflowPlan: targets, inputs, tasks and
-# the report flags, plain functions of the config tested without Snakemake) and the thin
-# input-function wrappers that hand the checkpoints' files to it.
+# The configuration, the plan (punctstyle.plan.workflow.WorkflowPlan: the paths, tasks and report
+# flags that follow the config and a folder corpus' columns; punctstyle.plan.analyses: each
+# analysis' targets, params and inputs; the plan modules' functions of the config, all tested
+# without Snakemake) and the thin input-function wrappers that hand the checkpoints' files to it.
 import os
 
 from snakemake.exceptions import WorkflowError
@@ -16,8 +17,20 @@ from punctstyle.plan.book_jobs import job_environment
 from punctstyle.plan.fitted_models import fitted_inputs
 from punctstyle.plan.checkpoints import CorpusCounts, SelectedBooks
 from punctstyle.plan.priorities import rule_priority
-from punctstyle.plan.report import Section, caption, task_section, task_title
-from punctstyle.plan.workflow import WorkflowPlan
+from punctstyle.plan import rows as plan_rows
+from punctstyle.plan import shapes as plan_shapes
+from punctstyle.plan import sources as plan_sources
+from punctstyle.plan import targets as plan_targets
+from punctstyle.plan.report import (
+    Section,
+    caption,
+    consistency_feature,
+    n_scatter_pairs,
+    n_sequence_books,
+    task_section,
+    task_title,
+)
+from punctstyle.plan.workflow import WorkflowPlan, folder_metadata_path
 from punctstyle.plan.rule_support import (
     DISTRIBUTION_FEATURES,
     FEATURES,

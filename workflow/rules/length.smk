@@ -36,7 +36,7 @@ rule length_curve_row:
         **analysis_params(PLAN, "length_curve"),
         # the splits and networks of Tables 2-3; not recognition.mlp.threads/device
         lengths=config["length_curve"]["lengths"],
-        methods=PLAN.length_methods(),
+        methods=plan_rows.length_methods(config),
         training=config["length_curve"]["training"],
         short_documents=config["length_curve"]["short_documents"],
         test_fraction=config["recognition"]["test_fraction"],
@@ -53,7 +53,7 @@ rule length_curve:
             "excerpts.csv", corpus_counts()
         ),
     output:
-        **PLAN.length_analysis_files(),
+        **plan_targets.length_analysis_files(config),
     log:
         log_path("length/author_summary"),
     conda:
@@ -64,7 +64,7 @@ rule length_curve:
 
 rule figures_length_curve:
     input:
-        summary=PLAN.length_analysis_files()["summary"],
+        summary=plan_targets.length_analysis_files(config)["summary"],
     output:
         figure=FLAGS.beyond(
             "beyond/length_curve", "length_curve", "Accuracy against text length"

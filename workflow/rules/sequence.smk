@@ -31,7 +31,7 @@ rule sequence_row:
         **analysis_params(PLAN, "sequence"),
         test_fraction=config["recognition"]["test_fraction"],
         # the length curve's grid, so that both score the same test excerpts
-        lengths=PLAN.sequence_excerpt_lengths(),
+        lengths=plan_rows.sequence_excerpt_lengths(config),
         short_documents=config["length_curve"]["short_documents"],
     script:
         "../../scripts/sequence_row.py"
