@@ -1,7 +1,10 @@
-"""The workflow's plan for one configuration: targets, inputs and tasks of the rules, as plain
-functions of the config (and, where a checkpoint decides, of the objects of
-:mod:`punctstyle.plan.checkpoints`). The ``.smk`` files build one :class:`WorkflowPlan` and call it;
-the unit tests (``tests/unit/test_plan_workflow.py``) call it without Snakemake."""
+"""The run's plan for one configuration: the paths, tasks and inputs that follow the config and
+a folder corpus' metadata columns (and, where a checkpoint decides, the objects of
+:mod:`punctstyle.plan.checkpoints`). What follows the config alone is a function of the config
+in its plan module (:mod:`~punctstyle.plan.rows`, :mod:`~punctstyle.plan.targets`, ...), each
+analysis' targets, params and inputs its :mod:`punctstyle.plan.analyses` entry. The ``.smk``
+files build one :class:`WorkflowPlan` (``PLAN``); the unit tests
+(``tests/unit/test_plan_workflow.py``) call it without Snakemake."""
 
 from __future__ import annotations
 
