@@ -56,20 +56,12 @@ rule all:
         # every per-book file: one deleted makes its book and everything downstream rerun
         lambda wildcards: PLAN.per_book_files(selected_book_ids()),
         PLAN.corpus_outputs(),
-        # functions: the genre analysis follows the corpus tables (two genres or none)
-        lambda wildcards: PLAN.analysis_outputs(corpus_counts()),
-        PLAN.temporal_outputs(),
+        # the figure rules' outputs: the genre figures follow the corpus tables (two genres or none)
         lambda wildcards: PLAN.figure_outputs(rules, corpus_counts()),
-        PLAN.attribution_outputs(),
-        lambda wildcards: PLAN.beyond_outputs(corpus_counts()),
-        PLAN.length_outputs(),
-        lambda wildcards: plan_verification.verification_outputs(
-            config, corpus_counts()
-        ),
-        plan_cross.cross_outputs(config),
-        plan_maps.maps_outputs(config),
-        plan_maps.rolling_outputs(config),
-        plan_languages.across_languages_outputs(config),
+        # every analysis of punctstyle.plan.analyses.ANALYSES: the files the config decides,
+        config_targets(PLAN),
+        # and those asked for once the corpus tables exist (they follow the corpus' shape)
+        lambda wildcards: corpus_targets(PLAN, corpus_counts()),
 
 
 onsuccess:

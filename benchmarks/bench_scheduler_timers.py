@@ -1,10 +1,10 @@
 """Benchmark: Snakemake's main-process CPU per job in real runs, with and without one pending
-re-evaluation timer (``punctstyle.plan.scheduler_timers``; issue 10 item 2).
+re-evaluation timer (``punctstyle.snakemake_patches.scheduler_timers``; issue 10 item 2).
 
 Writes a Snakefile of ``N`` independent jobs (one input file each; ``sleep 0.1; touch
 {output}``, 1 thread each: they wait for a core, as books do) in a
 temporary folder and runs it for real (``snakemake --cores 2``), once as Snakemake ships
-(``original``) and once with :func:`punctstyle.plan.scheduler_timers.coalesce_reevaluation_timers`
+(``original``) and once with :func:`punctstyle.snakemake_patches.scheduler_timers.coalesce_reevaluation_timers`
 called from the Snakefile (``one timer``), for each ``--jobs`` size. It prints the main
 process's CPU seconds (user + system, from ``/proc``, polled) per job, the whole tree's CPU,
 the wall time, and the ratio original / one timer of the main process's CPU per job. ``--touch`` runs do not show the
@@ -31,7 +31,7 @@ JOB_SECONDS = 0.1  # a job's length: jobs wait for a core, as books do
 def snakefile(n_jobs: int, patch: str) -> str:
     """A workflow of ``n_jobs`` independent short jobs, with ``patch`` run at parse time."""
     return (
-        "from punctstyle.plan.scheduler_timers import coalesce_reevaluation_timers\n"
+        "from punctstyle.snakemake_patches.scheduler_timers import coalesce_reevaluation_timers\n"
         + patch
         + f"rule all:\n    input: expand('out/{{i}}.txt', i=range({n_jobs}))\n\n"
         + "rule one:\n    input: 'in/{i}.txt'\n    output: 'out/{i}.txt'\n    threads: 1\n"

@@ -92,12 +92,14 @@ def main() -> None:
     parser.add_argument("--docs-per-class", type=int, default=15, help="--synthetic only")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads (the profile's beyond.sequence.threads)")
     parser.add_argument("--devices", nargs="+", default=None, help="default: cpu, and cuda when present")
+    defaults = SequenceParams.from_config({})  # the schema's beyond.sequence
     for field in dataclasses.fields(SequenceParams):
         flag = "--" + field.name.replace("_", "-")
-        parser.add_argument(flag, type=type(field.default), default=None, help=f"default {field.default}")
+        default = getattr(defaults, field.name)
+        parser.add_argument(flag, type=type(default), default=None, help=f"default {default}")
     args = parser.parse_args()
     overrides = {f.name: getattr(args, f.name) for f in dataclasses.fields(SequenceParams)}
-    params = dataclasses.replace(SequenceParams(), **{k: v for k, v in overrides.items() if v is not None})
+    params = dataclasses.replace(defaults, **{k: v for k, v in overrides.items() if v is not None})
     devices = args.devices or ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 
     if args.synthetic:

@@ -4,13 +4,19 @@ place where every key, its type and its default are defined.
 
 * :func:`schema_defaults` / :func:`schema_default`: the defaults the schema declares, for code
   that runs outside the workflow (the CLI) and must agree with it.
+* :func:`load_settings`: the one loader of the settings classes (``MLPParams``,
+  ``SequenceParams``, ``VerificationSettings``, ``AttributionSettings``, ``MapSettings``,
+  ``RollingSettings``): a config block, completed with the schema's defaults and given the
+  schema's types, as a frozen dataclass. No class states a default of its own.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import fields
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "config.schema.yaml"
 """The configuration schema of the workflow (shipped in the package, so found from a wheel)."""
@@ -193,6 +199,69 @@ def _describe_schema(node: dict[str, Any]) -> str:
         bounds.append(f"with at least {node['minItems']} item{'s' if node['minItems'] != 1 else ''}")
     joiner = " of " if kind in ("integer", "number") else " "
     return words + (joiner + " and ".join(bounds) if bounds else "")
+
+
+# ------------------------------------------------------------ settings classes from the schema
+
+SettingsClass = TypeVar("SettingsClass")
+
+
+def schema_node(*keys: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The schema of one config block, e.g. ``schema_node("recognition", "mlp")``."""
+    node = load_schema() if schema is None else schema
+    for key in keys:
+        properties = node.get("properties", {})
+        if key not in properties:
+            raise KeyError(f"the schema has no key {'.'.join(keys)}")
+        node = properties[key]
+    return node
+
+
+def schema_typed(value: Any, node: dict[str, Any]) -> Any:
+    """``value`` as the type the schema ``node`` asks for.
+
+    A string reads as :func:`coerce_scalar` reads it (``'3'`` -> 3, ``'null'`` -> None); an
+    integer where only ``number`` is allowed becomes a float (``1`` -> ``1.0``); an array
+    becomes a tuple of its items, each typed by ``items``; anything else is unchanged.
+    """
+    if isinstance(value, str):
+        value = coerce_scalar(value, node)
+    if isinstance(value, (list, tuple)):
+        items = node.get("items", {})
+        return tuple(schema_typed(item, items) for item in value)
+    types = {option["type"] for option in _options(node)}
+    if isinstance(value, int) and not isinstance(value, bool) and "number" in types and "integer" not in types:
+        return float(value)
+    return value
+
+
+def schema_values(keys: tuple[str, ...], block: Mapping[str, Any] | None,
+                  schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The config block at ``keys``: every key the schema declares there, ``block``'s value
+    where it has one, else the schema's default, each :func:`schema_typed`. Keys of ``block``
+    that the schema does not declare there are left out."""
+    node = schema_node(*keys, schema=schema)
+    given = dict(block or {})
+    values: dict[str, Any] = {}
+    for key, child in node.get("properties", {}).items():
+        value = given[key] if key in given else _defaults_of(child)
+        if value is not _MISSING:
+            values[key] = schema_typed(value, child)
+    return values
+
+
+def load_settings(cls: type[SettingsClass], block: Mapping[str, Any] | None,
+                  schema: dict[str, Any] | None = None) -> SettingsClass:
+    """A settings dataclass from its config block: ``cls.SECTION`` names the block (e.g.
+    ``("recognition", "mlp")``), ``cls.SCHEMA_NAMES`` maps a field to its config key where the
+    two differ (``hidden`` <- ``hidden_units``). Field ``f`` gets :func:`schema_values`' value
+    of its key (the block's, else the schema's default, with the schema's type); a field
+    without a config key keeps the class default."""
+    values = schema_values(tuple(cls.SECTION), block, schema)
+    names = getattr(cls, "SCHEMA_NAMES", {})
+    arguments = {f.name: values[names.get(f.name, f.name)] for f in fields(cls)
+                 if f.init and names.get(f.name, f.name) in values}
+    return cls(**arguments)
 
 
 # ------------------------------------------------------------ what decides the results

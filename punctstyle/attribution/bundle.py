@@ -48,6 +48,7 @@ from punctstyle.attribution.calibration import scaled_probabilities
 from punctstyle.corpus.sequences import SequenceFiles, document_sequences, sequence_paths_for_books
 from punctstyle.io import InputError, read_json_object, write_json_atomic, write_parquet_atomic
 from punctstyle.rule_names import FEATURES
+from punctstyle.settings import load_settings
 
 if TYPE_CHECKING:  # torch is imported only when a model is trained or loaded
     from punctstyle.attribution.attribute import Disagreement
@@ -76,30 +77,21 @@ class AttributionSettings:
     fraction: float
     test_fraction: float
     seed: int
-    words: int = 500
-    collaborations: int = 10
-    part_marks: tuple[int, int] = (2000, 20000)
+    words: int
+    collaborations: int
+    part_marks: tuple[int, int]
 
     KEYS: ClassVar[tuple[str, ...]] = (
         "feature_set", "kl_features", "threshold_features", "mark_grid", "fraction", "test_fraction", "seed",
         "words", "collaborations", "part_marks",
     )
+    SECTION: ClassVar[tuple[str, ...]] = ("attribution",)
 
     @classmethod
     def from_config(cls, block: Mapping[str, Any]) -> AttributionSettings:
-        """From a validated ``attribution`` block; a missing key raises ``KeyError``."""
-        return cls(
-            feature_set=str(block["feature_set"]),
-            kl_features=tuple(block["kl_features"]),
-            threshold_features=tuple(block["threshold_features"]),
-            mark_grid=tuple(int(n) for n in block["mark_grid"]),
-            fraction=float(block["fraction"]),
-            test_fraction=float(block["test_fraction"]),
-            seed=int(block["seed"]),
-            words=int(block["words"]),
-            collaborations=int(block["collaborations"]),
-            part_marks=(int(block["part_marks"][0]), int(block["part_marks"][1])),
-        )
+        """From the ``attribution`` block (a missing key takes the schema's default, every value
+        the schema's type: :func:`punctstyle.settings.load_settings`)."""
+        return load_settings(cls, block)
 
 
 # --------------------------------------------------------------------------- files

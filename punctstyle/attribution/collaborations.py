@@ -26,7 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -35,6 +35,7 @@ from punctstyle.attribution.change_points import change_point_scores
 from punctstyle.attribution.rolling import RollingResult, change_point_errors, truth_at
 from punctstyle.experiments.row import Row
 from punctstyle.marks import PAPER_FEATURES
+from punctstyle.settings import load_settings
 
 KINDS: dict[str, tuple[int, ...]] = {"A-B": (0, 1), "A-B-A": (0, 1, 0), "A-B-C": (0, 1, 2)}
 """Each kind's parts as author positions: ``A-B-A`` has two parts by its first author."""
@@ -207,12 +208,14 @@ class RollingSettings:
     seeds: tuple[int, ...]
     methods: tuple[str, ...]
     kinds: tuple[str, ...] = tuple(KINDS)
+    """Not a config key: every kind of collaboration."""
+
+    SECTION: ClassVar[tuple[str, ...]] = ("rolling",)
 
     @classmethod
     def from_config(cls, block: Mapping[str, Any]) -> RollingSettings:
-        return cls(int(block["window"]), int(block["step"]), int(block["words"]), int(block["per_kind"]),
-                   (int(block["part_marks"][0]), int(block["part_marks"][1])), float(block["test_fraction"]),
-                   tuple(int(x) for x in block["seeds"]), tuple(block["methods"]))
+        """From the ``rolling`` block (:func:`punctstyle.settings.load_settings`)."""
+        return load_settings(cls, block)
 
 
 def _punctuation_block(features: Mapping[str, np.ndarray]) -> np.ndarray:

@@ -52,6 +52,7 @@ from punctstyle.features import compute_features
 from punctstyle.featuresets import matrices_from_tables, resolve_feature_set
 from punctstyle.io import InputError, read_json_object, write_json_atomic, write_parquet_atomic
 from punctstyle.marks import feature_column_names
+from punctstyle.settings import schema_values
 
 FORMAT = "punctstyle-verification/2"
 """/2: the band calibrated with every other author an imposter and the test text twice in the z-scores."""
@@ -85,31 +86,23 @@ class VerificationSettings:
         "families", "bundle_family", "top_words", "lengths", "seeds", "test_fraction", "n_different",
         "max_texts", "iterations", "feature_share", "imposter_share", "band_step", "min_marks",
     )
+    IMPOSTERS_KEYS: ClassVar[tuple[str, ...]] = ("iterations", "feature_share", "imposter_share")
+    SECTION: ClassVar[tuple[str, ...]] = ("verification",)
 
     @classmethod
     def from_config(cls, block: Mapping[str, Any]) -> VerificationSettings:
-        """From a validated ``verification`` block (values cast: Snakemake passes strings)."""
-        families = tuple(str(f) for f in block["families"])
-        for family in families:
+        """From the ``verification`` block: :func:`punctstyle.settings.schema_values` (the
+        schema's defaults and types; Snakemake passes strings), the lengths sorted without
+        repeats, the three imposters keys as one :class:`ImpostersSettings`."""
+        values = schema_values(cls.SECTION, block)
+        for family in values["families"]:
             family_parts(family)
-        bundle_family = str(block["bundle_family"])
-        if bundle_family not in families:
-            raise ValueError(f"verification.bundle_family {bundle_family!r} is not one of the families {list(families)}")
-        max_texts = block["max_texts"]
-        return cls(
-            families=families,
-            bundle_family=bundle_family,
-            top_words=int(block["top_words"]),
-            lengths=tuple(sorted({int(n) for n in block["lengths"]})),
-            seeds=tuple(int(s) for s in block["seeds"]),
-            test_fraction=float(block["test_fraction"]),
-            n_different=int(block["n_different"]),
-            max_texts=None if max_texts in (None, "None", "null") else int(max_texts),
-            imposters=ImpostersSettings(int(block["iterations"]), float(block["feature_share"]),
-                                        float(block["imposter_share"])),
-            band_step=float(block["band_step"]),
-            min_marks=int(block["min_marks"]),
-        )
+        if values["bundle_family"] not in values["families"]:
+            raise ValueError(f"verification.bundle_family {values['bundle_family']!r} is not one of the families "
+                             f"{list(values['families'])}")
+        direct = {key: values[key] for key in cls.KEYS if key not in cls.IMPOSTERS_KEYS}
+        direct["lengths"] = tuple(sorted(set(values["lengths"])))
+        return cls(**direct, imposters=ImpostersSettings(*(values[key] for key in cls.IMPOSTERS_KEYS)))
 
     @property
     def uses_words(self) -> bool:

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -45,6 +45,7 @@ from punctstyle.corpus.words import select_vocabulary
 from punctstyle.distances import column_zscores, delta, symmetrised_kl
 from punctstyle.featuresets import resolve_feature_set
 from punctstyle.marks import DISTRIBUTION_FEATURES
+from punctstyle.settings import load_settings
 
 ROOT = "root"
 
@@ -188,10 +189,12 @@ class MapSettings:
     consensus_strength: float
     seed: int
 
+    SECTION: ClassVar[tuple[str, ...]] = ("maps",)
+
     @classmethod
     def from_config(cls, block: Mapping[str, Any]) -> MapSettings:
-        return cls(int(block["top_k_authors"]), int(block["max_leaves"]), int(block["consensus_rounds"]),
-                   float(block["consensus_fraction"]), float(block["consensus_strength"]), int(block["seed"]))
+        """From the ``maps`` block (:func:`punctstyle.settings.load_settings`)."""
+        return load_settings(cls, block)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ import math
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import torch
@@ -31,6 +31,7 @@ import torch
 from punctstyle.experiments.row import documents_split
 from punctstyle.featuresets import stack_features
 from punctstyle.io import atomic_path
+from punctstyle.settings import load_settings
 
 MODEL_FORMAT: str = "punctstyle-mlp/1"
 STOPPING_RULES: tuple[str, ...] = ("paper", "validation")
@@ -49,23 +50,18 @@ class MLPParams:
     tolerance: float
     validation_fraction: float
 
+    SECTION: ClassVar[tuple[str, ...]] = ("recognition", "mlp")
+    SCHEMA_NAMES: ClassVar[dict[str, str]] = {"hidden": "hidden_units"}
+
     def __post_init__(self) -> None:
         if self.stopping not in STOPPING_RULES:
             raise ValueError(f"bad MLP stopping rule {self.stopping!r}: expected one of {STOPPING_RULES}")
 
     @classmethod
     def from_config(cls, mlp: Mapping[str, Any]) -> MLPParams:
-        """From the ``recognition.mlp`` config block (``device`` and ``threads`` are not read)."""
-        return cls(
-            hidden=int(mlp["hidden_units"]),
-            learning_rate=float(mlp["learning_rate"]),
-            batch_size=int(mlp["batch_size"]),
-            max_epochs=int(mlp["max_epochs"]),
-            patience=int(mlp["patience"]),
-            stopping=str(mlp["stopping"]),
-            tolerance=float(mlp["tolerance"]),
-            validation_fraction=float(mlp["validation_fraction"]),
-        )
+        """From the ``recognition.mlp`` config block (``device`` and ``threads`` are not read;
+        a missing key takes the schema's default: :func:`punctstyle.settings.load_settings`)."""
+        return load_settings(cls, mlp)
 
 
 @dataclass

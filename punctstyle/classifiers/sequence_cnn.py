@@ -35,7 +35,7 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import torch
@@ -43,6 +43,7 @@ import torch
 from punctstyle.classifiers.mlp import adam, resolve_device, torch_settings
 from punctstyle.io import atomic_path
 from punctstyle.marks import N_MARKS
+from punctstyle.settings import load_settings
 
 MODEL_FORMAT: str = "punctstyle-sequence-cnn/1"
 PAD: int = N_MARKS
@@ -58,18 +59,21 @@ Document = tuple[np.ndarray, np.ndarray]
 
 @dataclass(frozen=True)
 class SequenceParams:
-    """Hyper-parameters of the network and its training (saved with every model)."""
+    """Hyper-parameters of the network and its training (saved with every model; the defaults
+    are the schema's ``beyond.sequence``: :meth:`from_config`)."""
 
-    window_marks: int = 1000
-    windows_per_document: int = 8
-    test_windows: int = 32
-    channels: int = 32
-    kernel_size: int = 5
-    embedding_dim: int = 8
-    gap_cap: int = 200
-    epochs: int = 12
-    batch_size: int = 16
-    learning_rate: float = 0.002
+    window_marks: int
+    windows_per_document: int
+    test_windows: int
+    channels: int
+    kernel_size: int
+    embedding_dim: int
+    gap_cap: int
+    epochs: int
+    batch_size: int
+    learning_rate: float
+
+    SECTION: ClassVar[tuple[str, ...]] = ("beyond", "sequence")
 
     def __post_init__(self) -> None:
         for name in (
@@ -90,9 +94,9 @@ class SequenceParams:
 
     @classmethod
     def from_config(cls, block: Mapping[str, Any]) -> SequenceParams:
-        """From the ``beyond.sequence`` config block (keys of this class; others are ignored)."""
-        names = cls.__dataclass_fields__
-        return cls(**{k: type(getattr(cls(), k))(v) for k, v in block.items() if k in names})
+        """From the ``beyond.sequence`` config block (keys of this class; others are ignored; a
+        missing key takes the schema's default: :func:`punctstyle.settings.load_settings`)."""
+        return load_settings(cls, block)
 
 
 def gap_transform(gaps: np.ndarray, cap: int) -> np.ndarray:

@@ -6,7 +6,8 @@ Snakefile and ``workflow/rules/*.smk`` import from :mod:`punctstyle.plan` only
 (:mod:`punctstyle.rule_names`, :mod:`punctstyle.marks`), a per-book job's memory budget
 (:func:`punctstyle.book.memory.extraction_mem_mb`) and a folder document's content hash
 (:func:`punctstyle.sources.folder.file_sha256`, a param: an edit that keeps the modification
-time reruns the book), and the end of a run's note on class sizes without a row.
+time reruns the book), the end of a run's note on class sizes without a row, and the guarded
+Snakemake patches that ``common.smk`` installs (:mod:`punctstyle.snakemake_patches`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from punctstyle.io import InputError
 from punctstyle.marks import PAPER_FEATURES
 from punctstyle.rule_names import DISTRIBUTION_FEATURES, FEATURES, TASKS, wildcard_pattern
 from punctstyle.settings import coerce_config_types, config_error, config_file_error, without_execution_keys
+from punctstyle.snakemake_patches.console import install_short_job_listing
+from punctstyle.snakemake_patches.scheduler_timers import install_for_workflow
 from punctstyle.sources.folder import file_sha256
 
 
@@ -41,6 +44,8 @@ __all__ = [
     "config_file_error",
     "extraction_mem_mb",
     "file_sha256",
+    "install_for_workflow",
+    "install_short_job_listing",
     "uncomputed_rows_lines",
     "verification_config_error",
     "wildcard_pattern",

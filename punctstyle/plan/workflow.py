@@ -1,7 +1,10 @@
-"""The workflow's plan for one configuration: targets, inputs and tasks of the rules, as plain
-functions of the config (and, where a checkpoint decides, of the objects of
-:mod:`punctstyle.plan.checkpoints`). The ``.smk`` files build one :class:`WorkflowPlan` and call it;
-the unit tests (``tests/unit/test_plan_workflow.py``) call it without Snakemake."""
+"""The run's plan for one configuration: the paths, tasks and inputs that follow the config and
+a folder corpus' metadata columns (and, where a checkpoint decides, the objects of
+:mod:`punctstyle.plan.checkpoints`). What follows the config alone is a function of the config
+in its plan module (:mod:`~punctstyle.plan.rows`, :mod:`~punctstyle.plan.targets`, ...), each
+analysis' targets, params and inputs its :mod:`punctstyle.plan.analyses` entry. The ``.smk``
+files build one :class:`WorkflowPlan` (``PLAN``); the unit tests
+(``tests/unit/test_plan_workflow.py``) call it without Snakemake."""
 
 from __future__ import annotations
 
@@ -16,15 +19,11 @@ from snakemake.io import expand
 
 from punctstyle.analyses.paper import word_methods
 from punctstyle.analyses.skipped import skip_lines
-from punctstyle.attribution.bundle_build import CLASSIFIER as ATTRIBUTION_CLASSIFIER
-from punctstyle.beyond.length_features import uses_word_features
-from punctstyle.beyond.importance import IMPORTANCE_METHODS
 from punctstyle.beyond.parts import PART_FEATURES
 from punctstyle.io import InputError
-from punctstyle.jobs.sequence import SEQUENCE_METHOD
 from punctstyle.plan import rows, shapes, sources, targets
 from punctstyle.plan.checkpoints import CorpusCounts
-from punctstyle.plan.report import ReportFlags, consistency_feature, n_scatter_pairs, n_sequence_books
+from punctstyle.plan.report import ReportFlags, consistency_feature
 from punctstyle.rule_names import FEATURES
 from punctstyle.sources.folder import metadata_columns
 from punctstyle.sources.tei import TeiSettings
@@ -38,8 +37,6 @@ PER_BOOK_FILES = (
     "features/{book_id}.parquet",
 )
 TEMPORAL_ANALYSIS = "temporal analysis"
-IMPORTANCE_FIGURES = ("beyond/f3_importance", "beyond/f3_top_k")
-PARTS_FIGURES = ("beyond/parts_kl", "beyond/parts_by_size")
 
 
 def folder_metadata_path(config: dict[str, Any]) -> str:
@@ -99,22 +96,13 @@ class WorkflowPlan:
         ids = list(book_ids)
         return [path for pattern in PER_BOOK_FILES for path in self.per_book(pattern, ids)]
 
-    def folder_metadata(self) -> str:
-        return folder_metadata_path(self.config)
-
-    def corpus_language(self) -> str:
-        """The corpus language as spaCy's code: config ``language``, else a TEI corpus' (its
-        table's or headers' most common, :func:`punctstyle.sources.tei.corpus_language`, read
-        once), else English."""
-        return sources.corpus_language(self.config)
-
     def tokenizer_rules_file(self) -> str:
         """spaCy's exported tokenizer rules, one file per installed spaCy version (an upgrade
         re-exports them), language and dialogue-dash setting (English without it: the paper's
         file name, ``tokenizer_rules-spacy<version>.json``; else ``tokenizer_rules-fr-spacy...``,
         ``tokenizer_rules-fr-dialogue-spacy...``: :func:`punctstyle.text.languages.rules_variant`)."""
         dash = self.config["extraction"].get("dialogue_dash", "none") == "quote"
-        variant = rules_variant(self.corpus_language(), dash)
+        variant = rules_variant(sources.corpus_language(self.config), dash)
         prefix = f"tokenizer_rules-{variant}" if variant else "tokenizer_rules"
         return self.out(f"extraction/{prefix}-spacy{metadata.version('spacy')}.json")
 
@@ -128,22 +116,15 @@ class WorkflowPlan:
             return {}
         return {"metadata_exclusions": self.out("corpus/metadata_exclusions.csv")}
 
-    def genre_shelves(self) -> list[str] | None:
-        return sources.corpus_genre_shelves(self.config)
-
     # ------------------------------------------------------------------ skipped analyses, tasks
 
     def skipped_analyses(self) -> list[tuple[str, str]]:
         """(analysis, cause) of each analysis the metadata cannot feed (plan.sources)."""
         return sources.skipped_analyses(self.config["source"], list(self.folder_columns))
 
-    def shape_settings(self) -> dict[str, Any]:
-        """What the corpus-shape decisions read (plan.shapes; the skipped_analyses rule's params)."""
-        return shapes.shape_settings(self.config)
-
     def shape_skips(self, counts: CorpusCounts) -> list[tuple[str, str]]:
         """(analysis, cause) of each analysis the corpus' shape (``counts``) cannot feed."""
-        return shapes.shape_skips(self.shape_settings(), counts)
+        return shapes.shape_skips(shapes.shape_settings(self.config), counts)
 
     def planned_skips(self) -> list[tuple[str, str]]:
         """The skipped analyses known before the run, with those excerpts cannot feed."""
@@ -157,10 +138,6 @@ class WorkflowPlan:
 
     def configured_recognition_tasks(self) -> list[str]:
         return rows.configured_recognition_tasks(self.config, self.skipped_analyses())
-
-    def metadata_tasks(self) -> list[str]:
-        """The tasks beyond the paper this run plans (config metadata_tasks: plan.rows.metadata_tasks)."""
-        return rows.metadata_tasks(self.config)
 
     def genre_analysis_configured(self) -> bool:
         """True when a genre analysis (consistency or recognition) is planned."""
@@ -179,14 +156,6 @@ class WorkflowPlan:
         return rows.word_tasks(self.config, self.skipped_analyses())
 
     # ------------------------------------------------------------------ recognition
-
-    def recognition_methods(self) -> dict[str, list[str]]:
-        return rows.recognition_methods(self.config)
-
-    def recognition_classifier_params(self) -> dict[str, dict[str, Any]]:
-        """Classifier -> its hyper-parameters (``recognition.<name>``), for every configured one
-        that has them (plan.rows.classifier_params)."""
-        return rows.classifier_params(self.config, self.recognition_methods())
 
     def all_configured(self) -> bool:
         """Whether class size "all" runs (a size capped to every class is that row)."""
@@ -220,17 +189,6 @@ class WorkflowPlan:
         if "all" in sizes:
             sizes = rows.computed_class_sizes(sizes, counts(task))
         return self.recognition_row_files(task, name, sizes)
-
-    def analysis_outputs(self, counts: Callable[[str], int]) -> list[str]:
-        """Consistency and recognition summaries (the genre, time slot and gender tasks only with
-        two classes)."""
-        tasks = self.recognition_tasks(counts)
-        return [
-            self.out("analysis/consistency/summary.csv"),
-            *[self.out(f"analysis/recognition/{task}_summary.csv") for task in tasks],
-            *[self.out(f"analysis/recognition/{task}_tables.md") for task in tasks],
-            self.out("analysis/skipped_analyses.csv"),
-        ]
 
     def consistency_features(self) -> list[str]:
         return list(self.config["consistency"]["features"])
@@ -285,27 +243,6 @@ class WorkflowPlan:
             )
         return path or None
 
-    def temporal_inputs(self) -> dict[str, str]:
-        inputs = {"f1": self.out("corpus/f1.parquet"), "f5": self.out("corpus/f5.parquet")}
-        if self.publication_years_csv():
-            inputs["years"] = self.publication_years_csv()
-        return inputs
-
-    def temporal_outputs(self) -> list[str]:
-        if self.analysis_skipped(TEMPORAL_ANALYSIS):
-            return []
-        names = ("summary.json", "f1_by_decade.csv", "rate_by_decade.csv")
-        return [self.out(f"analysis/temporal/{name}") for name in names]
-
-    def n_sequence_books(self) -> int:
-        return n_sequence_books(self.config)
-
-    def n_scatter_pairs(self) -> int:
-        return n_scatter_pairs(self.config)
-
-    def consistency_feature(self) -> str:
-        return consistency_feature(self.config)
-
     def sequence_figure_inputs(self, book_ids: Iterable[int]) -> list[str]:
         """Sequence files of the configured books (figures.sequence_books), else of ``book_ids``."""
         books = self.config["figures"]["sequence_books"]
@@ -341,90 +278,8 @@ class WorkflowPlan:
 
     # ------------------------------------------------------------------ beyond the paper
 
-    def attribution_outputs(self) -> list[str]:
-        return targets.attribution_outputs(self.config)
-
-    def enabled(self, name: str) -> bool:
-        """Whether the analysis beyond.<name> (importance, parts, sequence) is switched on."""
-        return bool(self.config["beyond"][name]["enabled"])
-
     def part_tables(self) -> list[str]:
         return [self.out(f"corpus/{feature}.parquet") for feature in PART_FEATURES]
-
-    def beyond_outputs(self, counts: CorpusCounts | None = None) -> list[str]:
-        """Files of the switched-on analyses beyond the paper (beyond.*.enabled), less the f3
-        importance when the corpus (``counts``) has no text to test (plan.shapes)."""
-        figures = lambda names: [f(name) for name in names for f in (self.flags.png, self.flags.pdf)]  # noqa: E731
-        outputs: list[str] = []
-        fed = counts is None or not shapes.is_shape_skipped(self.shape_settings(), counts, shapes.IMPORTANCE)
-        if self.enabled("importance") and fed:
-            outputs += list(targets.importance_analysis_files(self.config).values())
-            outputs += [*figures(IMPORTANCE_FIGURES), self.out("tables/beyond_f3_importance.html")]
-        if self.enabled("parts"):
-            outputs += list(targets.parts_analysis_files(self.config).values())
-            outputs += [*figures(PARTS_FIGURES), self.out("tables/beyond_parts.html")]
-        if self.enabled("sequence"):
-            outputs += list(targets.sequence_analysis_files(self.config).values())
-        return outputs
-
-    def length_methods(self) -> dict[str, list[str]]:
-        return rows.length_methods(self.config)
-
-    def length_classifier_params(self) -> dict[str, dict[str, Any]]:
-        """Classifier -> its hyper-parameters, for the length curve's (plan.rows.classifier_params)."""
-        return rows.classifier_params(self.config, self.length_methods())
-
-    def importance_classifier_params(self) -> dict[str, dict[str, Any]]:
-        """Classifier -> its hyper-parameters, for the f3 importance's (kl and mlp)."""
-        return rows.classifier_params(self.config, IMPORTANCE_METHODS)
-
-    def attribution_classifier_params(self) -> dict[str, dict[str, Any]]:
-        """Classifier -> its hyper-parameters, for the attribution bundle's network."""
-        return rows.classifier_params(self.config, [ATTRIBUTION_CLASSIFIER])
-
-    def cross_classifier_params(self) -> dict[str, dict[str, Any]]:
-        """Classifier -> its hyper-parameters, for those of cross.genres.methods with inputs."""
-        methods = self.config["cross"]["genres"]["methods"]
-        return rows.classifier_params(self.config, [name for name, inputs in methods.items() if inputs])
-
-    def length_analysis_files(self) -> dict[str, str]:
-        return targets.length_analysis_files(self.config)
-
-    def importance_row_files(self) -> list[str]:
-        return targets.importance_row_files(self.config)
-
-    def importance_analysis_files(self) -> dict[str, str]:
-        return targets.importance_analysis_files(self.config)
-
-    def parts_analysis_files(self) -> dict[str, str]:
-        return targets.parts_analysis_files(self.config)
-
-    def sequence_classifier_params(self) -> dict[str, dict[str, Any]]:
-        """The sequence network's hyper-parameters (beyond.sequence without enabled, class_sizes,
-        device, threads), keyed by its name."""
-        return rows.classifier_params(self.config, [SEQUENCE_METHOD])
-
-    def sequence_excerpt_lengths(self) -> list[int]:
-        return rows.sequence_excerpt_lengths(self.config)
-
-    def length_outputs(self) -> list[str]:
-        """Files of the length curve when switched on (length_curve.enabled)."""
-        if not self.config["length_curve"]["enabled"]:
-            return []
-        return [
-            *targets.length_analysis_files(self.config).values(),
-            self.flags.png("beyond/length_curve"),
-            self.flags.pdf("beyond/length_curve"),
-            self.out("tables/beyond_length_curve.html"),
-        ]
-
-    def length_word_inputs(self, book_ids: Iterable[int], rules_file: str) -> dict[str, Any]:
-        """The word methods' inputs (feature sets with words<k>): the books' texts (each excerpt's
-        words, re-tokenized on the tokenizer ``rules_file``) and words files (whole-book counts for
-        the row's training vocabulary); none without a word method."""
-        if not uses_word_features(self.length_methods()):
-            return {}
-        return targets.word_stream_inputs(self.config, book_ids, rules_file)
 
     def length_row_files(self, name: str, counts: CorpusCounts | None = None) -> list[str]:
         """The length curve's row files, named by the authors each row holds (``counts``)."""

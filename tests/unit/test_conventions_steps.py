@@ -21,6 +21,8 @@ from punctstyle.classifiers.options import options_by_classifier
 from punctstyle.corpus.summary import corpus_summary, write_corpus_summary
 from punctstyle.corpus.exclusions import EXCLUSION_COLUMNS, write_exclusions
 from punctstyle.marks import feature_column_names
+from punctstyle.plan import rows
+from punctstyle.plan.analyses import analysis_params
 from punctstyle.plan.checkpoints import CorpusCounts
 from punctstyle.plan.workflow import WorkflowPlan
 from punctstyle.report.figure_jobs import corpus_figures
@@ -100,13 +102,13 @@ def test_a_classifier_with_one_hyper_parameter_takes_three_files(tmp_path, monke
         config = {"outdir": "r", **user_config}
         validate(config, str(schema))  # fills in the schema's defaults, as common.smk does
         plan = WorkflowPlan(config)
-        params = plan.recognition_classifier_params()
+        params = analysis_params(plan, "paper")["classifiers"]
         options = options_by_classifier(config, params, 1)
         rng = np.random.default_rng(0)
         labels = np.repeat(["a", "b", "c", "d"], 20)
         X = rng.normal(size=(80, 10)) + 4.0 * (np.arange(80)[:, None] // 20 == np.arange(10)[None, :] % 4)
         results = run_recognition_grid(
-            {"f1": X}, labels, task="author", class_sizes=[4], seeds=[0], methods=plan.recognition_methods(),
+            {"f1": X}, labels, task="author", class_sizes=[4], seeds=[0], methods=rows.recognition_methods(plan.config),
             test_fraction=0.25, classifier_options=options,
         )
         assert results["method"].tolist() == ["shrunk"]
@@ -119,7 +121,7 @@ def test_a_classifier_with_one_hyper_parameter_takes_three_files(tmp_path, monke
     params, accuracy = planned_accuracy({"recognition": {**methods["recognition"], "shrunk": {"shrink": 1.0}}})
     assert params == {"shrunk": {"shrink": 1.0}} and accuracy == pytest.approx(0.25)
     # the recognition rule's params carry every configured classifier's hyper-parameters
-    assert "classifiers=PLAN.recognition_classifier_params()" in (REPO / "workflow/rules/analysis.smk").read_text()
+    assert '**analysis_params(PLAN, "paper")' in (REPO / "workflow/rules/analysis.smk").read_text()
     assert classifiers.display_name("shrunk") == "shrunk centroid"
 
     # the same option reaches the word baselines and the length curve by the same road
@@ -162,13 +164,13 @@ def planned_options(user_config: dict, schema: Path) -> dict[str, dict]:
     validate(config, str(schema))
     plan = WorkflowPlan(config)
     params = {
-        "grid": plan.recognition_classifier_params(),
+        "grid": analysis_params(plan, "paper")["classifiers"],
         "word baselines": plan.recognition_word_classifier_params("author"),
-        "length curve": plan.length_classifier_params(),
-        "importance": plan.importance_classifier_params(),
-        "sequence network": plan.sequence_classifier_params(),
-        "attribution bundle": plan.attribution_classifier_params(),
-        "cross-domain": plan.cross_classifier_params(),
+        "length curve": analysis_params(plan, "length_curve")["classifiers"],
+        "importance": analysis_params(plan, "importance")["classifiers"],
+        "sequence network": analysis_params(plan, "sequence")["classifiers"],
+        "attribution bundle": analysis_params(plan, "attribution")["classifiers"],
+        "cross-domain": analysis_params(plan, "cross")["classifiers"],
     }
     return {analysis: options_by_classifier(config, by_classifier, 3) for analysis, by_classifier in params.items()}
 

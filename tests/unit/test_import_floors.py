@@ -15,7 +15,7 @@ from tests.conftest import REPO
 PACKAGE = REPO / "punctstyle"
 
 FLOORS: list[set[str]] = [
-    {"marks", "io", "logs", "settings", "job_threads", "divergence"},
+    {"marks", "io", "logs", "settings", "job_threads", "divergence", "snakemake_patches"},
     {"features", "rule_names", "text", "distances"},
     {"sources"},
     {"book"},

@@ -9,6 +9,7 @@ import pandas as pd
 
 from punctstyle.corpus.summary import texts_per_author
 from punctstyle.plan import shapes, verification
+from punctstyle.plan.analyses import analysis
 from punctstyle.plan.checkpoints import CorpusCounts
 from punctstyle.plan.workflow import WorkflowPlan
 from tests.unit.test_plan_rows import config
@@ -82,9 +83,10 @@ def test_targets_follow_the_shape():
     assert verification.verification_outputs(cfg, counts(3, 3)) == []
     plan = WorkflowPlan(cfg)
     assert plan.shape_skips(counts(3, 3)) == [TWO_AUTHORS]
-    assert "r/analysis/beyond/f3_importance.csv" in plan.beyond_outputs(counts(3, 3))
-    assert not any("importance" in path for path in plan.beyond_outputs(counts(2, 2, 2)))
-    assert plan.beyond_outputs() == plan.beyond_outputs(counts(3, 3))
+    importance = analysis("importance")
+    assert "r/analysis/beyond/f3_importance.csv" in importance.planned(plan, counts(3, 3))
+    assert importance.planned(plan, counts(2, 2, 2)) == []
+    assert importance.planned(plan) == importance.planned(plan, counts(3, 3))
 
 
 def test_the_summary_counts_texts_per_author_and_the_checkpoint_reads_them(tmp_path):

@@ -31,7 +31,7 @@ def test_the_english_rules_file_keeps_its_name():
 
 def test_rules_file_per_language_and_dialogue_dash(tmp_path):
     plan = WorkflowPlan(config(outdir="r", language="fra"))
-    assert plan.corpus_language() == "fr"
+    assert sources.corpus_language(plan.config) == "fr"
     assert plan.tokenizer_rules_file() == f"r/extraction/tokenizer_rules-fr-spacy{SPACY}.json"
     dashed = WorkflowPlan(config(outdir="r", language="pl", **{"extraction.dialogue_dash": "quote"}))
     assert dashed.tokenizer_rules_file() == f"r/extraction/tokenizer_rules-pl-dialogue-spacy{SPACY}.json"
@@ -41,7 +41,7 @@ def test_rules_file_per_language_and_dialogue_dash(tmp_path):
 
 def test_a_tei_corpus_language_comes_from_its_table(eltec):
     plan = WorkflowPlan.from_config(config(outdir="r", source="tei", **{"tei.path": str(eltec)}))
-    assert plan.corpus_language() == "fr" and "-fr-" in plan.tokenizer_rules_file()
+    assert sources.corpus_language(plan.config) == "fr" and "-fr-" in plan.tokenizer_rules_file()
     assert plan.publication_years_csv() == "r/corpus/publication_years.csv"
     assert plan.corpus_table_extra_inputs() == {"metadata_exclusions": "r/corpus/metadata_exclusions.csv"}
     assert [name for name, _ in plan.skipped_analyses()] == ["genre analysis"]

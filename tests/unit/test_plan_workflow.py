@@ -11,6 +11,7 @@ import pytest
 
 from punctstyle.io import InputError
 from punctstyle.plan import rows, targets
+from punctstyle.plan.analyses import analysis, analysis_inputs
 from punctstyle.plan.checkpoints import CorpusCounts, SelectedBooks
 from punctstyle.plan.workflow import WorkflowPlan
 from tests.unit.test_plan_rows import config
@@ -45,13 +46,13 @@ def test_per_book_files_and_corpus_outputs():
 
 def test_the_genre_analysis_follows_the_corpus_genres():
     plan = WorkflowPlan(config(outdir="r", **{"recognition.genre_recognition": True}))
-    assert plan.analysis_outputs(THREE_AUTHORS_ONE_GENRE) == [
+    assert analysis("paper").planned(plan, THREE_AUTHORS_ONE_GENRE) == [
         "r/analysis/consistency/summary.csv",
         "r/analysis/recognition/author_summary.csv",
         "r/analysis/recognition/author_tables.md",
         "r/analysis/skipped_analyses.csv",
     ]
-    assert "r/analysis/recognition/genre_tables.md" in plan.analysis_outputs(THREE_AUTHORS_TWO_GENRES)
+    assert "r/analysis/recognition/genre_tables.md" in analysis("paper").planned(plan, THREE_AUTHORS_TWO_GENRES)
     wildcards = plan.figure_rule_wildcards(THREE_AUTHORS_ONE_GENRE)
     assert wildcards["figures_recognition"] == {"task": ["author"]}
     assert plan.consistency_summary_inputs(THREE_AUTHORS_TWO_GENRES)[0] == "r/analysis/consistency/author_f1.json"
@@ -70,9 +71,9 @@ def test_a_tei_plan_has_time_slot_and_gender_targets_under_their_own_names():
     plan = WorkflowPlan(config(outdir="r", source="tei", **{"recognition.class_sizes": [2, "all"],
                                                             "recognition.seeds": [0, 1]}), ("file", "author", "year"))
     counts = CorpusCounts({"author": 3, "genre": 0, "time_slot": 4, "gender": 1})
-    assert plan.metadata_tasks() == ["time_slot", "gender"]
+    assert rows.metadata_tasks(plan.config) == ["time_slot", "gender"]
     assert plan.consistency_tasks(counts) == ["author", "time_slot"]
-    assert plan.analysis_outputs(counts) == [
+    assert analysis("paper").planned(plan, counts) == [
         "r/analysis/consistency/summary.csv",
         "r/analysis/recognition/author_summary.csv",
         "r/analysis/recognition/time_slot_summary.csv",
@@ -101,9 +102,9 @@ def test_a_tei_plan_has_time_slot_and_gender_targets_under_their_own_names():
 def test_a_gutenberg_plan_is_unchanged_by_the_metadata_tasks():
     plan = WorkflowPlan(config(outdir="r"))
     counts = CorpusCounts({"author": 3, "genre": 2})  # a Gutenberg summary: no time slot or gender count
-    assert plan.metadata_tasks() == []
+    assert rows.metadata_tasks(plan.config) == []
     assert plan.consistency_tasks(counts) == ["author", "genre"]
-    assert plan.analysis_outputs(counts) == [
+    assert analysis("paper").planned(plan, counts) == [
         "r/analysis/consistency/summary.csv",
         "r/analysis/recognition/author_summary.csv",
         "r/analysis/recognition/genre_summary.csv",
@@ -188,26 +189,28 @@ def test_folder_corpus_problems_stop_in_one_line(tmp_path):
     assert plan.folder_columns == ("file", "author", "year")
     assert [name for name, _ in plan.skipped_analyses()] == ["genre analysis"]
     assert plan.publication_years_csv() == "r/corpus/publication_years.csv"
-    assert plan.temporal_inputs()["years"] == "r/corpus/publication_years.csv"
+    assert analysis_inputs(plan, "temporal", list)["years"] == "r/corpus/publication_years.csv"
     with pytest.raises(InputError, match="temporal.publication_years_csv: .* is not a file"):
         WorkflowPlan.from_config(config(**{"temporal.publication_years_csv": str(tmp_path / "no.csv")}))
 
 
 def test_word_inputs_only_with_word_methods():
     plan = WorkflowPlan(config(outdir="r", **{"length_curve.methods": {"kl": ["f3"]}}))
-    assert plan.length_word_inputs([1], "rules.json") == {}
+    assert analysis_inputs(plan, "length_curve", lambda: [1]) == {}
     plan = WorkflowPlan(config(outdir="r", **{"length_curve.methods": {"delta": ["words20"]}}))
-    assert plan.length_word_inputs([1], "rules.json") == {
+    assert analysis_inputs(plan, "length_curve", lambda: [1]) == {
         "texts": ["r/books/1.txt.gz"],
         "words": ["r/words/1.parquet"],
-        "rules": "rules.json",
+        "rules": plan.tokenizer_rules_file(),
     }
 
 
 def test_beyond_and_length_outputs_follow_their_switches():
+    counts3 = THREE_AUTHORS_ONE_GENRE
     off = config(**{"beyond.importance.enabled": False, "beyond.parts.enabled": False,
                     "beyond.sequence.enabled": False, "length_curve.enabled": False})
-    assert WorkflowPlan(off).beyond_outputs() == [] and WorkflowPlan(off).length_outputs() == []
+    names = ("importance", "parts", "sequence", "length_curve")
+    assert [path for name in names for path in analysis(name).planned(WorkflowPlan(off), counts3)] == []
     on = WorkflowPlan(config(outdir="r", **{"beyond.parts.enabled": True, "length_curve.enabled": True}))
-    assert "r/figures/beyond/parts_kl.png" in on.beyond_outputs()
-    assert "r/figures/beyond/length_curve.pdf" in on.length_outputs()
+    assert "r/figures/beyond/parts_kl.png" in analysis("parts").planned(on, counts3)
+    assert "r/figures/beyond/length_curve.pdf" in analysis("length_curve").planned(on)

@@ -1,11 +1,11 @@
-"""One pending re-evaluation timer for Snakemake's scheduler (punctstyle.plan.scheduler_timers)."""
+"""One pending re-evaluation timer for Snakemake's scheduler (punctstyle.snakemake_patches.scheduler_timers)."""
 
 from __future__ import annotations
 
 import threading
 import time
 
-from punctstyle.plan.scheduler_timers import PATCHED_METHOD, coalesce_reevaluation_timers, schedule_one_reevaluation
+from punctstyle.snakemake_patches.scheduler_timers import PATCHED_METHOD, coalesce_reevaluation_timers, schedule_one_reevaluation
 
 
 class FakeScheduler:
@@ -80,7 +80,7 @@ def test_snakemakes_scheduler_has_the_method_this_replaces():
 
 
 # ------------------------------------------------------------------ the guard (install_for_workflow)
-from punctstyle.plan import scheduler_timers as guard  # noqa: E402
+from punctstyle.snakemake_patches import scheduler_timers as guard  # noqa: E402
 
 
 def test_switches_config_and_environment():

@@ -3,6 +3,7 @@ punctstyle.beyond.sequence_recognition)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -14,6 +15,7 @@ from punctstyle import classifiers
 from punctstyle.analyses.paper import recognition_run
 from punctstyle.classifiers import sequence_cnn as S
 from punctstyle.marks import FEATURES, feature_column_names
+from punctstyle.settings import schema_default
 from punctstyle.report.sequence_table import comparison_display
 from punctstyle.beyond.sequence_recognition import (
     ROW_COLUMNS,
@@ -25,7 +27,7 @@ from punctstyle.beyond.sequence_recognition import (
 )
 from tests.unit.recognition_data import feature_dict
 
-TINY = S.SequenceParams(
+TINY = S.SequenceParams.from_config(dict(
     window_marks=64,
     windows_per_document=4,
     test_windows=8,
@@ -35,7 +37,7 @@ TINY = S.SequenceParams(
     epochs=2,
     batch_size=8,
     learning_rate=0.01,
-)
+))
 
 
 def habit_documents(n_per_author: int, length: int, seed: int):
@@ -136,7 +138,7 @@ def fixed_network(bias_b: float) -> S.SequenceCNN:
 
 
 def test_document_scores_are_the_mean_of_window_log_probabilities_by_hand():
-    params = S.SequenceParams(window_marks=4, test_windows=2, channels=1, kernel_size=1, embedding_dim=1, gap_cap=1)
+    params = S.SequenceParams.from_config(dict(window_marks=4, test_windows=2, channels=1, kernel_size=1, embedding_dim=1, gap_cap=1))
     model = S.TrainedSequenceCNN(fixed_network(0.1), np.array(["a", "b"], dtype=object), params)
     # document 1: windows [0..3] (all gaps 0: t = 0) and [4..7] (a gap >= cap: t = 1);
     # document 2: one window, gaps 0
@@ -203,7 +205,7 @@ def test_the_device_argument_places_every_tensor(monkeypatch):
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device on this machine")
 def test_cuda_training_agrees_with_cpu():
     docs, labels = habit_documents(20, 300, seed=3)
-    params = S.SequenceParams(
+    params = S.SequenceParams.from_config(dict(
         window_marks=100,
         windows_per_document=4,
         channels=8,
@@ -212,7 +214,7 @@ def test_cuda_training_agrees_with_cpu():
         epochs=6,
         batch_size=16,
         learning_rate=0.01,
-    )
+    ))
     cpu = S.SequenceCNNClassifier(seed=0, params=params, device="cpu").fit(docs, labels)
     gpu = S.SequenceCNNClassifier(seed=0, params=params, device="cuda").fit(docs, labels)
     assert gpu.model.device == "cuda"
@@ -224,7 +226,7 @@ def test_cuda_training_agrees_with_cpu():
 def test_two_authors_with_different_habits_are_learned_on_cpu():
     docs, labels = habit_documents(20, 300, seed=0)
     test_docs, test_labels = habit_documents(10, 300, seed=1)
-    params = S.SequenceParams(
+    params = S.SequenceParams.from_config(dict(
         window_marks=100,
         windows_per_document=4,
         channels=8,
@@ -233,7 +235,7 @@ def test_two_authors_with_different_habits_are_learned_on_cpu():
         epochs=6,
         batch_size=16,
         learning_rate=0.01,
-    )
+    ))
     model = classifiers.build_sequence_classifier("sequence_cnn", seed=0, params=params, num_threads=1)
     model.fit(docs, labels)
     assert (model.predict(test_docs) == test_labels).mean() > 0.9
@@ -258,16 +260,18 @@ def test_params_from_the_config_block():
     params = S.SequenceParams.from_config(
         {"window_marks": "500", "learning_rate": 0.01, "enabled": True, "device": "auto"}
     )
-    assert params.window_marks == 500 and params.learning_rate == 0.01 and params.epochs == S.SequenceParams().epochs
+    assert params.window_marks == 500 and params.learning_rate == 0.01
+    assert params.epochs == schema_default("beyond", "sequence", "epochs")
     with pytest.raises(ValueError, match="channels"):
-        S.SequenceParams(channels=0)
+        S.SequenceParams.from_config({"channels": 0})
 
 
-def test_the_schema_defaults_are_the_models_defaults():
-    from punctstyle.settings import schema_default
-
+def test_the_schema_holds_the_models_defaults():
+    # stated once: the class has no default of its own, an empty block reads the schema's
+    assert all(field.default is dataclasses.MISSING for field in dataclasses.fields(S.SequenceParams))
     block = schema_default("beyond", "sequence")
-    assert S.SequenceParams.from_config(block) == S.SequenceParams()
+    assert S.SequenceParams.from_config({}) == S.SequenceParams.from_config(block)
+    assert S.SequenceParams.from_config({}).window_marks == block["window_marks"]
     assert set(block) - set(S.SequenceParams.__dataclass_fields__) == {"enabled", "class_sizes", "device", "threads"}
 
 

@@ -12,7 +12,8 @@ if plan_languages.across_languages_config_error(config):
 
 rule across_languages:
     input:
-        plan_languages.across_languages_inputs(config),
+        # each collection's TEI files and metadata table
+        **analysis_inputs(PLAN, "across_languages", selected_book_ids),
     output:
         **plan_languages.across_languages_files(config),
     log:
@@ -26,6 +27,6 @@ rule across_languages:
         mem_mb=4000,
         runtime=120,
     params:
-        block=config["across_languages"],
+        **analysis_params(PLAN, "across_languages"),
     script:
         "../../scripts/across_languages.py"

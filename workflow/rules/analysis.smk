@@ -80,10 +80,10 @@ rule recognition:
         mem_mb=8000,
         runtime=240,
     params:
-        methods=PLAN.recognition_methods(),
+        # classifiers: every configured classifier's hyper-parameters (recognition.<name>)
+        **analysis_params(PLAN, "paper"),
+        methods=plan_rows.recognition_methods(config),
         test_fraction=config["recognition"]["test_fraction"],
-        # every configured classifier's hyper-parameters (recognition.<name>)
-        classifiers=PLAN.recognition_classifier_params(),
         # Burrows' Delta's variant (its options come from the config: a change reruns the rows)
         delta=config["recognition"]["delta"],
         # a size capped to every class is the "all" row: computed there, once
@@ -187,7 +187,7 @@ rule skipped_analyses:
         genre_configured=PLAN.genre_analysis_configured(),
         genre_min_docs=config["genres"]["min_docs"],
         # time_slot, gender (config metadata_tasks): skipped without the column or two classes
-        metadata_tasks=PLAN.metadata_tasks(),
-        shapes=PLAN.shape_settings(),
+        metadata_tasks=plan_rows.metadata_tasks(config),
+        shapes=plan_shapes.shape_settings(config),
     script:
         "../../scripts/skipped_analyses.py"

@@ -3,22 +3,14 @@
 # f1..f6), the minimum number of marks for attribution, Burrows' Delta on the most frequent
 # words and on words with f1..f6 (issue 36; their held-out curves and the rolling default in
 # threshold.json), and a manifest.
-from punctstyle.plan.targets import word_stream_inputs
+# Planning (targets, params, the word streams' inputs): punctstyle.plan.analyses "attribution".
 
 
 rule attribution_model:
     input:
+        # the books' word streams when the bundle holds word models (attribution.words > 0)
         unpack(
-            lambda wildcards: (
-                word_stream_inputs(
-                    config,
-                    selected_book_ids(),
-                    PLAN.tokenizer_rules_file(),
-                    words_key="word_files",
-                )
-                if config["attribution"]["words"] > 0
-                else {}
-            )
+            lambda wildcards: analysis_inputs(PLAN, "attribution", selected_book_ids)
         ),
         tables=expand(out("corpus/{feature}.parquet"), feature=FEATURES),
         sequences=attribution_sequences,
@@ -39,6 +31,7 @@ rule attribution_model:
         mem_mb=8000,
         runtime=240,
     params:
+        **analysis_params(PLAN, "attribution"),
         # only what decides the bundle: not recognition.mlp.threads/device (read at run time)
         feature_set=config["attribution"]["feature_set"],
         kl_features=config["attribution"]["kl_features"],
@@ -51,8 +44,7 @@ rule attribution_model:
         collaborations=config["attribution"]["collaborations"],
         part_marks=config["attribution"]["part_marks"],
         # the corpus's extraction, recorded in the manifest (attribute/verify/rolling extract alike)
-        language=PLAN.corpus_language(),
+        language=plan_sources.corpus_language(config),
         dialogue_dash=config["extraction"]["dialogue_dash"],
-        classifiers=PLAN.attribution_classifier_params(),
     script:
         "../../scripts/attribution_model.py"

@@ -26,21 +26,21 @@ rule f3_importance_row:
         mem_mb=4000,
         runtime=240,
     params:
+        **analysis_params(PLAN, "importance"),
         # the splits and networks of Tables 2-3; not recognition.mlp.threads/device
         repeats=config["beyond"]["importance"]["repeats"],
         top_k=config["beyond"]["importance"]["top_k"],
         holdout_fraction=config["beyond"]["importance"]["holdout_fraction"],
         test_fraction=config["recognition"]["test_fraction"],
-        classifiers=PLAN.importance_classifier_params(),
     script:
         "../../scripts/importance_row.py"
 
 
 rule f3_importance:
     input:
-        PLAN.importance_row_files(),
+        plan_targets.importance_row_files(config),
     output:
-        **PLAN.importance_analysis_files(),
+        **plan_targets.importance_analysis_files(config),
     log:
         log_path("beyond/f3_importance"),
     conda:
@@ -54,7 +54,7 @@ rule book_parts:
         tables=PLAN.part_tables(),
         sequences=attribution_sequences,
     output:
-        **PLAN.parts_analysis_files(),
+        **plan_targets.parts_analysis_files(config),
     log:
         log_path("beyond/book_parts"),
     benchmark:
@@ -76,7 +76,7 @@ rule book_parts:
 
 rule figures_f3_importance:
     input:
-        **PLAN.importance_analysis_files(),
+        **plan_targets.importance_analysis_files(config),
     output:
         heatmap=FLAGS.beyond(
             "beyond/f3_importance", "f3_importance", "Which f3 transitions matter"
@@ -105,7 +105,7 @@ rule figures_f3_importance:
 
 rule figures_parts:
     input:
-        **PLAN.parts_analysis_files(),
+        **plan_targets.parts_analysis_files(config),
     output:
         distributions=FLAGS.beyond(
             "beyond/parts_kl", "parts_kl", "Is a part representative of the whole"

@@ -1,19 +1,36 @@
-# The configuration, the plan (punctstyle.plan.workflow.WorkflowPlan: targets, inputs, tasks and
-# the report flags, plain functions of the config tested without Snakemake) and the thin
-# input-function wrappers that hand the checkpoints' files to it.
+# The configuration, the plan (punctstyle.plan.workflow.WorkflowPlan: the paths, tasks and report
+# flags that follow the config and a folder corpus' columns; punctstyle.plan.analyses: each
+# analysis' targets, params and inputs; the plan modules' functions of the config, all tested
+# without Snakemake) and the thin input-function wrappers that hand the checkpoints' files to it.
 import os
 
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
+from punctstyle.plan.analyses import (
+    analysis_inputs,
+    analysis_params,
+    config_targets,
+    corpus_targets,
+)
 from punctstyle.plan.book_jobs import job_environment
 from punctstyle.plan.fitted_models import fitted_inputs
 from punctstyle.plan.checkpoints import CorpusCounts, SelectedBooks
 from punctstyle.plan.priorities import rule_priority
-from punctstyle.plan.report import Section, caption, task_section, task_title
-from punctstyle.plan.scheduler_timers import install_for_workflow
-from punctstyle.plan.console import install_short_job_listing
-from punctstyle.plan.workflow import WorkflowPlan
+from punctstyle.plan import rows as plan_rows
+from punctstyle.plan import shapes as plan_shapes
+from punctstyle.plan import sources as plan_sources
+from punctstyle.plan import targets as plan_targets
+from punctstyle.plan.report import (
+    Section,
+    caption,
+    consistency_feature,
+    n_scatter_pairs,
+    n_sequence_books,
+    task_section,
+    task_title,
+)
+from punctstyle.plan.workflow import WorkflowPlan, folder_metadata_path
 from punctstyle.plan.rule_support import (
     DISTRIBUTION_FEATURES,
     FEATURES,
@@ -21,6 +38,8 @@ from punctstyle.plan.rule_support import (
     InputError,
     coerce_config_types,
     config_error,
+    install_for_workflow,
+    install_short_job_listing,
     wildcard_pattern,
     without_execution_keys,
 )
@@ -34,10 +53,10 @@ if config_error(config):
 validate(config, schema="../schemas/config.schema.yaml")
 
 # One pending scheduler re-evaluation timer instead of one chain of passes per finished job
-# (punctstyle.plan.scheduler_timers); guarded (a mismatch warns once and keeps Snakemake's own);
+# (punctstyle.snakemake_patches.scheduler_timers); guarded (a mismatch warns once and keeps Snakemake's own);
 # scheduler_timers: false or PUNCTSTYLE_SCHEDULER_TIMERS=off switches it off.
 install_for_workflow(config["scheduler_timers"])
-# each job's listing on the console: a few paths of each list (punctstyle.plan.console)
+# each job's listing on the console: a few paths of each list (punctstyle.snakemake_patches.console)
 install_short_job_listing()
 
 # a bad folder corpus or publication-year CSV stops the run in one line naming the config key

@@ -24,7 +24,7 @@ checkpoint corpus_tables:
         mem_mb=4000,
     params:
         min_docs_per_author=config["selection"]["min_docs_per_author"],
-        genre_shelves=PLAN.genre_shelves(),
+        genre_shelves=plan_sources.corpus_genre_shelves(config),
         genre_min_docs=config["genres"]["min_docs"],
         genre_multi_shelf_rule=config["genres"]["multi_shelf_rule"],
         # checks that the feature rows are the excerpts (or whole texts) of this setting

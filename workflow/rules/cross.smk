@@ -1,15 +1,13 @@
 # Issue 25, beyond the paper: where punctuation beats words. Across genres and forms, through
 # translators, and the discrete Weibull shape of the word gaps (config cross.*; planning in
-# punctstyle.plan.cross; targets in rule all through plan_cross.cross_outputs).
+# punctstyle.plan.cross; targets, params and inputs: punctstyle.plan.analyses "cross").
 from punctstyle.plan.rule_support import PAPER_FEATURES
 from punctstyle.plan import cross as plan_cross
 
 
 rule cross_analyses:
     input:
-        unpack(
-            lambda wildcards: plan_cross.cross_text_inputs(config, selected_book_ids())
-        ),
+        unpack(lambda wildcards: analysis_inputs(PLAN, "cross", selected_book_ids)),
         table=out("corpus/f1.parquet"),
         tables=expand(out("corpus/{feature}.parquet"), feature=PAPER_FEATURES),
         selection=out("corpus/selection.parquet"),
@@ -29,8 +27,8 @@ rule cross_analyses:
         mem_mb=4000,
         runtime=60,
     params:
+        **analysis_params(PLAN, "cross"),
         cross=config["cross"],
-        classifiers=PLAN.cross_classifier_params(),
         min_docs_per_author=config["selection"]["min_docs_per_author"],
     script:
         "../../scripts/cross_analyses.py"

@@ -56,33 +56,33 @@ rule figures_documents:
         books=out("figures/documents/books.json"),
         sequence=FLAGS.document_figures(
             "sequence",
-            PLAN.n_sequence_books(),
+            n_sequence_books(config),
             "Punctuation sequences",
             section=Section.INTRO,
         ),
-        sequence_pdf=FLAGS.document_pdfs("sequence", PLAN.n_sequence_books()),
+        sequence_pdf=FLAGS.document_pdfs("sequence", n_sequence_books(config)),
         f1_bars=FLAGS.document_figures(
             "f1_bars",
-            PLAN.n_sequence_books(),
+            n_sequence_books(config),
             "Per-document features",
             feature="f1",
         ),
-        f1_bars_pdf=FLAGS.document_pdfs("f1_bars", PLAN.n_sequence_books()),
+        f1_bars_pdf=FLAGS.document_pdfs("f1_bars", n_sequence_books(config)),
         f5_bars=FLAGS.document_figures(
             "f5_bars",
-            PLAN.n_sequence_books(),
+            n_sequence_books(config),
             "Per-document features",
             feature="f5",
         ),
-        f5_bars_pdf=FLAGS.document_pdfs("f5_bars", PLAN.n_sequence_books()),
+        f5_bars_pdf=FLAGS.document_pdfs("f5_bars", n_sequence_books(config)),
         scatter=FLAGS.document_figures(
             "scatter",
-            PLAN.n_scatter_pairs(),
+            n_scatter_pairs(config),
             "f1 scatter plots of pairs of books",
             section=Section.AUTHORS,
             pair=True,
         ),
-        scatter_pdf=FLAGS.document_pdfs("scatter", PLAN.n_scatter_pairs()),
+        scatter_pdf=FLAGS.document_pdfs("scatter", n_scatter_pairs(config)),
     log:
         log_path("figures/documents"),
     conda:
@@ -244,7 +244,7 @@ rule appendix_table:
     conda:
         "../../envs/figures.yaml"
     params:
-        feature=PLAN.consistency_feature(),
+        feature=consistency_feature(config),
         # an appendix of genres is made only when the genre analysis runs
         recognised=lambda wildcards: wildcards.task
         in PLAN.configured_recognition_tasks(),

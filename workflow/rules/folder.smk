@@ -7,7 +7,7 @@ from punctstyle.plan.rule_support import file_sha256
 # (no Gutenberg filters; min_docs_per_author applies). Bad rows are left out, one line each.
 checkpoint select_books:
     input:
-        metadata=PLAN.folder_metadata(),
+        metadata=folder_metadata_path(config),
     output:
         selection=out("corpus/selection.parquet"),
         filters=out("corpus/selection_filters.csv"),

@@ -7,9 +7,7 @@ rule length_curve_row:
     input:
         # texts, words files and tokenizer rules, when a method runs on words<k>
         unpack(
-            lambda wildcards: PLAN.length_word_inputs(
-                selected_book_ids(), PLAN.tokenizer_rules_file()
-            )
+            lambda wildcards: analysis_inputs(PLAN, "length_curve", selected_book_ids)
         ),
         table=out("corpus/f1.parquet"),
         sequences=attribution_sequences,
@@ -34,14 +32,14 @@ rule length_curve_row:
         mem_mb=4000,
         runtime=240,
     params:
+        # classifiers: every classifier's hyper-parameters (recognition.<name>)
+        **analysis_params(PLAN, "length_curve"),
         # the splits and networks of Tables 2-3; not recognition.mlp.threads/device
         lengths=config["length_curve"]["lengths"],
-        methods=PLAN.length_methods(),
+        methods=plan_rows.length_methods(config),
         training=config["length_curve"]["training"],
         short_documents=config["length_curve"]["short_documents"],
         test_fraction=config["recognition"]["test_fraction"],
-        # every classifier's hyper-parameters (recognition.<name>)
-        classifiers=PLAN.length_classifier_params(),
         # Burrows' Delta's variant (its options come from the config: a change reruns the rows)
         delta=config["recognition"]["delta"],
     script:
@@ -55,7 +53,7 @@ rule length_curve:
             "excerpts.csv", corpus_counts()
         ),
     output:
-        **PLAN.length_analysis_files(),
+        **plan_targets.length_analysis_files(config),
     log:
         log_path("length/author_summary"),
     conda:
@@ -66,7 +64,7 @@ rule length_curve:
 
 rule figures_length_curve:
     input:
-        summary=PLAN.length_analysis_files()["summary"],
+        summary=plan_targets.length_analysis_files(config)["summary"],
     output:
         figure=FLAGS.beyond(
             "beyond/length_curve", "length_curve", "Accuracy against text length"

@@ -46,12 +46,12 @@ rule corpus_map:
         mem_mb=4000,
         runtime=60,
     params:
+        **analysis_params(PLAN, "maps"),
         features=lambda wildcards: list(plan_maps.family_features(wildcards.family)),
         words_k=lambda wildcards: plan_maps.map_words_k(config, wildcards.family),
         family_name=lambda wildcards: plan_maps.map_family_name(
             config, wildcards.family
         ),
-        settings=config["maps"],
         label_policy=plan_maps.MAP_LABEL_POLICY,
     script:
         "../../scripts/maps.py"
@@ -80,9 +80,9 @@ rule corpus_map_kl:
         mem_mb=2000,
         runtime=10,
     params:
+        **analysis_params(PLAN, "maps"),
         family_name=lambda wildcards: plan_maps.map_family_name(
             config, wildcards.family
         ),
-        settings=config["maps"],
     script:
         "../../scripts/maps_kl.py"

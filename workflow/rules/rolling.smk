@@ -8,11 +8,7 @@ from punctstyle.plan import maps as plan_maps
 
 rule rolling_collaborations:
     input:
-        unpack(
-            lambda wildcards: plan_maps.rolling_word_inputs(
-                config, selected_book_ids(), PLAN.tokenizer_rules_file()
-            )
-        ),
+        unpack(lambda wildcards: analysis_inputs(PLAN, "rolling", selected_book_ids)),
         tables=expand(out("corpus/{feature}.parquet"), feature=PAPER_FEATURES),
         sequences=attribution_sequences,
     output:
@@ -35,6 +31,6 @@ rule rolling_collaborations:
         mem_mb=4000,
         runtime=120,
     params:
-        settings=plan_maps.rolling_settings(config),
+        **analysis_params(PLAN, "rolling"),
     script:
         "../../scripts/rolling_collaborations.py"

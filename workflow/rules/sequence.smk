@@ -28,10 +28,10 @@ rule sequence_row:
         runtime=120,
     params:
         # what decides the results; not beyond.sequence.threads/device
-        classifiers=PLAN.sequence_classifier_params(),
+        **analysis_params(PLAN, "sequence"),
         test_fraction=config["recognition"]["test_fraction"],
         # the length curve's grid, so that both score the same test excerpts
-        lengths=PLAN.sequence_excerpt_lengths(),
+        lengths=plan_rows.sequence_excerpt_lengths(config),
         short_documents=config["length_curve"]["short_documents"],
     script:
         "../../scripts/sequence_row.py"

@@ -21,7 +21,7 @@ checkpoint select_books:
     conda:
         "../../envs/corpus.yaml"
     params:
-        config=tei_select_params(config, PLAN.corpus_language()),
+        config=tei_select_params(config, plan_sources.corpus_language(config)),
     script:
         "../../scripts/select_tei.py"
 

@@ -4,7 +4,7 @@
 
 rule temporal:
     input:
-        unpack(lambda wildcards: PLAN.temporal_inputs()),
+        unpack(lambda wildcards: analysis_inputs(PLAN, "temporal", selected_book_ids)),
     output:
         documents=out("analysis/temporal/dated_documents.csv"),
         dates=out("analysis/temporal/date_counts_by_decade.csv"),

@@ -16,9 +16,7 @@ if plan_verification.verification_enabled(config) and verification_config_error(
 rule verification:
     input:
         unpack(
-            lambda wildcards: plan_verification.verification_word_inputs(
-                config, selected_book_ids(), PLAN.tokenizer_rules_file()
-            )
+            lambda wildcards: analysis_inputs(PLAN, "verification", selected_book_ids)
         ),
         tables=expand(out("corpus/{feature}.parquet"), feature=FEATURES),
         sequences=attribution_sequences,
@@ -38,7 +36,7 @@ rule verification:
         mem_mb=4000,
         runtime=120,
     params:
-        settings=plan_verification.verification_settings(config),
+        **analysis_params(PLAN, "verification"),
     script:
         "../../scripts/verification.py"
 

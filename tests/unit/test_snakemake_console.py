@@ -1,4 +1,4 @@
-"""The console's short job listing (punctstyle.plan.console): the console handler shortens
+"""The console's short job listing (punctstyle.snakemake_patches.console): the console handler shortens
 path lists and reasons, the log file's handler keeps everything."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import logging
 from snakemake.logging import DefaultFilter, DefaultFormatter
 from snakemake_interface_logger_plugins.common import LogEvent
 
-from punctstyle.plan.console import install_short_job_listing, short_paths, short_reason
+from punctstyle.snakemake_patches.console import install_short_job_listing, short_paths, short_reason
 
 PATHS = [f"results/features/{i}.parquet" for i in range(1100)]
 

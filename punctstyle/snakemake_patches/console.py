@@ -13,7 +13,7 @@ how many there are in all, and cuts a long reason at :data:`REASON_CHARS` charac
 job are left out (:class:`ConsoleNoise`). Only the
 console changes: Snakemake's log file (``.snakemake/log/*.snakemake.log``, named at the end of
 the run) keeps every path and the whole reason, and each job's own log is untouched. Guarded
-like :mod:`punctstyle.plan.scheduler_timers`: a Snakemake whose console handler or formatter is
+like :mod:`punctstyle.snakemake_patches.scheduler_timers`: a Snakemake whose console handler or formatter is
 not the one this was written for keeps its own listing (one warning line), never a failure.
 Switched off by the environment variable ``PUNCTSTYLE_CONSOLE=full``.
 """
