@@ -3,11 +3,12 @@ calibration as it was (one network on the 80/20 split, its held-out predictions 
 temperature and judge it) against the bundle's present one (cross-fitted predictions of the
 deployed recipe, the table after out of sample), on a finished run's corpus, for several seeds.
 
-    python benchmarks/calibration_correction.py OUTDIR --seeds 0 1 2 3 4 [--out docs/evidence/calibration]
+    python benchmarks/calibration_correction.py OUTDIR [--configfile config/config.yaml] --seeds 0 1 2 3 4 [--out docs/evidence/calibration]
 
-OUTDIR: a finished run's outdir (``corpus/f1..f6.parquet``, ``sequences/``, and the bundle
-``models/attribution/manifest.json``, whose settings and network hyper-parameters are reused
-with each seed in place of ``attribution.seed``). Torch on one thread. Writes ``calibration.csv``
+OUTDIR: a run's outdir with its corpus (``corpus/f1..f6.parquet``, ``sequences/``); the
+``attribution`` block and the network's hyper-parameters (``recognition.mlp``) of the config
+file (schema defaults for keys it leaves out), with each seed in place of ``attribution.seed``.
+Torch on one thread. Writes ``calibration.csv``
 (one row per seed and method: ``split_in_sample``, the former calibration; ``cross_fitted``, the
 present one, whose ``ece_after`` and ``nll_after`` are out of sample) and ``summary.csv`` (mean and sd over seeds), with
 ``run.json`` (:mod:`evidence_run`).
@@ -19,9 +20,11 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
+import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -54,6 +57,7 @@ def split_in_sample(sequences, labels, full_features, settings, trainer, groups)
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("outdir", type=Path)
+    parser.add_argument("--configfile", type=Path, default=Path("config/config.yaml"))
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
     parser.add_argument("--out", type=Path, default=None, help="evidence folder (docs/evidence/calibration)")
     args = parser.parse_args(argv)
@@ -66,25 +70,26 @@ def main(argv: list[str] | None = None) -> int:
     from punctstyle.classifiers.mlp import MLPParams
     from punctstyle.corpus.sequences import document_sequences
     from punctstyle.corpus.tables import text_groups
-    from punctstyle.featuresets import matrices_from_tables, stack_features
+    from punctstyle.featuresets import matrices_from_tables, resolve_feature_set, stack_features
     from punctstyle.rule_names import FEATURES
 
     torch.set_num_threads(1)
     revision = commit()
     run = args.outdir
-    manifest = json.loads((run / "models" / "attribution" / "manifest.json").read_text(encoding="utf-8"))
-    block = manifest["settings"]
+    config = yaml.safe_load(args.configfile.read_text(encoding="utf-8"))
+    block = config.get("attribution") or {}
+    network = MLPParams.from_config((config.get("recognition") or {}).get("mlp") or {})
     tables = {f: pd.read_parquet(run / "corpus" / f"{f}.parquet") for f in FEATURES}
     features, labels, book_ids = matrices_from_tables(tables, "author")
     table = tables[FEATURES[0]]
     sequence_paths = sorted((run / "sequences").glob("*.parquet"))
     sequences = document_sequences(sequence_paths, table, book_ids)
     groups = text_groups(table, book_ids)
-    options = {"params": MLPParams(**manifest["mlp"]["params"]), "device": "cpu", "num_threads": 1}
+    options = {"params": network, "device": "cpu", "num_threads": 1}
     rows = []
     for seed in args.seeds:
-        settings = AttributionSettings.from_config({**block, "seed": seed})
-        trainer = Trainer(options, tuple(manifest["feature_set"]), seed)
+        settings = AttributionSettings.from_config({**block, "seed": seed})  # schema defaults for the rest
+        trainer = Trainer(options, resolve_feature_set(settings.feature_set), seed)
         full_features = stack_features(features, trainer.feature_set)
         started = time.process_time()
         former = split_in_sample(sequences, labels, full_features, settings, trainer, groups)
@@ -107,12 +112,13 @@ def main(argv: list[str] | None = None) -> int:
     print(summary.to_string(index=False))
     if args.out is not None:
         write_evidence(args.out, {"calibration.csv": frame, "summary.csv": summary}, {
-            "command": "python benchmarks/calibration_correction.py OUTDIR --seeds "
+            "command": f"python benchmarks/calibration_correction.py OUTDIR --configfile {args.configfile.as_posix()} --seeds "
                        + " ".join(map(str, args.seeds)) + f" --out {args.out.as_posix()}",
             "commit": revision,
             "corpus": corpus_fingerprint(run),
-            "settings": {**block, "seed": "each of seeds"},
-            "feature_set": manifest["feature_set"],
+            "configfile": args.configfile.as_posix(),
+            "settings": {**asdict(settings), "seed": "each of seeds"},
+            "network": asdict(network),
             "torch_threads": 1,
         })
     return 0
