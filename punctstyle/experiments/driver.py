@@ -119,14 +119,23 @@ def row_split(documents: Documents, *, task: str, n_classes: int, seed: int, tes
     return Split(task, int(n_classes), int(seed), split.classes, split.train_index, split.test_index)
 
 
-def seeded_splits(documents: Documents, *, task: str, seeds: Iterable[int], test_fraction: float) -> Iterator[Split]:
+def seeded_splits(
+    documents: Documents,
+    *,
+    task: str,
+    seeds: Iterable[int],
+    test_fraction: float,
+    rng: Callable[[int], np.random.Generator] | None = None,
+) -> Iterator[Split]:
     """One closed-set split of all the documents per seed (no class sample; whole groups on one
     side, :func:`punctstyle.experiments.row.documents_split`), its generator
-    :func:`punctstyle.experiments.splits.row_rng` of ``(seed, number of documents, task)``."""
+    :func:`punctstyle.experiments.splits.row_rng` of ``(seed, number of documents, task)``, or
+    ``rng(seed)`` when the analysis draws its splits with its own generator (e.g.
+    ``numpy.random.default_rng``, :func:`punctstyle.analyses.across_languages.grouped_accuracy`)."""
     classes = np.unique(documents.labels)
     for seed in seeds:
-        rng = row_rng(int(seed), documents.labels.size, task)
-        train, test = documents_split(documents.labels, documents.groups, test_fraction, rng)
+        generator = row_rng(int(seed), documents.labels.size, task) if rng is None else rng(int(seed))
+        train, test = documents_split(documents.labels, documents.groups, test_fraction, generator)
         yield Split(task, int(classes.size), int(seed), classes, train, test)
 
 

@@ -18,7 +18,7 @@ from punctstyle.experiments.driver import (
     seeded_splits,
 )
 from punctstyle.experiments.fit_store import FitKey
-from punctstyle.experiments.row import Row
+from punctstyle.experiments.row import Row, documents_split
 from punctstyle.experiments.runner import RECORD_FIELDS
 
 LABELS = np.array(list("aabbcc"), dtype=object)
@@ -87,6 +87,19 @@ def test_seeded_splits_split_every_document():
     assert split.n_classes == 3 and list(split.classes) == ["a", "b", "c"]
     assert sorted([*split.train_index, *split.test_index]) == list(range(6))
     assert np.unique(LABELS[split.test_index]).size == 3  # one test document per class
+
+
+def test_seeded_splits_take_the_analysis_generator():
+    """``rng``: an analysis that draws its splits with its own generator keeps its splits (the
+    across-languages accuracy: ``numpy.random.default_rng(seed)``, groups on one side)."""
+    labels = np.repeat(np.array(["a", "b"], dtype=object), 8)
+    groups = np.repeat(np.arange(8), 2)
+    documents = Documents(labels, groups)
+    for seed in (0, 1, 2):
+        (own,) = seeded_splits(documents, task="t", seeds=[seed], test_fraction=0.25, rng=np.random.default_rng)
+        train, test = documents_split(labels, groups, 0.25, np.random.default_rng(seed))
+        assert np.array_equal(own.train_index, train) and np.array_equal(own.test_index, test) and own.seed == seed
+        assert not set(groups[own.train_index]) & set(groups[own.test_index])
 
 
 def test_run_experiments_worked_example():
