@@ -1,6 +1,10 @@
 """docs/CONVENTIONS.md, "Where a change goes", done step by step (issue 21 item 7): a classifier with
 one hyper-parameter, and a figure, each in three files, planned and run by the workflow's own
-functions (punctstyle.plan, the rules' job functions), without a Snakemake run."""
+functions (punctstyle.plan, the rules' job functions), without a Snakemake run. The classifier's
+option reaches every analysis that trains (issue 32 item 2): the grid, the word baselines, the
+length curve and the cross-domain records train the toy with it; the f3 importance and the
+sequence rows, whose classifiers are fixed (mlp and kl; the sequence network), train the toy
+registered in their place with an option of that classifier's section."""
 
 from __future__ import annotations
 
@@ -61,6 +65,25 @@ class ShrunkCentroidOnDevice(ShrunkCentroid):
     def __init__(self, *, seed, feature_set, params, device, num_threads):
         super().__init__(seed=seed, feature_set=feature_set, params=params)
         self.device, self.num_threads = device, num_threads
+
+
+class ShrunkMarkCentroid(ShrunkCentroid):
+    """The same on raw punctuation sequences (the sequence network's road): the centroids of the
+    documents' mark frequencies."""
+
+    def __init__(self, *, seed, params, device, num_threads):
+        super().__init__(seed=seed, feature_set=(), params=params)
+        self.device, self.num_threads = device, num_threads
+
+    @staticmethod
+    def frequencies(documents):
+        return np.stack([np.bincount(marks, minlength=10) / len(marks) for marks, _ in documents])
+
+    def fit(self, documents, y):
+        return super().fit(self.frequencies(documents), np.asarray(y, dtype=object))
+
+    def predict(self, documents):
+        return super().predict(self.frequencies(documents))
 '''
 
 
@@ -360,3 +383,42 @@ def test_a_figure_takes_three_files(tmp_path, monkeypatch):
     corpus_figures(inputs, outputs, LOG)
     assert Path(png).stat().st_size > 0 and Path(pdf).stat().st_size > 0
     assert Path(str(outputs.documents_per_author)).exists()
+
+
+def test_the_classifier_registered_as_the_sequence_network_gets_its_options(tmp_path, monkeypatch):
+    """The sequence rows build the registered sequence classifier with the options their rule plans
+    (beyond.sequence): the toy in the network's place, with a hyper-parameter in its section, trains
+    on the row's sequence files with it (shrink 1: one class predicted)."""
+    from punctstyle.book.sequence_file import write_sequence
+    from punctstyle.jobs.sequence import SEQUENCE_METHOD, sequence_row_job
+    from punctstyle.text.extract import PunctuationSequence
+
+    (tmp_path / "shrunk_centroid.py").write_text(CLASSIFIER_MODULE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec = classifiers.ClassifierSpec("shrunk sequences", "shrunk_centroid:ShrunkMarkCentroid", input_kind="sequence",
+                                      config_section=("beyond", "sequence"), runs_on_device=True,
+                                      plan_keys=("enabled", "class_sizes"))  # fmt: skip
+    monkeypatch.setitem(classifiers.SEQUENCE_CLASSIFIERS, SEQUENCE_METHOD, spec)
+
+    def add_option(schema):
+        sequence = schema["properties"]["beyond"]["properties"]["sequence"]
+        sequence["properties"]["shrink"] = {"type": "number", "default": 0.0, "description": "Pull toward the mean."}
+
+    schema = schema_with(tmp_path, add_option)
+    X, labels = separable_documents(10)
+    rng = np.random.default_rng(2)
+    paths = []
+    for book_id, p in enumerate(X):
+        paths.append(tmp_path / f"{book_id}.parquet")
+        marks = rng.choice(10, size=400, p=p).astype(np.uint8)
+        write_sequence(paths[-1], book_id, PunctuationSequence(marks, np.ones(400, dtype=np.uint32), 400))
+    table = pd.DataFrame({"book_id": np.arange(80), "author": labels})
+    for shrink, expected in ((0.0, 1.0), (1.0, 0.25)):
+        options = planned_options({"beyond": {"sequence": {"shrink": shrink, "device": "cpu"}}}, schema)
+        assert options["sequence network"][SEQUENCE_METHOD]["params"]["shrink"] == shrink
+        outputs = {"row": tmp_path / f"row{shrink}.csv", "lengths": tmp_path / f"lengths{shrink}.csv"}
+        row = sequence_row_job(
+            table, paths, outputs, class_size=4, seed=0, test_fraction=0.25,
+            classifier_options=options["sequence network"], lengths=[], short_documents="whole",
+        )  # fmt: skip
+        assert row["accuracy"].tolist() == pytest.approx([expected])
