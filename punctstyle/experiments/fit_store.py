@@ -5,9 +5,10 @@ classifier is trained once (issue 26) and later analyses read it through the exp
 A key (:class:`FitKey`) is the row (task, its capped number of classes, seed), the classifier
 (its registered name) and the feature view (the config's name, e.g. ``"all"``, ``"f3"``,
 ``"words1000"``). What is stored of a fit is what the classifier saves of itself: a classifier
-that can be stored has ``fitted_state() -> (arrays, meta)`` (numpy arrays, and plain JSON values)
-and ``load_fitted_state(arrays, meta) -> itself, fitted`` (it refuses, with a ValueError naming
-the field, a state fitted with other options than its own); the store knows nothing of its
+that can be stored has ``fitted_state() -> (arrays, meta)`` (numpy arrays, among them its
+``classes``, the labels it predicts, and plain JSON values) and
+``load_fitted_state(arrays, meta) -> itself, fitted`` (it refuses, with a ValueError naming the
+field, a state fitted with other options than its own); the store knows nothing else of its
 internals (the MLP's: :meth:`punctstyle.classifiers.mlp.MLPClassifier.fitted_state`).
 
 The recognition grid writes the fits later analyses ask for (:func:`write_fits`; which views and
