@@ -1,5 +1,5 @@
 """What reading the recognition grid's stored fits saves the length curve and the f3 importance
-(punctstyle.jobs.fitted_models), on a finished corpus, without Snakemake.
+(punctstyle.experiments.fit_store), on a finished corpus, without Snakemake.
 
     python benchmarks/bench_model_store.py CORPUS_DIR SEQUENCES_DIR OUT_DIR [--size 10] [--seed 0]
         [--lengths 50 400 3200] [--threads 1]

@@ -8,7 +8,7 @@ collections and writes the stored outputs.
   mark: a less constrained language in their words.
 * :func:`grouped_accuracy`: a closed-set task (the language of a novel, or its time slot within
   one language) by the KL nearest class, over seeds, with splits grouped by author (no author on
-  both sides, :func:`punctstyle.experiments.row.documents_split`).
+  both sides, :func:`punctstyle.experiments.row.documents_split`), through the experiment driver.
 * :func:`language_kl`: mean KL between novels of two languages (ordered pairs ``(i, j)``,
   ``i != j``; the paper's common-support KL).
 * :func:`single_slot_authors`: the novels whose author wrote in one time slot only, so a
@@ -22,9 +22,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from punctstyle.classifiers.kl_nearest import classify_kl
+from punctstyle.classifiers import build_classifier
 from punctstyle.divergence import pairwise_kl
-from punctstyle.experiments.row import documents_split
+from punctstyle.experiments.driver import Documents, Estimator, matrix_views, run_experiments, seeded_splits
 
 
 def weibull_by_language(fits: pd.DataFrame) -> pd.DataFrame:
@@ -45,18 +45,21 @@ def weibull_by_language(fits: pd.DataFrame) -> pd.DataFrame:
 def grouped_accuracy(
     X: np.ndarray, labels: Sequence[object], groups: Sequence[object], seeds: Sequence[int], test_fraction: float
 ) -> pd.DataFrame:
-    """Per seed: ``seed``, ``train``, ``test``, ``accuracy`` of the KL nearest class on a split of
-    ``X``'s rows grouped by ``groups`` (:func:`documents_split` with ``numpy.random.default_rng(seed)``),
-    and ``majority`` (the share of the test rows in the training set's largest class: the
-    accuracy of always answering it)."""
-    y = np.asarray(labels, dtype=object)
+    """Per seed: ``seed``, ``train``, ``test``, ``accuracy`` of the KL nearest class (the registered
+    ``kl``) on a split of ``X``'s rows grouped by ``groups``
+    (:func:`punctstyle.experiments.driver.seeded_splits` with ``numpy.random.default_rng(seed)``),
+    run by the experiment driver, and ``majority`` (the share of the test rows in the training
+    set's largest class, the first in sorted order on a tie: the accuracy of always answering it)."""
+    documents = Documents(np.asarray(labels, dtype=object), np.asarray(groups, dtype=object))
+    splits = seeded_splits(documents, task="grouped", seeds=seeds, test_fraction=test_fraction,
+                           rng=np.random.default_rng)  # fmt: skip
+    kl = Estimator("kl", lambda seed, view: build_classifier("kl", seed=seed, feature_set=(view,)), ("features",))
     rows = []
-    for seed in seeds:
-        train, test = documents_split(y, groups, test_fraction, np.random.default_rng(seed))
-        predicted, _ = classify_kl(X[train], y[train], X[test])
-        classes, counts = np.unique(y[train], return_counts=True)
-        majority = float(np.mean(y[test] == classes[np.argmax(counts)]))
-        rows.append((seed, train.size, test.size, float(np.mean(predicted == y[test])), majority))
+    for record in run_experiments(documents, splits, matrix_views({"features": X}), [kl]):
+        split, y = record.split, documents.labels
+        classes, counts = np.unique(y[split.train_index], return_counts=True)
+        majority = float(np.mean(y[split.test_index] == classes[np.argmax(counts)]))
+        rows.append((split.seed, split.train_index.size, split.test_index.size, record.scored.accuracy, majority))
     return pd.DataFrame(rows, columns=["seed", "train", "test", "accuracy", "majority"])
 
 

@@ -147,7 +147,7 @@ def recognition_run(
     of one text (tables with ``source_id``, :func:`punctstyle.corpus.tables.text_groups`) stay on one
     side of it. Classifiers of the row that uses every class are kept on their experiments (to
     be saved), and those of the (method, feature set) pairs in ``keep`` on every row (the fits
-    that later analyses read, :mod:`punctstyle.jobs.fitted_models`).
+    that later analyses read, :mod:`punctstyle.experiments.fit_store`).
     """
     features, labels, book_ids = matrices_from_tables(tables, task_column(task))
     n_available = np.unique(labels).size
@@ -211,7 +211,7 @@ def word_baseline_run(
     on the row's split): the books' relative word frequencies and pool cutoffs from ``matrix``
     (a :class:`punctstyle.corpus.words.WordMatrix`), in the corpus tables' order. The fits of the
     (method, word set) pairs in ``keep`` are kept with their words (the store of fits later
-    analyses read, :mod:`punctstyle.jobs.fitted_models`)."""
+    analyses read, :mod:`punctstyle.experiments.fit_store`)."""
     features, labels, book_ids = matrices_from_tables(tables, task_column(task))
     experiments = list(
         word_experiments(

@@ -248,7 +248,7 @@ def word_experiments(
     for :func:`recognition_experiments`. ``keep``: (method, word set) pairs whose fitted
     classifier stays on the experiment, with its ``vocabulary`` (the block's words, best first,
     read from ``pool_words``: the word of each column of ``word_frequencies``), for the store of
-    fits later analyses read (:mod:`punctstyle.jobs.fitted_models`).
+    fits later analyses read (:mod:`punctstyle.experiments.fit_store`).
     """
     import scipy.sparse as sp
 

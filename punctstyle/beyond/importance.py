@@ -36,7 +36,15 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.classifiers import Classifier
-from punctstyle.experiments.driver import Documents, Estimator, grid_splits, matrix_views, run_experiments
+from punctstyle.experiments.driver import (
+    Documents,
+    Estimator,
+    FitCache,
+    View,
+    grid_splits,
+    matrix_views,
+    run_experiments,
+)
 from punctstyle.experiments.row import documents_split
 from punctstyle.marks import N_MARKS, pair_label
 from punctstyle.experiments.metrics import accuracy, baseline_accuracy
@@ -154,7 +162,9 @@ def importance_row(
     holdout_fraction: float,
     make: MakeClassifier,
     groups: Sequence[Any] | None = None,
-    stored_mlp: Callable[[np.ndarray, np.ndarray], Any] | None = None,
+    ids: Sequence[Any] | None = None,
+    view: str = "f3",
+    fits: FitCache | None = None,
 ) -> ImportanceRow | None:
     """Importance and top-k accuracies of one row of Tables 2-3 (same sample and split); None
     when the split tests no document (each sampled author's texts too few for one to be tested
@@ -164,21 +174,25 @@ def importance_row(
     the inner split use their own generators (:func:`punctstyle.experiments.splits.row_rng` of
     ``"{task}/permutation"`` and ``"{task}/ranking"``), never the split's. ``groups`` (each
     document's text, :func:`punctstyle.corpus.tables.text_groups`): a text's excerpts stay on one side
-    of the split and of the inner hold-out. ``stored_mlp(classes, train_index)``: the recognition
-    grid's fitted f3 MLP of this row (trained on the documents ``train_index``), or None; the
-    test-split MLP is then read, not trained again (:mod:`punctstyle.jobs.fitted_models`).
+    of the split and of the inner hold-out. ``fits``: the cache the test-split MLP (feature view
+    ``view`` on the whole training split) is asked of first; with a store behind it (the
+    recognition grid's, :mod:`punctstyle.experiments.fit_store`, keyed by row, classifier and
+    view, checked against the row's classes and training documents: ``ids``, their book ids) the
+    MLP is read, not trained again.
     """
     X = np.asarray(X, dtype=np.float64)
-    documents = Documents(np.asarray(labels, dtype=object), None if groups is None else np.asarray(groups, dtype=object))
+    documents = Documents(np.asarray(labels, dtype=object), None if groups is None else np.asarray(groups, dtype=object),
+                          ids)  # fmt: skip
     y, g = documents.labels, documents.groups
     (split,) = grid_splits(documents, task=task, class_sizes=[n_classes], seeds=[seed], test_fraction=test_fraction)
     X_train, y_train = X[split.train_index], y[split.train_index]
     X_test, y_test = X[split.test_index], y[split.test_index]
     if y_test.size == 0:
         return None
-    mlp = None if stored_mlp is None else stored_mlp(split.classes, split.train_index)
-    if mlp is None:
-        mlp = make("mlp").fit(X_train, y_train)
+    whole = {view: View(X_train, X_test, train_key="whole")}  # the row's whole training split
+    network = Estimator("mlp", lambda _seed, _view: make("mlp"), (view,))
+    (trained,) = run_experiments(documents, [split], lambda _split: whole, [network], cache=fits)
+    mlp = trained.scored.model
     test_rng = row_rng(seed, n_classes, f"{task}/permutation")
     test_importance = permutation_importance(mlp.predict, X_test, y_test, test_rng, repeats)
     ranking = training_ranking(
@@ -194,7 +208,7 @@ def importance_row(
         return [r.scored.accuracy for r in run_experiments(documents, [split], matrix_views({"kept": X_kept}), estimators)]
 
     rows = [
-        {**common, "method": "mlp", "k": d, "accuracy": accuracy(y_test, mlp.predict(X_test))},
+        {**common, "method": "mlp", "k": d, "accuracy": trained.scored.accuracy},
         {**common, "method": "kl", "k": d, "accuracy": scores(["kl"], X)[0]},
     ]
     for k in sorted({min(int(k), d) for k in top_k} - {d}) if ranking is not None else []:

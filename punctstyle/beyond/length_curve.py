@@ -186,7 +186,8 @@ def length_curve_row(
     classifier_options: Mapping[str, Mapping[str, Any]] | None = None,
     word_counts: Callable[[int], tuple[Sequence[str], np.ndarray]] | None = None,
     groups: Sequence[Any] | None = None,
-    stored: Callable[..., Any] | None = None,
+    ids: Sequence[Any] | None = None,
+    fits: FitCache | None = None,
 ) -> LengthRow:
     """Accuracy at every length for one row (see the module docstring).
 
@@ -205,11 +206,12 @@ def length_curve_row(
     text's excerpts stay on one side of the split; word features are refused then (the word
     counts are those of whole texts).
 
-    ``stored(method, feature_set, feature_names, classes, train_index, vocabulary)``: the
-    recognition grid's fitted classifier of this row, trained on the documents ``train_index``
-    (positions in ``labels``), or None; ``vocabulary``: the words of a word set's block, best
-    first (None for punctuation sets); training mode ``"whole"`` uses it instead of fitting the
-    same network again (:mod:`punctstyle.jobs.fitted_models`).
+    ``fits``: the cache of training mode ``"whole"`` (one fit per classifier and feature set, made
+    once; default: an empty :class:`punctstyle.experiments.driver.FitCache`); with a store behind
+    it (the recognition grid's, :mod:`punctstyle.experiments.fit_store`) the row's fit is read from
+    it, keyed by (row, classifier, feature set) and checked against the row's classes and training
+    documents (``ids``: the documents' book ids) and, for a word set, its block's words (the
+    view's ``context["words"]``), instead of fitting the same network again.
     """
     check_methods(methods)
     if groups is not None and uses_word_features(methods):
@@ -220,7 +222,7 @@ def length_curve_row(
         raise ValueError(f"bad short_documents {short_documents!r}: expected one of {SHORT_RULES}")
     y = np.asarray(labels, dtype=object)
     options = classifier_options or {}
-    rows_of = Documents(y, None if groups is None else np.asarray(groups, dtype=object))
+    rows_of = Documents(y, None if groups is None else np.asarray(groups, dtype=object), ids)
     split = row_split(rows_of, task=task, n_classes=n_classes, seed=seed, test_fraction=test_fraction)
     grid = length_labels(lengths)
     features = sorted({f for sets in methods.values() for name in sets for f in resolve_excerpt_features(name)})
@@ -247,18 +249,13 @@ def length_curve_row(
         complete = matrices.complete[label]
         return complete if short_documents == "exclude" else np.ones(complete.size, dtype=bool)
 
-    def load(part: Split, method: str, name: str) -> Any:
-        """The recognition grid's fit of the row (training mode ``"whole"``, every training document)."""
-        if stored is None or part.train_index.size != split.train_index.size:
-            return None
-        names = resolve_excerpt_features(name)
-        return stored(method, name, names, split.classes, split.train_index, block_words(names, vocabulary))
-
-    cache = FitCache(load)  # training mode "whole": one fit per (method, feature set), read or made once
+    cache = FitCache() if fits is None else fits  # training mode "whole": one fit per (method, feature set)
     rows: list[dict[str, Any]] = []
     for method, feature_sets in methods.items():
         for name in feature_sets:
             names = resolve_excerpt_features(name)
+            words = block_words(names, vocabulary)
+            context = {} if words is None else {"words": words}
             estimator = Estimator(method, _factory(method, names, options.get(method, {})), (name,))
             for mode in training:
                 points: list[tuple[dict[str, Any], Split, View]] = []  # the (length, mode)s that are fitted
@@ -293,7 +290,9 @@ def length_curve_row(
                         part = Split(task, n_classes, seed, split.classes,
                                      split.train_index[keep_train], split.test_index[keep_test])  # fmt: skip
                         X_test = stack_features(test.features[label], names)[keep_test]
-                        view = View(train_inputs[train_label], X_test, train_key=WHOLE if mode == "whole" else None)
+                        whole = mode == "whole" and bool(keep_train.all())  # the row's training documents
+                        view = View(train_inputs[train_label], X_test, context=context,
+                                    train_key=WHOLE if whole else None)  # fmt: skip
                         points.append((row, part, view))
                 by_split = {id(part): {name: view} for _, part, view in points}
                 records = run_experiments(

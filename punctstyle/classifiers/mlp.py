@@ -350,6 +350,58 @@ def load_model(path: str | os.PathLike[str], device: str = "cpu") -> TrainedMLP:
     )
 
 
+def model_arrays(model: TrainedMLP) -> dict[str, np.ndarray]:
+    """The arrays that define a trained model, value for value: the layers' float32 weights and
+    biases (``w0, b0, w1, b1``), the float64 scaler (``mean``, ``scale``) and the classes (str).
+    :func:`model_from_arrays` rebuilds the model; its predictions are the same numbers."""
+    state = model.network.state_dict()
+    return {
+        "w0": state["0.weight"].detach().cpu().numpy().copy(),
+        "b0": state["0.bias"].detach().cpu().numpy().copy(),
+        "w1": state["2.weight"].detach().cpu().numpy().copy(),
+        "b1": state["2.bias"].detach().cpu().numpy().copy(),
+        "mean": np.asarray(model.mean, dtype=np.float64),
+        "scale": np.asarray(model.scale, dtype=np.float64),
+        "classes": np.asarray([str(c) for c in model.classes], dtype=str),
+    }
+
+
+def model_from_arrays(
+    arrays: Mapping[str, np.ndarray],
+    *,
+    params: MLPParams,
+    feature_set: Sequence[str],
+    seed: int,
+    epochs: int,
+    best_epoch: int,
+    device: str = "cpu",
+) -> TrainedMLP:
+    """The :class:`TrainedMLP` of :func:`model_arrays` (weights loaded as stored, no training)."""
+    w0, w1 = np.asarray(arrays["w0"]), np.asarray(arrays["w1"])
+    if w0.shape[0] != params.hidden:
+        raise ValueError(f"stored network has {w0.shape[0]} hidden units, the parameters say {params.hidden}")
+    network = build_network(w0.shape[1], params.hidden, w1.shape[0])
+    state = {name: torch.from_numpy(np.array(arrays[key], dtype=np.float32)) for name, key in
+             (("0.weight", "w0"), ("0.bias", "b0"), ("2.weight", "w1"), ("2.bias", "b1"))}
+    network.load_state_dict(state)
+    dev = resolve_device(device)
+    network.to(dev).eval()
+    classes = np.empty(len(arrays["classes"]), dtype=object)
+    classes[:] = [str(c) for c in arrays["classes"]]
+    return TrainedMLP(
+        network=network,
+        mean=np.asarray(arrays["mean"], dtype=np.float64),
+        scale=np.asarray(arrays["scale"], dtype=np.float64),
+        classes=classes,
+        feature_set=tuple(feature_set),
+        params=params,
+        seed=int(seed),
+        epochs=int(epochs),
+        best_epoch=int(best_epoch),
+        device=dev,
+    )
+
+
 class MLPClassifier:
     """The registered ``mlp`` classifier: :func:`train_mlp`, then the most probable class.
 
@@ -394,3 +446,38 @@ class MLPClassifier:
         if self.model is None:
             raise RuntimeError("MLPClassifier.save called before fit")
         save_model(path, self.model)
+
+    def fitted_state(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """The fit as arrays (:func:`model_arrays`) and plain values (``feature_columns``,
+        ``protocol`` = the parameters, ``epochs``, ``best_epoch``): what a fit store keeps
+        (:mod:`punctstyle.experiments.fit_store`); :meth:`load_fitted_state` reads it back."""
+        if self.model is None:
+            raise RuntimeError("MLPClassifier.fitted_state called before fit")
+        meta = {
+            "feature_columns": list(self.model.feature_set),
+            "protocol": asdict(self.model.params),
+            "epochs": int(self.model.epochs),
+            "best_epoch": int(self.model.best_epoch),
+        }
+        return model_arrays(self.model), meta
+
+    def load_fitted_state(self, arrays: Mapping[str, np.ndarray], meta: Mapping[str, Any]) -> MLPClassifier:
+        """This classifier, fitted with a stored state (:meth:`fitted_state`) instead of trained;
+        a ValueError naming the field when the state was fitted on other feature columns or with
+        other parameters than this classifier's."""
+        checks = (
+            ("feature columns", list(meta["feature_columns"]), list(self.feature_set)),
+            ("protocol", dict(meta["protocol"]), asdict(self.params)),
+        )
+        for name, stored, asked in checks:
+            if stored != asked:
+                raise ValueError(f"its {name} differ ({_short(stored)} != {_short(asked)})")
+        self.model = model_from_arrays(arrays, params=self.params, feature_set=self.feature_set, seed=self.seed,
+                                       epochs=meta["epochs"], best_epoch=meta["best_epoch"], device=self.device)
+        return self
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.corpus.tables import text_groups
+from punctstyle.experiments.fit_store import FitKey
 from punctstyle.experiments.row import Row, documents_split
 from punctstyle.experiments.runner import RECORD_FIELDS, Scored, run_split, score_fitted
 from punctstyle.experiments.splits import effective_class_sizes, row_rng
@@ -118,14 +119,23 @@ def row_split(documents: Documents, *, task: str, n_classes: int, seed: int, tes
     return Split(task, int(n_classes), int(seed), split.classes, split.train_index, split.test_index)
 
 
-def seeded_splits(documents: Documents, *, task: str, seeds: Iterable[int], test_fraction: float) -> Iterator[Split]:
+def seeded_splits(
+    documents: Documents,
+    *,
+    task: str,
+    seeds: Iterable[int],
+    test_fraction: float,
+    rng: Callable[[int], np.random.Generator] | None = None,
+) -> Iterator[Split]:
     """One closed-set split of all the documents per seed (no class sample; whole groups on one
     side, :func:`punctstyle.experiments.row.documents_split`), its generator
-    :func:`punctstyle.experiments.splits.row_rng` of ``(seed, number of documents, task)``."""
+    :func:`punctstyle.experiments.splits.row_rng` of ``(seed, number of documents, task)``, or
+    ``rng(seed)`` when the analysis draws its splits with its own generator (e.g.
+    ``numpy.random.default_rng``, :func:`punctstyle.analyses.across_languages.grouped_accuracy`)."""
     classes = np.unique(documents.labels)
     for seed in seeds:
-        rng = row_rng(int(seed), documents.labels.size, task)
-        train, test = documents_split(documents.labels, documents.groups, test_fraction, rng)
+        generator = row_rng(int(seed), documents.labels.size, task) if rng is None else rng(int(seed))
+        train, test = documents_split(documents.labels, documents.groups, test_fraction, generator)
         yield Split(task, int(classes.size), int(seed), classes, train, test)
 
 
@@ -217,30 +227,45 @@ class Record:
 
 
 class FitCache:
-    """Fitted classifiers keyed by (classifier, view, the view's ``train_key``, the split's training
-    documents), so that a fit shared by several splits is made once. ``load(split, method, view)``:
-    a fit made elsewhere (e.g. the recognition grid's store, :mod:`punctstyle.jobs.fitted_models`),
-    or None; asked once per key, before fitting."""
+    """Fitted classifiers keyed by (row, classifier, view): the :class:`FitKey` of (the split's
+    task, class count and seed, the classifier's name, the view's name), with the view's
+    ``train_key`` and the split's training documents, so that a fit shared by several splits is
+    made once. ``store``: fits made elsewhere (a :class:`punctstyle.experiments.fit_store.FitStore`,
+    e.g. the recognition grid's files), asked once per key before fitting: its
+    ``load(key, make, classes=..., train_ids=..., vocabulary=...)`` loads a stored fit into a fresh
+    classifier of the estimator (``make()``) for the split's classes and training documents (their
+    ids, :attr:`Documents.ids`; a word view names its words in ``context["words"]``), or returns None."""
 
-    def __init__(self, load: Callable[[Split, str, str], Any] | None = None) -> None:
-        self._load = load
+    def __init__(self, store: Any = None) -> None:
+        self._store = store
         self._models: dict[tuple, Any] = {}
+        self.loaded: list[FitKey] = []
+        """The keys whose fit was read from the store, in order."""
 
     @staticmethod
     def key(split: Split, method: str, name: str, view: View) -> tuple | None:
         """The cache key of a fit, None when the view's training inputs are not shared."""
         if view.train_key is None:
             return None
-        return method, name, view.train_key, np.asarray(split.train_index, dtype=np.int64).tobytes()
+        row = FitKey(split.task, split.n_classes, split.seed, method, name)
+        return row, view.train_key, np.asarray(split.train_index, dtype=np.int64).tobytes()
 
-    def get(self, split: Split, method: str, name: str, view: View) -> Any:
-        """The cached (or loaded) fit of (``method``, view ``name``) on ``split``'s training documents, or None."""
-        key = self.key(split, method, name, view)
+    def get(self, documents: Documents, split: Split, estimator: Estimator, name: str, view: View) -> Any:
+        """The cached (or stored) fit of ``estimator`` on view ``name`` of ``split``'s training documents, or None."""
+        key = self.key(split, estimator.name, name, view)
         if key is None:
             return None
-        if key not in self._models and self._load is not None:
-            loaded = self._load(split, method, name)
-            self._models[key] = loaded
+        if key not in self._models and self._store is not None:
+            if documents.ids is None:
+                raise ValueError("a fit store needs the documents' ids (Documents.ids)")
+            words = view.context.get("words")
+            model = self._store.load(
+                key[0], lambda: estimator.make(split.seed, name), classes=split.classes,
+                train_ids=documents.ids[split.train_index], vocabulary=None if words is None else tuple(words),
+            )  # fmt: skip
+            self._models[key] = model
+            if model is not None:
+                self.loaded.append(key[0])
         return self._models.get(key)
 
     def put(self, split: Split, method: str, name: str, view: View, model: Any) -> None:
@@ -272,7 +297,7 @@ def run_experiments(
         for estimator in estimators:
             for name in estimator.views:
                 view = by_name[name]
-                model = None if cache is None else cache.get(split, estimator.name, name, view)
+                model = None if cache is None else cache.get(documents, split, estimator, name, view)
                 if model is None:
                     scored = run_split(lambda: estimator.make(split.seed, name), view.train, y_train, view.test, y_test)
                     if cache is not None:

@@ -16,10 +16,8 @@ from punctstyle.analyses.paper import (
 from punctstyle.beyond.importance import ImportanceRow, importance_row, write_importance_row
 from punctstyle.classifiers import build_classifier
 from punctstyle.corpus.tables import feature_matrix, text_groups
-from punctstyle.jobs.fitted_models import (
-    STORED_METHOD,
-    stored_fit_reader,
-)
+from punctstyle.experiments.driver import FitCache
+from punctstyle.experiments.fit_store import FitStore
 from punctstyle.jobs.recognition import enough_classes
 
 
@@ -50,14 +48,7 @@ def importance_job(
         write_importance_row(output, None, reason)
         return None
     n_classes = min(int(class_size), n_available)
-    book_ids = rows["book_id"].to_numpy()
-    stored_fit = stored_fit_reader(fitted, "author", n_classes, seed, classifier_options.get(STORED_METHOD, {}))
-
-    def stored_mlp(classes: Any, train_index: Any) -> Any:
-        model = stored_fit("f3", ("f3",), classes, book_ids[train_index]) if fitted else None
-        if model is not None and log is not None:
-            log.info("mlp f3: the recognition grid's fit, read from the store (not trained again)")
-        return model
+    fits = FitCache(FitStore(fitted))  # the test-split MLP: the recognition grid's fit when stored
 
     def make(method: str) -> Any:
         return build_classifier(method, seed=seed, feature_set=("f3",), **classifier_options.get(method, {}))
@@ -74,8 +65,12 @@ def importance_job(
         holdout_fraction=holdout_fraction,
         make=make,
         groups=text_groups(rows),
-        stored_mlp=stored_mlp,
+        ids=rows["book_id"].to_numpy(),
+        view="f3",
+        fits=fits,
     )
+    if fits.loaded and log is not None:
+        log.info("mlp f3: the recognition grid's fit, read from the store (not trained again)")
     if row is None:
         reason = (f"the {n_classes}-author sample of seed {seed} has no test text (an author needs enough "
                   f"texts for one to be tested at recognition.test_fraction={test_fraction})")

@@ -28,10 +28,8 @@ from punctstyle.corpus.tables import text_groups
 from punctstyle.corpus.words import CorpusWordFiles
 from punctstyle.featuresets import matrices_from_tables
 from punctstyle.io import atomic_open
-from punctstyle.jobs.fitted_models import (
-    STORED_METHOD,
-    stored_fit_reader,
-)
+from punctstyle.experiments.driver import FitCache
+from punctstyle.experiments.fit_store import FitStore
 from punctstyle.jobs.recognition import enough_classes
 from punctstyle.text.tokenizer import TokenizerRules
 
@@ -96,8 +94,9 @@ def length_curve_job(
     ``n_classes`` is capped to the authors available; fewer than 2 authors: empty files. Word methods
     (words<k>) also read the books' ``texts`` (re-tokenized on the ``rules`` file) and ``words``
     files (whole-book counts, for the row's training vocabulary). ``fitted``: the recognition
-    rows' store files (:mod:`punctstyle.jobs.fitted_models`); training mode ``"whole"`` reads
-    the row's MLP from them instead of training it again."""
+    rows' store files (:mod:`punctstyle.experiments.fit_store`); training mode ``"whole"`` reads
+    the row's fits from them (the cache of the driver, keyed by row, classifier and feature set)
+    instead of training them again."""
     _, labels, book_ids = matrices_from_tables({"f1": table}, "author")
     n_available = int(np.unique(labels).size)
     results = pd.DataFrame(columns=RESULT_COLUMNS)
@@ -122,16 +121,7 @@ def length_curve_job(
             return Document(int(book_ids[i]), marks, gaps, streams)
 
         used = min(n_classes, n_available)
-        stored_fit = stored_fit_reader(fitted, "author", used, seed, settings.classifier_options.get(STORED_METHOD, {}))
-
-        def stored(method: str, name: str, names: Any, classes: Any, train_index: Any, words: Any = None) -> Any:
-            if method != STORED_METHOD or not fitted:
-                return None
-            model = stored_fit(name, names, classes, book_ids[train_index], words)
-            if model is not None and log is not None:
-                log.info("%s %s: the recognition grid's fit, read from the store (not trained again)", method, name)
-            return model
-
+        fits = FitCache(FitStore(fitted))
         start = time.process_time()
         row = length_curve_row(
             document,
@@ -142,10 +132,14 @@ def length_curve_job(
             **settings.row_options(),
             word_counts=None if word_files is None else word_files.counts,
             groups=text_groups(table, book_ids),  # None: whole texts
-            stored=stored,
+            ids=book_ids,
+            fits=fits,
         )
         results, excerpts, vocabulary = row.results, row.excerpts, row.vocabulary
         if log is not None:
+            for key in fits.loaded:
+                log.info("%s %s: the recognition grid's fit, read from the store (not trained again)",
+                         key.method, key.feature_set)  # fmt: skip
             if vocabulary:
                 log.info("the row's %d words (training books only), first 20: %s", len(vocabulary), vocabulary[:20])
             log.info(

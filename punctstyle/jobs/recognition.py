@@ -25,13 +25,7 @@ from punctstyle.analyses.paper import (
 from punctstyle.analyses.recognition_files import write_row_files, write_word_results
 from punctstyle.corpus.words import read_word_matrix
 from punctstyle.featuresets import matrices_from_tables
-from punctstyle.jobs.fitted_models import (
-    STORED_METHOD,
-    FittedEntry,
-    StoreKey,
-    stores_row,
-    write_fitted,
-)
+from punctstyle.experiments.fit_store import STORED_METHOD, FitKey, StoredFit, stores_row, write_fits
 
 
 @dataclass(frozen=True)
@@ -75,7 +69,7 @@ def recognition_job(
     ``words_only``: the word baselines alone (benchmarks/recognition_rows.py --words-only).
     ``outputs["fitted"]``: the MLPs of ``settings.store_views`` (feature sets), with their test
     predictions, when a later analysis runs at this class size (``settings.store_class_sizes``,
-    :func:`punctstyle.jobs.fitted_models.stores_row`); the file holds no view otherwise."""
+    :func:`punctstyle.experiments.fit_store.stores_row`); the file holds no view otherwise."""
     methods, test_fraction, word_methods = settings.methods, settings.test_fraction, settings.word_methods
     store_views, store_class_sizes = settings.store_views, settings.store_class_sizes
     n_available = labelled_rows(tables["f1"], task)[task_column(task)].nunique()
@@ -132,7 +126,7 @@ def recognition_job(
         )
     if "fitted" in outputs:
         kept = [*(run.experiments if run else []), *(word_run.kept if word_run else [])]
-        write_fitted(outputs["fitted"], _fitted_entries(kept, tables, task, keep))
+        write_fits(outputs["fitted"], _stored_fits(kept, tables, task, keep))
     if "models" in outputs:
         Path(outputs["models"]).mkdir(parents=True, exist_ok=True)
         for experiment in run.experiments if run else []:
@@ -155,16 +149,18 @@ def enough_classes(n_available: int, task: str, log: Any = None) -> bool:
     return False
 
 
-def _fitted_entries(
+def _stored_fits(
     experiments: Sequence[Any], tables: Mapping[str, pd.DataFrame], task: str, keep: Sequence[tuple[str, str]]
-) -> list[FittedEntry]:
+) -> list[StoredFit]:
     """The kept fits of a recognition row (its punctuation experiments and word baselines) as
-    store entries (book ids in the corpus tables' order; a word set's entry holds its words)."""
+    store entries, keyed by (row, classifier, view) (book ids in the corpus tables' order; a word
+    set's entry holds its words); a classifier that cannot save its fit (no ``fitted_state``) is
+    not kept."""
     _, _, book_ids = matrices_from_tables({"f1": tables["f1"]}, task_column(task))
     entries = []
     for e in experiments:
-        if (e.method, e.feature_set) in keep and e.model is not None and getattr(e.model, "model", None) is not None:
-            key = StoreKey(task, e.n_classes, e.seed, e.method, e.feature_set)
-            entries.append(FittedEntry(key, e.model.model, book_ids[e.train_index], book_ids[e.test_index], e.y_pred,
-                                       vocabulary=tuple(e.vocabulary)))
+        if (e.method, e.feature_set) in keep and hasattr(e.model, "fitted_state"):
+            key = FitKey(task, e.n_classes, e.seed, e.method, e.feature_set)
+            entries.append(StoredFit(key, e.model, book_ids[e.train_index], book_ids[e.test_index], e.y_pred,
+                                     vocabulary=tuple(e.vocabulary)))
     return entries

@@ -1,5 +1,5 @@
 """Which recognition rows keep their fitted networks, and which store files a later analysis's
-row reads: the planning half of the fit store (:mod:`punctstyle.jobs.fitted_models` writes and
+row reads: the planning half of the fit store (:mod:`punctstyle.experiments.fit_store` writes and
 reads the files; issue 26: a trained network is trained once)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from punctstyle.jobs.fitted_models import STORED_METHOD
+from punctstyle.experiments.fit_store import STORED_METHOD
 
 def stored_views(config: Mapping[str, Any], task: str) -> list[str]:
     """The MLP feature views of ``task``'s recognition rows that later analyses read: the

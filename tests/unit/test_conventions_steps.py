@@ -1,6 +1,10 @@
 """docs/CONVENTIONS.md, "Where a change goes", done step by step (issue 21 item 7): a classifier with
 one hyper-parameter, and a figure, each in three files, planned and run by the workflow's own
-functions (punctstyle.plan, the rules' job functions), without a Snakemake run."""
+functions (punctstyle.plan, the rules' job functions), without a Snakemake run. The classifier's
+option reaches every analysis that trains (issue 32 item 2): the grid, the word baselines, the
+length curve and the cross-domain records train the toy with it; the f3 importance and the
+sequence rows, whose classifiers are fixed (mlp and kl; the sequence network), train the toy
+registered in their place with an option of that classifier's section."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.sparse as sp
 import yaml
 from snakemake.utils import validate
 
@@ -53,6 +58,34 @@ class ShrunkCentroid:
     def predict(self, X):
         distance = ((X[:, None, :] - self.centroids[None, :, :]) ** 2).sum(axis=2)
         return self.classes[np.argmin(distance, axis=1)]
+
+
+class ShrunkCentroidOnDevice(ShrunkCentroid):
+    """The same, registered as a classifier that runs on a device (the MLP's road): the device and
+    threads of the run are required keywords."""
+
+    def __init__(self, *, seed, feature_set, params, device, num_threads):
+        super().__init__(seed=seed, feature_set=feature_set, params=params)
+        self.device, self.num_threads = device, num_threads
+
+
+class ShrunkMarkCentroid(ShrunkCentroid):
+    """The same on raw punctuation sequences (the sequence network's road): the centroids of the
+    documents' mark frequencies."""
+
+    def __init__(self, *, seed, params, device, num_threads):
+        super().__init__(seed=seed, feature_set=(), params=params)
+        self.device, self.num_threads = device, num_threads
+
+    @staticmethod
+    def frequencies(documents):
+        return np.stack([np.bincount(marks, minlength=10) / len(marks) for marks, _ in documents])
+
+    def fit(self, documents, y):
+        return super().fit(self.frequencies(documents), np.asarray(y, dtype=object))
+
+    def predict(self, documents):
+        return super().predict(self.frequencies(documents))
 '''
 
 
@@ -124,7 +157,12 @@ def test_a_classifier_with_one_hyper_parameter_takes_three_files(tmp_path, monke
     assert '**analysis_params(PLAN, "paper")' in (REPO / "workflow/rules/analysis.smk").read_text()
     assert classifiers.display_name("shrunk") == "shrunk centroid"
 
-    # the same option reaches the word baselines and the length curve by the same road
+    # the same option reaches the word baselines, the length curve and the cross-domain records by
+    # the same road, and each of them trains with it (shrink 1: every prediction is one class)
+    for shrink, expected in ((0.0, 1.0), (1.0, 0.25)):
+        accuracies = analysis_accuracies(shrink, schema)
+        assert accuracies == pytest.approx({name: expected for name in accuracies}), (shrink, accuracies)
+        assert set(accuracies) == {"word baselines", "length curve", "cross-domain within", "cross-domain cross"}
     shrunk = {
         "recognition": {
             **methods["recognition"], "shrunk": {"shrink": 1.0},
@@ -138,6 +176,7 @@ def test_a_classifier_with_one_hyper_parameter_takes_three_files(tmp_path, monke
         assert options[analysis]["shrunk"] == {"params": {"shrink": 1.0}}, analysis
     # the importance trains kl and mlp only (beyond.importance.IMPORTANCE_METHODS): not the toy
     assert "shrunk" not in options["importance"]
+    # but the classifier registered as "mlp" gets its options there (below: the toy in its place)
     # an MLP hyper-parameter (recognition.mlp.hidden_units) reaches every analysis that trains
     # the MLP, with the device and threads of the run
     mlp = {"recognition": {"mlp": {"hidden_units": 7, "device": "cpu"}}, "length_curve": {"methods": {"mlp": ["f1"]}},
@@ -155,6 +194,94 @@ def test_a_classifier_with_one_hyper_parameter_takes_three_files(tmp_path, monke
 
 
 DELTA_DEFAULTS = {"variant": "centroid", "zscore_over": "training"}
+
+
+def separable_documents(n_columns: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """80 documents of 4 authors (20 each) as rows of relative frequencies over ``n_columns``
+    entries, author ``c`` heavy on the entries ``j = c (mod 4)``: any nearest centroid separates them."""
+    rng = np.random.default_rng(seed)
+    labels = np.repeat(np.array(["a", "b", "c", "d"], dtype=object), 20)
+    author = np.repeat(np.arange(4), 20)
+    X = rng.uniform(0.5, 1.0, size=(80, n_columns)) + 20.0 * (np.arange(n_columns)[None, :] % 4 == author[:, None])
+    return X / X.sum(axis=1, keepdims=True), labels
+
+
+def analysis_accuracies(shrink: float, schema: Path) -> dict[str, float]:
+    """The toy's test accuracies (4 authors, one seed) in the word baselines, the length curve and
+    the cross-domain records, each run by its own function with the options its rule plans."""
+    from punctstyle.analyses.paper import word_methods
+    from punctstyle.analyses.recognition import word_experiments
+    from punctstyle.beyond.cross_domain import CorpusInputs, DistortionOptions, cross_domain_records
+    from punctstyle.beyond.length_curve import length_curve_row
+    from punctstyle.book.excerpts import Document
+
+    config = {
+        "recognition": {
+            "methods": {"shrunk": ["f1"]}, "shrunk": {"shrink": shrink},
+            "words": {"tasks": ["author"], "top_k": [8], "methods": {"shrunk": ["words"]}},
+        },
+        "length_curve": {"methods": {"shrunk": ["f1"]}, "training": ["whole"]},
+        "cross": {"genres": {"methods": {"shrunk": ["f1"]}}},
+    }  # fmt: skip
+    options = planned_options(config, schema)
+    X, labels = separable_documents(10)
+    grid = {"task": "author", "class_sizes": [4], "seeds": [0], "test_fraction": 0.25}
+    word_sets = word_methods(config["recognition"]["words"], "author")
+    assert word_sets == {"shrunk": ["words8"]}
+    (words,) = word_experiments({"f1": X}, labels, sp.csr_matrix(X), methods=word_sets,
+                                classifier_options=options["word baselines"], **grid)  # fmt: skip
+    rng = np.random.default_rng(1)
+    marks = [rng.choice(10, size=400, p=X[i]) for i in range(labels.size)]
+    length = length_curve_row(
+        lambda i: Document(i, marks[i], np.ones(400, dtype=np.int64)), labels, task="author", n_classes=4, seed=0,
+        test_fraction=0.25, lengths=[200], methods={"shrunk": ["f1"]}, training=["whole"],
+        classifier_options=options["length curve"],
+    ).results  # fmt: skip
+    genres = np.tile(np.array(["g1", "g2"], dtype=object), 40)  # every author: 10 books in each genre
+    inputs = CorpusInputs({"f1": X}, sp.csr_matrix((80, 1)), np.ones(80), np.zeros(80), np.full(80, 400))
+    cross = cross_domain_records(
+        inputs, labels, {"genre": genres}, {"shrunk": ["f1"]}, [0], min_docs=5, min_authors=4, test_fraction=0.5,
+        distortion_options=DistortionOptions((1,)), classifier_options=options["cross-domain"],
+    ).groupby("condition")["accuracy"].mean()  # fmt: skip
+    return {
+        "word baselines": words.row()["accuracy"],
+        "length curve": float(length.loc[length["length"] == "whole", "accuracy"].item()),
+        **{f"cross-domain {condition}": float(cross[condition]) for condition in ("within", "cross")},
+    }
+
+
+def test_the_classifier_registered_as_mlp_gets_its_options_in_the_importance(tmp_path, monkeypatch):
+    """The f3 importance builds the classifiers of IMPORTANCE_METHODS from the registry with the
+    options its rule plans: the toy registered in the MLP's place, with a hyper-parameter in the
+    MLP's section, trains there with it (shrink 1: one class predicted)."""
+    from punctstyle.jobs.importance import importance_job
+
+    (tmp_path / "shrunk_centroid.py").write_text(CLASSIFIER_MODULE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec = classifiers.ClassifierSpec("shrunk network", "shrunk_centroid:ShrunkCentroidOnDevice", runs_on_device=True)
+    monkeypatch.setitem(classifiers.CLASSIFIERS, "mlp", spec)
+
+    def add_option(schema):
+        mlp = schema["properties"]["recognition"]["properties"]["mlp"]
+        mlp["properties"]["shrink"] = {"type": "number", "default": 0.0, "description": "Pull toward the mean."}
+
+    schema = schema_with(tmp_path, add_option)
+    X, labels = separable_documents(100)
+    table = pd.DataFrame(X, columns=feature_column_names("f3"))
+    table.insert(0, "author", labels)
+    table.insert(0, "book_id", np.arange(80))
+    for shrink, expected in ((0.0, 1.0), (1.0, 0.25)):
+        config = {"recognition": {"mlp": {"shrink": shrink, "device": "cpu"}}}
+        options = planned_options(config, schema)["importance"]
+        assert options["mlp"] == {"params": {**options["mlp"]["params"], "shrink": shrink}, "device": "cpu",
+                                  "num_threads": 3}  # fmt: skip
+        row = importance_job(
+            table, tmp_path / f"importance{shrink}.json", class_size=4, seed=0, test_fraction=0.25, top_k=[5],
+            repeats=2, holdout_fraction=0.25, classifier_options=options,
+        )  # fmt: skip
+        by_method = {(line["method"], line["k"]): line["accuracy"] for line in row.top_k}
+        assert by_method[("mlp", 100)] == pytest.approx(expected)
+        assert by_method[("mlp", 5)] == pytest.approx(expected)  # the top-k MLP: trained by the toy too
 
 
 def planned_options(user_config: dict, schema: Path) -> dict[str, dict]:
@@ -258,3 +385,42 @@ def test_a_figure_takes_three_files(tmp_path, monkeypatch):
     corpus_figures(inputs, outputs, LOG)
     assert Path(png).stat().st_size > 0 and Path(pdf).stat().st_size > 0
     assert Path(str(outputs.documents_per_author)).exists()
+
+
+def test_the_classifier_registered_as_the_sequence_network_gets_its_options(tmp_path, monkeypatch):
+    """The sequence rows build the registered sequence classifier with the options their rule plans
+    (beyond.sequence): the toy in the network's place, with a hyper-parameter in its section, trains
+    on the row's sequence files with it (shrink 1: one class predicted)."""
+    from punctstyle.book.sequence_file import write_sequence
+    from punctstyle.jobs.sequence import SEQUENCE_METHOD, sequence_row_job
+    from punctstyle.text.extract import PunctuationSequence
+
+    (tmp_path / "shrunk_centroid.py").write_text(CLASSIFIER_MODULE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec = classifiers.ClassifierSpec("shrunk sequences", "shrunk_centroid:ShrunkMarkCentroid", input_kind="sequence",
+                                      config_section=("beyond", "sequence"), runs_on_device=True,
+                                      plan_keys=("enabled", "class_sizes"))  # fmt: skip
+    monkeypatch.setitem(classifiers.SEQUENCE_CLASSIFIERS, SEQUENCE_METHOD, spec)
+
+    def add_option(schema):
+        sequence = schema["properties"]["beyond"]["properties"]["sequence"]
+        sequence["properties"]["shrink"] = {"type": "number", "default": 0.0, "description": "Pull toward the mean."}
+
+    schema = schema_with(tmp_path, add_option)
+    X, labels = separable_documents(10)
+    rng = np.random.default_rng(2)
+    paths = []
+    for book_id, p in enumerate(X):
+        paths.append(tmp_path / f"{book_id}.parquet")
+        marks = rng.choice(10, size=400, p=p).astype(np.uint8)
+        write_sequence(paths[-1], book_id, PunctuationSequence(marks, np.ones(400, dtype=np.uint32), 400))
+    table = pd.DataFrame({"book_id": np.arange(80), "author": labels})
+    for shrink, expected in ((0.0, 1.0), (1.0, 0.25)):
+        options = planned_options({"beyond": {"sequence": {"shrink": shrink, "device": "cpu"}}}, schema)
+        assert options["sequence network"][SEQUENCE_METHOD]["params"]["shrink"] == shrink
+        outputs = {"row": tmp_path / f"row{shrink}.csv", "lengths": tmp_path / f"lengths{shrink}.csv"}
+        row = sequence_row_job(
+            table, paths, outputs, class_size=4, seed=0, test_fraction=0.25,
+            classifier_options=options["sequence network"], lengths=[], short_documents="whole",
+        )  # fmt: skip
+        assert row["accuracy"].tolist() == pytest.approx([expected])

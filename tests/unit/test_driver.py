@@ -17,7 +17,8 @@ from punctstyle.experiments.driver import (
     run_experiments,
     seeded_splits,
 )
-from punctstyle.experiments.row import Row
+from punctstyle.experiments.fit_store import FitKey
+from punctstyle.experiments.row import Row, documents_split
 from punctstyle.experiments.runner import RECORD_FIELDS
 
 LABELS = np.array(list("aabbcc"), dtype=object)
@@ -88,6 +89,19 @@ def test_seeded_splits_split_every_document():
     assert np.unique(LABELS[split.test_index]).size == 3  # one test document per class
 
 
+def test_seeded_splits_take_the_analysis_generator():
+    """``rng``: an analysis that draws its splits with its own generator keeps its splits (the
+    across-languages accuracy: ``numpy.random.default_rng(seed)``, groups on one side)."""
+    labels = np.repeat(np.array(["a", "b"], dtype=object), 8)
+    groups = np.repeat(np.arange(8), 2)
+    documents = Documents(labels, groups)
+    for seed in (0, 1, 2):
+        (own,) = seeded_splits(documents, task="t", seeds=[seed], test_fraction=0.25, rng=np.random.default_rng)
+        train, test = documents_split(labels, groups, 0.25, np.random.default_rng(seed))
+        assert np.array_equal(own.train_index, train) and np.array_equal(own.test_index, test) and own.seed == seed
+        assert not set(groups[own.train_index]) & set(groups[own.test_index])
+
+
 def test_run_experiments_worked_example():
     """3 classes, seed 0: train on documents 1, 3, 5, test on 0, 2, 4.
 
@@ -147,7 +161,7 @@ def test_views_carry_info_and_context_and_documents_lists():
 
 def test_a_shared_fit_is_made_once_and_a_loaded_fit_never():
     """Two splits with the same training documents and a view with a ``train_key``: one fit, two
-    scores (the second with fit seconds 0); a ``load`` that returns a fit: no fit at all."""
+    scores (the second with fit seconds 0); a store that holds the fit: no fit at all."""
     documents = Documents(LABELS, None)
     (split,) = grid_splits(documents, task="author", class_sizes=[3], seeds=[0], test_fraction=0.5)
     x = np.array([[0], [1], [10], [11], [20], [21]])
@@ -171,15 +185,24 @@ def test_a_shared_fit_is_made_once_and_a_loaded_fit_never():
     loaded = NearestMean(0, "x").fit(np.array([[100], [0], [50]]), np.array(["a", "b", "c"], dtype=object))
     asked = []
 
-    def load(part, method, name):
-        asked.append((method, name))
-        return loaded
+    class Store:
+        """A fit store (the recognition grid's files, punctstyle.experiments.fit_store.FitStore)."""
 
-    records = list(run_experiments(documents, halves, views, [Estimator("toy", make, ("x",))], cache=FitCache(load)))
-    assert made == [0] and asked == [("toy", "x")]  # loaded once, never fitted
+        def load(self, key, make, *, classes, train_ids, vocabulary):
+            asked.append((key, list(classes), list(train_ids), vocabulary))
+            return loaded
+
+    with pytest.raises(ValueError, match="ids"):  # a store is asked for the training documents' ids
+        list(run_experiments(documents, halves, views, [Estimator("toy", make, ("x",))], cache=FitCache(Store())))
+    ids = Documents(LABELS, None, 100 + np.arange(LABELS.size))
+    cache = FitCache(Store())
+    records = list(run_experiments(ids, halves, views, [Estimator("toy", make, ("x",))], cache=cache))
+    key = FitKey("author", 3, 0, "toy", "x")  # (row, classifier, view)
+    assert made == [0] and asked == [(key, list(split.classes), list(100 + split.train_index), None)]
+    assert cache.loaded == [key]  # loaded once, never fitted
     # test documents 0, 2, 4 (x = 0, 10, 20): means a = 100, b = 0, c = 50 -> b, b, b: one right
     assert records[0].y_pred.tolist() == ["b", "b", "b"] and records[0].scored.accuracy == pytest.approx(1 / 3)
     # without a train_key nothing is cached
     no_key = list(run_experiments(documents, halves, matrix_views({"x": x}), [Estimator("toy", make, ("x",))],
-                                  cache=FitCache(load)))  # fmt: skip
+                                  cache=FitCache(Store())))  # fmt: skip
     assert made == [0, 0, 0] and len(no_key) == 2

@@ -1,6 +1,7 @@
-"""A trained network is trained once (punctstyle.jobs.fitted_models): the recognition grid's
-fits are stored, read back value for value, refused when they do not match the row, and the
-length curve and the f3 importance give the same results from them as when they train."""
+"""A trained network is trained once (punctstyle.experiments.fit_store): the recognition grid's
+fits are stored keyed by (row, classifier, view), read back value for value through the driver's
+FitCache, refused when they do not match the row, and the length curve and the f3 importance give
+the same results from them as when they train."""
 
 from __future__ import annotations
 
@@ -13,14 +14,8 @@ from punctstyle.analyses.recognition import recognition_experiments
 from punctstyle.beyond.importance import importance_row
 from punctstyle.beyond.length_curve import length_curve_row
 from punctstyle.classifiers import build_classifier
-from punctstyle.jobs.fitted_models import (
-    FittedEntry,
-    FittedModels,
-    StoreKey,
-    stored_classifier,
-    stores_row,
-    write_fitted,
-)
+from punctstyle.experiments.driver import FitCache
+from punctstyle.experiments.fit_store import FitKey, FitStore, StoredFit, stores_row, write_fits
 from punctstyle.features import compute_feature
 from punctstyle.io import InputError
 from punctstyle.plan.fitted_models import fitted_inputs, stored_views
@@ -43,10 +38,15 @@ def _grid_fit(features, labels, params, n_classes=3, seed=0):
 
 def _store(tmp_path, experiment, book_ids):
     path = tmp_path / "seed0_fitted.npz"
-    key = StoreKey("author", experiment.n_classes, experiment.seed, "mlp", "f1")
-    write_fitted(path, [FittedEntry(key, experiment.model.model, book_ids[experiment.train_index],
-                                    book_ids[experiment.test_index], experiment.y_pred)])
+    key = FitKey("author", experiment.n_classes, experiment.seed, "mlp", "f1")
+    write_fits(path, [StoredFit(key, experiment.model, book_ids[experiment.train_index],
+                                book_ids[experiment.test_index], experiment.y_pred)])
     return path, key
+
+
+def _mlp(params, feature_set=("f1",), seed=0):
+    """``make()``: a fresh MLP of the asking row (its options)."""
+    return lambda: build_classifier("mlp", seed=seed, feature_set=feature_set, params=params, num_threads=1)
 
 
 def test_a_stored_fit_predicts_the_same_numbers_and_refuses_another_row(tmp_path):
@@ -55,24 +55,24 @@ def test_a_stored_fit_predicts_the_same_numbers_and_refuses_another_row(tmp_path
     experiment = _grid_fit(_whole_features(docs), labels, params)
     book_ids = 1000 + np.arange(labels.size)
     path, key = _store(tmp_path, experiment, book_ids)
-    models = FittedModels([path])
-    asked = dict(feature_columns=("f1",), classes=experiment.classes,
-                 train_ids=book_ids[experiment.train_index], params=params)
-    model = models.model(key, **asked)
+    models = FitStore([path])
+    asked = dict(classes=experiment.classes, train_ids=book_ids[experiment.train_index])
+    model = models.load(key, _mlp(params), **asked).model
     X = _whole_features(docs)["f1"]
     assert np.array_equal(model.predict_proba(X), experiment.model.model.predict_proba(X))
     assert model.epochs == experiment.model.model.epochs
+    assert models.load(key, _mlp(params), **asked).diagnostics() == experiment.model.diagnostics()
     test_ids, y_pred = models.predictions(key)
     assert np.array_equal(test_ids, book_ids[experiment.test_index]) and list(y_pred) == list(experiment.y_pred)
-    assert models.model(StoreKey("author", 3, 1, "mlp", "f1"), **asked) is None  # not stored: the caller trains
-    for change, field in (
-        ({"feature_columns": ("f3",)}, "feature columns"),
-        ({"classes": experiment.classes[:2]}, "classes"),
-        ({"train_ids": book_ids[experiment.test_index]}, "training books"),
-        ({"params": mlp_params(hidden=16, max_epochs=5)}, "protocol"),
+    assert models.load(FitKey("author", 3, 1, "mlp", "f1"), _mlp(params), **asked) is None  # not stored: trained
+    for make, change, field in (
+        (_mlp(params, ("f3",)), {}, "feature columns"),
+        (_mlp(params), {"classes": experiment.classes[:2]}, "classes"),
+        (_mlp(params), {"train_ids": book_ids[experiment.test_index]}, "training books"),
+        (_mlp(mlp_params(hidden=16, max_epochs=5)), {}, "protocol"),
     ):
         with pytest.raises(InputError, match=field) as error:
-            models.model(key, **{**asked, **change})
+            models.load(key, make, **{**asked, **change})
         assert "\n" not in str(error.value) and str(path) in str(error.value)
 
 
@@ -84,21 +84,13 @@ def test_the_length_curve_and_the_importance_read_the_grid_fit_with_equal_result
     experiment = _grid_fit(features, labels, params)
     book_ids = 1000 + np.arange(labels.size)
     path, key = _store(tmp_path, experiment, book_ids)
-    models = FittedModels([path])
-    calls = []
-
-    def stored(method, name, names, classes, train_index, words=None):
-        calls.append(name)
-        assert words is None  # a punctuation set has no words
-        model = models.model(key, feature_columns=names, classes=classes, train_ids=book_ids[train_index],
-                             params=params)
-        return stored_classifier(model, seed=0)
+    fits = FitCache(FitStore([path]))
 
     row = dict(task="author", n_classes=3, seed=0, test_fraction=0.2, lengths=[50], methods={"mlp": ["f1"]},
                training=["whole"], classifier_options=options)
     trained = length_curve_row(_documents(docs), labels, **row)
-    read = length_curve_row(_documents(docs), labels, **row, stored=stored)
-    assert calls == ["f1"]
+    read = length_curve_row(_documents(docs), labels, **row, ids=book_ids, fits=fits)
+    assert fits.loaded == [key]
     assert trained.results.equals(read.results)
 
     def make(method):
@@ -106,10 +98,10 @@ def test_the_length_curve_and_the_importance_read_the_grid_fit_with_equal_result
 
     common = dict(n_classes=3, seed=0, task="author", test_fraction=0.2, top_k=[3], repeats=2,
                   holdout_fraction=0.25, make=make)
-    alone = importance_row(features["f1"], labels, **common)
-    reused = importance_row(features["f1"], labels, **common,
-                            stored_mlp=lambda classes, train: stored("mlp", "f1", ("f1",), classes, train))
-    assert calls == ["f1", "f1"]
+    alone = importance_row(features["f1"], labels, **common, view="f1")
+    fits = FitCache(FitStore([path]))
+    reused = importance_row(features["f1"], labels, **common, ids=book_ids, view="f1", fits=fits)
+    assert fits.loaded == [key]
     assert np.array_equal(alone.test_importance, reused.test_importance) and alone.top_k == reused.top_k
 
 
@@ -153,7 +145,7 @@ def test_the_recognition_row_stores_only_the_asked_views_at_the_asked_sizes(tmp_
     for class_size, sizes, stored in ((3, [3], ["f3"]), (3, [10], []), ("all", [10], ["f3"]), (10, [10], [])):
         outputs = {"fitted": tmp_path / f"{class_size}_{sizes[0]}.npz", "models": tmp_path / f"models_{class_size}"}
         recognition_job(tables, "author", class_size, 0, outputs, RecognitionSettings(store_class_sizes=sizes, **common))
-        models = FittedModels([outputs["fitted"]])
+        models = FitStore([outputs["fitted"]])
         assert [key.feature_set for key in models.keys()] == stored
         # the models folder keeps the full-corpus row's networks only, as before
         saved = sorted(path.name for path in outputs["models"].glob("*.pt"))
@@ -182,39 +174,30 @@ def test_the_length_curve_reads_the_word_baselines_fit_when_its_words_are_the_ro
     )
     assert len(experiment.vocabulary) == 5 and experiment.model is not None
     book_ids = 100 + np.arange(labels.size)
-    key = StoreKey("author", 3, 0, "mlp", "words5")
+    key = FitKey("author", 3, 0, "mlp", "words5")
 
     def store(vocabulary):
         path = tmp_path / f"fitted_{len(list(tmp_path.iterdir()))}.npz"
-        write_fitted(path, [FittedEntry(key, experiment.model.model, book_ids[experiment.train_index],
-                                        book_ids[experiment.test_index], experiment.y_pred, vocabulary=vocabulary)])
-        return FittedModels([path])
+        write_fits(path, [StoredFit(key, experiment.model, book_ids[experiment.train_index],
+                                    book_ids[experiment.test_index], experiment.y_pred, vocabulary=vocabulary)])
+        return FitStore([path])
 
     row = dict(task="author", n_classes=3, seed=0, test_fraction=0.25, lengths=[20], methods={"mlp": ["words5"]},
                training=["whole"], classifier_options=options)
     document, word_counts = _row_inputs(documents)
     trained = length_curve_row(document, labels, **row, word_counts=word_counts)
 
-    def reader(models, calls):
-        def stored(method, name, names, classes, train_index, words=None):
-            model = models.model(key, feature_columns=names, classes=classes, train_ids=book_ids[train_index],
-                                 params=params, vocabulary=words)
-            calls.append(model is not None)
-            return None if model is None else stored_classifier(model, seed=0)
-        return stored
-
-    calls = []
-    read = length_curve_row(document, labels, **row, word_counts=word_counts,
-                            stored=reader(store(experiment.vocabulary), calls))
-    assert calls == [True] and trained.results.equals(read.results)
+    fits = FitCache(store(experiment.vocabulary))
+    read = length_curve_row(document, labels, **row, word_counts=word_counts, ids=book_ids, fits=fits)
+    assert fits.loaded == [key] and trained.results.equals(read.results)
     assert list(read.vocabulary[:5]) == list(experiment.vocabulary)
     other = (*experiment.vocabulary[1:], experiment.vocabulary[0])  # same words, another order
-    calls = []
-    retrained = length_curve_row(document, labels, **row, word_counts=word_counts, stored=reader(store(other), calls))
-    assert calls == [False] and trained.results.equals(retrained.results)
+    fits = FitCache(store(other))
+    retrained = length_curve_row(document, labels, **row, word_counts=word_counts, ids=book_ids, fits=fits)
+    assert fits.loaded == [] and trained.results.equals(retrained.results)
     with pytest.raises(InputError, match="must name its words"):
-        store(experiment.vocabulary).model(key, feature_columns=("words5",), classes=experiment.classes,
-                                           train_ids=book_ids[experiment.train_index], params=params)
+        store(experiment.vocabulary).load(key, _mlp(params, ("words5",)), classes=experiment.classes,
+                                          train_ids=book_ids[experiment.train_index])
 
 
 def test_the_recognition_row_stores_its_word_baseline_with_the_words(tmp_path):
@@ -235,7 +218,7 @@ def test_the_recognition_row_stores_its_word_baseline_with_the_words(tmp_path):
                                    all_configured=True, word_methods={"mlp": ["words5", "words10"], "delta": ["words5"]},
                                    word_options=options, store_views=["f3", "words5"], store_class_sizes=[3])
     recognition_job(tables, "author", "all", 0, outputs, settings, word_matrix=tmp_path / "words.npz")
-    models = FittedModels([outputs["fitted"]])
+    models = FitStore([outputs["fitted"]])
     assert sorted(key.feature_set for key in models.keys()) == ["f3", "words5"]
     with np.load(outputs["fitted"]) as data:
         views = {view["feature_set"]: view for view in json.loads(str(data["meta"]))["views"]}

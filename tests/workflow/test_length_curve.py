@@ -100,7 +100,7 @@ def test_word_rows_read_the_books_words(run):
 def test_the_whole_book_network_is_the_recognition_grids_read_from_its_store(run):
     """Training mode "whole" trains no MLP of its own: the recognition row's fit (the 2-author
     row's, and the "all" row's for 10 authors, which caps to the corpus's 3 and is named by
-    them) is read from the store (punctstyle.jobs.fitted_models) and the whole-book
+    them) is read from the store (punctstyle.experiments.fit_store) and the whole-book
     accuracy is the grid's."""
     outdir = run["outdir"]
     for classes in (2, 3):

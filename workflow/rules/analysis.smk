@@ -62,7 +62,7 @@ rule recognition:
         ),
         words=out("analysis/recognition/{task}/{classes}_classes/seed{seed}_words.csv"),
         models=directory(out("models/{task}/{classes}_classes/seed{seed}")),
-        # the fits later analyses read (punctstyle.jobs.fitted_models; which ones is read
+        # the fits later analyses read (punctstyle.experiments.fit_store; which ones is read
         # from the config by the script, not a param: switching an analysis on reruns no row)
         fitted=out("models/{task}/{classes}_classes/seed{seed}_fitted.npz"),
     log:
