@@ -4,6 +4,7 @@
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version
 
+from punctstyle.plan.analyses import analysis_rule_files
 from punctstyle.plan.rule_support import config_file_error, uncomputed_rows_lines
 
 min_version("9.0")
@@ -24,18 +25,13 @@ include: "workflow/rules/common.smk"
 include: f"workflow/rules/{config['source']}.smk"
 include: "workflow/rules/corpus.smk"
 include: "workflow/rules/books.smk"
-include: "workflow/rules/analysis.smk"
-include: "workflow/rules/temporal.smk"
-include: "workflow/rules/figures.smk"
-include: "workflow/rules/attribution.smk"
-include: "workflow/rules/beyond.smk"
-include: "workflow/rules/sequence.smk"
-include: "workflow/rules/length.smk"
-include: "workflow/rules/verification.smk"
-include: "workflow/rules/cross.smk"
-include: "workflow/rules/maps.smk"
-include: "workflow/rules/rolling.smk"
-include: "workflow/rules/across_languages.smk"
+
+
+# each analysis' rule files, from its entry in punctstyle.plan.analyses.ANALYSES (a new
+# analysis' rule file is included with no edit here)
+for rule_file in analysis_rule_files():
+
+    include: rule_file
 
 
 # trivial aggregation jobs (tables and summaries of small files): run in the main process's

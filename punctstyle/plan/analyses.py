@@ -52,7 +52,9 @@ class AnalysisPlan:
     * ``params(plan)``: the ``params`` its rule hands the job (keyword -> value);
     * ``inputs(plan, book_ids)``: the files beyond the corpus tables it reads (texts, words
       files, tokenizer rules, publication years), keyword -> path(s), for ``unpack``;
-      ``book_ids()`` gives the selected books and is called only by an analysis that needs them.
+      ``book_ids()`` gives the selected books and is called only by an analysis that needs them;
+    * ``rule_files``: its rule files under ``workflow/rules/``, which the Snakefile includes
+      (:func:`analysis_rule_files`: a new analysis' rule file needs no edit there).
     """
 
     name: str
@@ -61,6 +63,7 @@ class AnalysisPlan:
     params: Callable[[WorkflowPlan], dict[str, Any]] = no_params
     inputs: Callable[[WorkflowPlan, BookIds], dict[str, Any]] = no_inputs
     after_corpus: bool = False
+    rule_files: tuple[str, ...] = ()
 
     def planned(self, plan: WorkflowPlan, counts: CorpusCounts | None = None) -> list[str]:
         """``targets(plan, counts)`` when ``enabled(plan)``, else none."""
@@ -187,34 +190,38 @@ def cross_methods(config: dict[str, Any]) -> list[str]:
 
 
 ANALYSES: tuple[AnalysisPlan, ...] = (
-    AnalysisPlan("paper", always, paper_targets, classifiers_of(rows.recognition_methods), after_corpus=True),
-    AnalysisPlan("temporal", temporal_enabled, temporal_targets, inputs=temporal_inputs),
+    AnalysisPlan("paper", always, paper_targets, classifiers_of(rows.recognition_methods), after_corpus=True,
+                 rule_files=("analysis.smk", "figures.smk")),
+    AnalysisPlan("temporal", temporal_enabled, temporal_targets, inputs=temporal_inputs, rule_files=("temporal.smk",)),
     AnalysisPlan("attribution", switched_on("attribution", "enabled"), attribution_targets,
-                 classifiers_of(lambda config: [ATTRIBUTION_CLASSIFIER]), attribution_inputs),
+                 classifiers_of(lambda config: [ATTRIBUTION_CLASSIFIER]), attribution_inputs, rule_files=("attribution.smk",)),
     AnalysisPlan("importance", switched_on("beyond", "importance", "enabled"), importance_targets,
-                 classifiers_of(lambda config: IMPORTANCE_METHODS), after_corpus=True),
-    AnalysisPlan("parts", switched_on("beyond", "parts", "enabled"), parts_targets, after_corpus=True),
+                 classifiers_of(lambda config: IMPORTANCE_METHODS), after_corpus=True, rule_files=("beyond.smk",)),
+    AnalysisPlan("parts", switched_on("beyond", "parts", "enabled"), parts_targets, after_corpus=True,
+                 rule_files=("beyond.smk",)),
     AnalysisPlan("sequence", switched_on("beyond", "sequence", "enabled"), sequence_targets,
-                 classifiers_of(lambda config: [SEQUENCE_METHOD]), after_corpus=True),
+                 classifiers_of(lambda config: [SEQUENCE_METHOD]), after_corpus=True, rule_files=("sequence.smk",)),
     AnalysisPlan("length_curve", switched_on("length_curve", "enabled"), length_targets,
-                 classifiers_of(rows.length_methods), length_inputs),
+                 classifiers_of(rows.length_methods), length_inputs, rule_files=("length.smk",)),
     AnalysisPlan("verification", lambda plan: verification.verification_enabled(plan.config),
                  lambda plan, counts: verification.verification_outputs(plan.config, counts),
                  lambda plan: {"settings": verification.verification_settings(plan.config)},
                  lambda plan, ids: verification.verification_word_inputs(plan.config, ids(), plan.tokenizer_rules_file()),
-                 after_corpus=True),
+                 after_corpus=True, rule_files=("verification.smk",)),
     AnalysisPlan("cross", lambda plan: cross.cross_enabled(plan.config),
                  lambda plan, counts: cross.cross_outputs(plan.config), classifiers_of(cross_methods),
-                 lambda plan, ids: cross.cross_text_inputs(plan.config, ids())),
+                 lambda plan, ids: cross.cross_text_inputs(plan.config, ids()), rule_files=("cross.smk",)),
     AnalysisPlan("maps", switched_on("maps", "enabled"), lambda plan, counts: maps.maps_outputs(plan.config),
-                 lambda plan: {"settings": plan.config["maps"]}),
+                 lambda plan: {"settings": plan.config["maps"]}, rule_files=("maps.smk",)),
     AnalysisPlan("rolling", switched_on("rolling", "enabled"), lambda plan, counts: maps.rolling_outputs(plan.config),
                  lambda plan: {"settings": maps.rolling_settings(plan.config)},
-                 lambda plan, ids: maps.rolling_word_inputs(plan.config, ids(), plan.tokenizer_rules_file())),
+                 lambda plan, ids: maps.rolling_word_inputs(plan.config, ids(), plan.tokenizer_rules_file()),
+                 rule_files=("rolling.smk",)),
     AnalysisPlan("across_languages", lambda plan: across_languages.across_languages_enabled(plan.config),
                  lambda plan, counts: across_languages.across_languages_outputs(plan.config),
                  lambda plan: {"block": plan.config["across_languages"]},
-                 lambda plan, ids: {"collections": across_languages.across_languages_inputs(plan.config)}),
+                 lambda plan, ids: {"collections": across_languages.across_languages_inputs(plan.config)},
+                 rule_files=("across_languages.smk",)),
 )  # fmt: skip
 """Every analysis the workflow plans, in the order of rule ``all``."""
 
@@ -236,6 +243,13 @@ def analysis_inputs(plan: WorkflowPlan, name: str, book_ids: BookIds) -> dict[st
     """``inputs`` of analysis ``name`` (for ``unpack``; ``book_ids``: the rule files'
     ``selected_book_ids``, called only where the analysis reads per-book files)."""
     return analysis(name).inputs(plan, book_ids)
+
+
+def analysis_rule_files(entries: Sequence[AnalysisPlan] | None = None) -> list[str]:
+    """The rule files of the analyses (``ANALYSES`` unless ``entries``), once each, in their
+    order, as paths from the repository root: the Snakefile includes them."""
+    names = [name for entry in (ANALYSES if entries is None else entries) for name in entry.rule_files]
+    return [f"workflow/rules/{name}" for name in dict.fromkeys(names)]
 
 
 def config_targets(plan: WorkflowPlan) -> list[str]:
