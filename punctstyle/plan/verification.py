@@ -12,6 +12,7 @@ from punctstyle.plan.checkpoints import CorpusCounts
 from punctstyle.plan.rows import VERIFICATION as EXCERPT_SKIPPED, excerpt_skips, excerpt_word_free, is_skipped
 from punctstyle.plan.shapes import VERIFICATION, is_shape_skipped, shape_settings
 from punctstyle.plan.targets import out, word_stream_inputs
+from punctstyle.settings import schema_values
 
 VERIFICATION_FIGURE = "beyond/verification"
 """The figure of rule figures_verification (``figures/<name>.png`` and ``.pdf``)."""
@@ -24,9 +25,11 @@ def verification_enabled(config: dict[str, Any]) -> bool:
 
 
 def verification_settings(config: dict[str, Any]) -> dict[str, Any]:
-    """The verification block as the job reads it (every key, with the schema's defaults), less
-    the word families when the documents are excerpts."""
-    settings = {key: config["verification"][key] for key in VerificationSettings.KEYS}
+    """The verification block as the job reads it: every key the settings loader reads from the
+    schema (:func:`punctstyle.settings.schema_values`, the defaults filled in) but the switch
+    ``enabled``, with the config's values, less the word families when the documents are excerpts."""
+    keys = schema_values(VerificationSettings.SECTION, config["verification"])
+    settings = {key: config["verification"][key] for key in keys if key != "enabled"}
     settings["families"] = excerpt_word_free(config, "verification", "families", lambda f: bool(family_parts(f)[1]))
     return settings
 
