@@ -50,10 +50,10 @@ localrules:
 rule all:
     input:
         # every per-book file: one deleted makes its book and everything downstream rerun
-        lambda wildcards: PLAN.per_book_files(selected_book_ids()),
-        PLAN.corpus_outputs(),
+        lambda wildcards: plan_corpus.per_book_files(config, selected_book_ids()),
+        plan_corpus.corpus_table_files(config),
         # the figure rules' outputs: the genre figures follow the corpus tables (two genres or none)
-        lambda wildcards: PLAN.figure_outputs(rules, corpus_counts()),
+        lambda wildcards: plan_paper.figure_outputs(PLAN, rules, corpus_counts()),
         # every analysis of punctstyle.plan.analyses.ANALYSES: the files the config decides,
         config_targets(PLAN),
         # and those asked for once the corpus tables exist (they follow the corpus' shape)
@@ -62,7 +62,7 @@ rule all:
 
 onsuccess:
     # the end of a run lists the skipped analyses with their cause, one line each
-    for line in PLAN.skipped_analysis_lines():
+    for line in plan_tasks.skipped_analysis_lines(PLAN):
         print(line)
     # and the configured class sizes that have no row, the corpus having fewer classes
     for line in uncomputed_rows_lines(config):

@@ -21,6 +21,8 @@ from punctstyle.beyond.length_features import uses_word_features
 from punctstyle.jobs.sequence import SEQUENCE_METHOD
 from punctstyle.plan import across_languages, cross, maps, rows, shapes, targets, verification
 from punctstyle.plan.checkpoints import CorpusCounts
+from punctstyle.plan.corpus import tokenizer_rules_file
+from punctstyle.plan.tasks import recognition_tasks
 from punctstyle.plan.workflow import TEMPORAL_ANALYSIS, WorkflowPlan
 
 Targets = Callable[[WorkflowPlan, "CorpusCounts | None"], list[str]]
@@ -107,7 +109,7 @@ def figure_files(plan: WorkflowPlan, names: Sequence[str]) -> list[str]:
 def paper_targets(plan: WorkflowPlan, counts: CorpusCounts | None) -> list[str]:
     """Consistency and recognition summaries (the genre, time slot and gender tasks only with two
     classes in the corpus), and the skipped-analyses table."""
-    tasks = plan.recognition_tasks(counts)
+    tasks = recognition_tasks(plan, counts)
     return [
         plan.out("analysis/consistency/summary.csv"),
         *[plan.out(f"analysis/recognition/{task}_summary.csv") for task in tasks],
@@ -147,7 +149,7 @@ def attribution_inputs(plan: WorkflowPlan, book_ids: BookIds) -> dict[str, Any]:
     """The books' word streams when the bundle holds word models (attribution.words > 0)."""
     if plan.config["attribution"]["words"] <= 0:
         return {}
-    return targets.word_stream_inputs(plan.config, book_ids(), plan.tokenizer_rules_file(), words_key="word_files")
+    return targets.word_stream_inputs(plan.config, book_ids(), tokenizer_rules_file(plan.config), words_key="word_files")
 
 
 def importance_targets(plan: WorkflowPlan, counts: CorpusCounts | None) -> list[str]:
@@ -178,7 +180,7 @@ def length_inputs(plan: WorkflowPlan, book_ids: BookIds) -> dict[str, Any]:
     words, re-tokenized on the tokenizer rules) and words files (whole-book counts for the row's
     training vocabulary); none without a word method. The books are asked for either way (the
     rule waits for the selection, as it always has)."""
-    ids, rules_file = book_ids(), plan.tokenizer_rules_file()
+    ids, rules_file = book_ids(), tokenizer_rules_file(plan.config)
     if not uses_word_features(rows.length_methods(plan.config)):
         return {}
     return targets.word_stream_inputs(plan.config, ids, rules_file)
@@ -206,7 +208,7 @@ ANALYSES: tuple[AnalysisPlan, ...] = (
     AnalysisPlan("verification", lambda plan: verification.verification_enabled(plan.config),
                  lambda plan, counts: verification.verification_outputs(plan.config, counts),
                  lambda plan: {"settings": verification.verification_settings(plan.config)},
-                 lambda plan, ids: verification.verification_word_inputs(plan.config, ids(), plan.tokenizer_rules_file()),
+                 lambda plan, ids: verification.verification_word_inputs(plan.config, ids(), tokenizer_rules_file(plan.config)),
                  after_corpus=True, rule_files=("verification.smk",)),
     AnalysisPlan("cross", lambda plan: cross.cross_enabled(plan.config),
                  lambda plan, counts: cross.cross_outputs(plan.config), classifiers_of(cross_methods),
@@ -215,7 +217,7 @@ ANALYSES: tuple[AnalysisPlan, ...] = (
                  lambda plan: {"settings": plan.config["maps"]}, rule_files=("maps.smk",)),
     AnalysisPlan("rolling", switched_on("rolling", "enabled"), lambda plan, counts: maps.rolling_outputs(plan.config),
                  lambda plan: {"settings": maps.rolling_settings(plan.config)},
-                 lambda plan, ids: maps.rolling_word_inputs(plan.config, ids(), plan.tokenizer_rules_file()),
+                 lambda plan, ids: maps.rolling_word_inputs(plan.config, ids(), tokenizer_rules_file(plan.config)),
                  rule_files=("rolling.smk",)),
     AnalysisPlan("across_languages", lambda plan: across_languages.across_languages_enabled(plan.config),
                  lambda plan, counts: across_languages.across_languages_outputs(plan.config),

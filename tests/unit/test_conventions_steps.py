@@ -26,6 +26,7 @@ from punctstyle.classifiers.options import options_by_classifier
 from punctstyle.corpus.summary import corpus_summary, write_corpus_summary
 from punctstyle.corpus.exclusions import EXCLUSION_COLUMNS, write_exclusions
 from punctstyle.marks import feature_column_names
+from punctstyle.plan import paper
 from punctstyle.plan import rows
 from punctstyle.plan.analyses import analysis_params
 from punctstyle.plan.checkpoints import CorpusCounts
@@ -292,7 +293,7 @@ def planned_options(user_config: dict, schema: Path) -> dict[str, dict]:
     plan = WorkflowPlan(config)
     params = {
         "grid": analysis_params(plan, "paper")["classifiers"],
-        "word baselines": plan.recognition_word_classifier_params("author"),
+        "word baselines": paper.recognition_word_classifier_params(plan, "author"),
         "length curve": analysis_params(plan, "length_curve")["classifiers"],
         "importance": analysis_params(plan, "importance")["classifiers"],
         "sequence network": analysis_params(plan, "sequence")["classifiers"],
@@ -365,7 +366,7 @@ def test_a_figure_takes_three_files(tmp_path, monkeypatch):
     rule = rules["figures_corpus"]
     # the target rule all asks for it (rule outputs read off the parsed rules)
     plan = WorkflowPlan(config)
-    targets = plan.figure_outputs(SimpleNamespace(**rules), CorpusCounts({"author": 2, "genre": 0}))
+    targets = paper.figure_outputs(plan, SimpleNamespace(**rules), CorpusCounts({"author": 2, "genre": 0}))
     png, pdf = str(outdir / "figures/corpus/marks_per_document.png"), str(outdir / "figures/corpus/marks_per_document.pdf")
     assert png in targets and pdf in targets
 

@@ -8,6 +8,7 @@ import json
 import pandas as pd
 
 from punctstyle.corpus.summary import texts_per_author
+from punctstyle.plan import tasks
 from punctstyle.plan import shapes, verification
 from punctstyle.plan.analyses import analysis
 from punctstyle.plan.checkpoints import CorpusCounts
@@ -82,7 +83,7 @@ def test_targets_follow_the_shape():
     assert len(verification.verification_outputs(cfg, counts(3, 3, 3))) == 7
     assert verification.verification_outputs(cfg, counts(3, 3)) == []
     plan = WorkflowPlan(cfg)
-    assert plan.shape_skips(counts(3, 3)) == [TWO_AUTHORS]
+    assert tasks.shape_skips(plan, counts(3, 3)) == [TWO_AUTHORS]
     importance = analysis("importance")
     assert "r/analysis/beyond/f3_importance.csv" in importance.planned(plan, counts(3, 3))
     assert importance.planned(plan, counts(2, 2, 2)) == []

@@ -1,5 +1,5 @@
 """Planning of the TEI source and of other languages (punctstyle.plan.tei, punctstyle.plan.sources,
-WorkflowPlan.tokenizer_rules_file): the rules file per language, the corpus language, the inputs."""
+punctstyle.plan.corpus.tokenizer_rules_file): the rules file per language, the corpus language, the inputs."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from importlib import metadata
 import pytest
 
 from punctstyle.io import InputError
+from punctstyle.plan import corpus as plan_corpus
 from punctstyle.plan import sources
 from punctstyle.plan.cross import cross_enabled
 from punctstyle.plan.tei import tei_inputs, tei_select_params
@@ -26,24 +27,24 @@ def eltec(tmp_path_factory):
 
 
 def test_the_english_rules_file_keeps_its_name():
-    assert WorkflowPlan(config(outdir="r")).tokenizer_rules_file() == f"r/extraction/tokenizer_rules-spacy{SPACY}.json"
+    assert plan_corpus.tokenizer_rules_file(config(outdir="r")) == f"r/extraction/tokenizer_rules-spacy{SPACY}.json"
 
 
 def test_rules_file_per_language_and_dialogue_dash(tmp_path):
     plan = WorkflowPlan(config(outdir="r", language="fra"))
     assert sources.corpus_language(plan.config) == "fr"
-    assert plan.tokenizer_rules_file() == f"r/extraction/tokenizer_rules-fr-spacy{SPACY}.json"
+    assert plan_corpus.tokenizer_rules_file(plan.config) == f"r/extraction/tokenizer_rules-fr-spacy{SPACY}.json"
     dashed = WorkflowPlan(config(outdir="r", language="pl", **{"extraction.dialogue_dash": "quote"}))
-    assert dashed.tokenizer_rules_file() == f"r/extraction/tokenizer_rules-pl-dialogue-spacy{SPACY}.json"
+    assert plan_corpus.tokenizer_rules_file(dashed.config) == f"r/extraction/tokenizer_rules-pl-dialogue-spacy{SPACY}.json"
     english_dash = WorkflowPlan(config(outdir="r", **{"extraction.dialogue_dash": "quote"}))
-    assert english_dash.tokenizer_rules_file() == f"r/extraction/tokenizer_rules-en-dialogue-spacy{SPACY}.json"
+    assert plan_corpus.tokenizer_rules_file(english_dash.config) == f"r/extraction/tokenizer_rules-en-dialogue-spacy{SPACY}.json"
 
 
 def test_a_tei_corpus_language_comes_from_its_table(eltec):
     plan = WorkflowPlan.from_config(config(outdir="r", source="tei", **{"tei.path": str(eltec)}))
-    assert sources.corpus_language(plan.config) == "fr" and "-fr-" in plan.tokenizer_rules_file()
+    assert sources.corpus_language(plan.config) == "fr" and "-fr-" in plan_corpus.tokenizer_rules_file(plan.config)
     assert plan.publication_years_csv() == "r/corpus/publication_years.csv"
-    assert plan.corpus_table_extra_inputs() == {"metadata_exclusions": "r/corpus/metadata_exclusions.csv"}
+    assert plan_corpus.corpus_table_extra_inputs(plan.config) == {"metadata_exclusions": "r/corpus/metadata_exclusions.csv"}
     assert [name for name, _ in plan.skipped_analyses()] == ["genre analysis"]
     assert sources.corpus_genre_shelves(plan.config) is None
     assert not cross_enabled(config(source="tei", **{"cross.enabled": True}))

@@ -10,6 +10,9 @@ import pandas as pd
 import pytest
 
 from punctstyle.io import InputError
+from punctstyle.plan import corpus as plan_corpus
+from punctstyle.plan import paper
+from punctstyle.plan import tasks
 from punctstyle.plan import rows, targets
 from punctstyle.plan.analyses import analysis, analysis_inputs
 from punctstyle.plan.checkpoints import CorpusCounts, SelectedBooks
@@ -38,10 +41,10 @@ def test_corpus_counts_and_selected_books_read_the_checkpoints_files(tmp_path):
 
 def test_per_book_files_and_corpus_outputs():
     plan = WorkflowPlan(config(outdir="r"))
-    files = plan.per_book_files([5, 6])
+    files = plan_corpus.per_book_files(plan.config, [5, 6])
     assert files[:3] == ["r/books/5.json", "r/books/6.json", "r/books/5.txt.gz"] and len(files) == 10
-    assert plan.corpus_outputs()[-2:] == ["r/corpus/exclusions.csv", "r/corpus/summary.json"]
-    assert plan.tokenizer_rules_file().startswith("r/extraction/tokenizer_rules-spacy")
+    assert plan_corpus.corpus_table_files(plan.config)[-2:] == ["r/corpus/exclusions.csv", "r/corpus/summary.json"]
+    assert plan_corpus.tokenizer_rules_file(plan.config).startswith("r/extraction/tokenizer_rules-spacy")
 
 
 def test_the_genre_analysis_follows_the_corpus_genres():
@@ -53,9 +56,9 @@ def test_the_genre_analysis_follows_the_corpus_genres():
         "r/analysis/skipped_analyses.csv",
     ]
     assert "r/analysis/recognition/genre_tables.md" in analysis("paper").planned(plan, THREE_AUTHORS_TWO_GENRES)
-    wildcards = plan.figure_rule_wildcards(THREE_AUTHORS_ONE_GENRE)
+    wildcards = paper.figure_rule_wildcards(plan, THREE_AUTHORS_ONE_GENRE)
     assert wildcards["figures_recognition"] == {"task": ["author"]}
-    assert plan.consistency_summary_inputs(THREE_AUTHORS_TWO_GENRES)[0] == "r/analysis/consistency/author_f1.json"
+    assert paper.consistency_summary_inputs(plan, THREE_AUTHORS_TWO_GENRES)[0] == "r/analysis/consistency/author_f1.json"
 
 
 def test_corpus_counts_of_time_slot_and_gender_are_zero_without_their_keys(tmp_path):
@@ -72,7 +75,7 @@ def test_a_tei_plan_has_time_slot_and_gender_targets_under_their_own_names():
                                                             "recognition.seeds": [0, 1]}), ("file", "author", "year"))
     counts = CorpusCounts({"author": 3, "genre": 0, "time_slot": 4, "gender": 1})
     assert rows.metadata_tasks(plan.config) == ["time_slot", "gender"]
-    assert plan.consistency_tasks(counts) == ["author", "time_slot"]
+    assert tasks.consistency_tasks(plan, counts) == ["author", "time_slot"]
     assert analysis("paper").planned(plan, counts) == [
         "r/analysis/consistency/summary.csv",
         "r/analysis/recognition/author_summary.csv",
@@ -81,29 +84,29 @@ def test_a_tei_plan_has_time_slot_and_gender_targets_under_their_own_names():
         "r/analysis/recognition/time_slot_tables.md",
         "r/analysis/skipped_analyses.csv",
     ]
-    assert plan.consistency_summary_inputs(counts)[-1] == "r/analysis/consistency/time_slot_f7.json"
+    assert paper.consistency_summary_inputs(plan, counts)[-1] == "r/analysis/consistency/time_slot_f7.json"
     # 4 time slots: the 2-class rows and the "all" row (capped rows as for genre), each seed
-    assert plan.corpus_row_files("time_slot", "results.csv", counts) == [
+    assert paper.corpus_row_files(plan.config, "time_slot", "results.csv", counts) == [
         f"r/analysis/recognition/time_slot/{size}_classes/seed{seed}_results.csv"
         for size in ("2", "all") for seed in (0, 1)
     ]
-    wildcards = plan.figure_rule_wildcards(counts)
+    wildcards = paper.figure_rule_wildcards(plan, counts)
     assert wildcards["figures_kl"] == wildcards["appendix_table"] == {"task": ["author", "time_slot"]}
     assert wildcards["figures_recognition"] == {"task": ["author", "time_slot"]}
-    assert plan.appendix_inputs("time_slot")["per_class"] == [
+    assert paper.appendix_inputs(plan, "time_slot")["per_class"] == [
         f"r/analysis/recognition/time_slot/all_classes/seed{seed}_per_class.csv" for seed in (0, 1)
     ]
     both = CorpusCounts({"author": 3, "genre": 0, "time_slot": 2, "gender": 2})
-    assert plan.recognition_tasks(both) == ["author", "time_slot", "gender"]
+    assert tasks.recognition_tasks(plan, both) == ["author", "time_slot", "gender"]
     off = WorkflowPlan(config(outdir="r", source="tei", metadata_tasks=[]), ("file", "author", "year"))
-    assert off.recognition_tasks(both) == ["author"]
+    assert tasks.recognition_tasks(off, both) == ["author"]
 
 
 def test_a_gutenberg_plan_is_unchanged_by_the_metadata_tasks():
     plan = WorkflowPlan(config(outdir="r"))
     counts = CorpusCounts({"author": 3, "genre": 2})  # a Gutenberg summary: no time slot or gender count
     assert rows.metadata_tasks(plan.config) == []
-    assert plan.consistency_tasks(counts) == ["author", "genre"]
+    assert tasks.consistency_tasks(plan, counts) == ["author", "genre"]
     assert analysis("paper").planned(plan, counts) == [
         "r/analysis/consistency/summary.csv",
         "r/analysis/recognition/author_summary.csv",
@@ -112,12 +115,12 @@ def test_a_gutenberg_plan_is_unchanged_by_the_metadata_tasks():
         "r/analysis/recognition/genre_tables.md",
         "r/analysis/skipped_analyses.csv",
     ]
-    assert plan.figure_rule_wildcards(counts)["figures_recognition"] == {"task": ["author", "genre"]}
+    assert paper.figure_rule_wildcards(plan, counts)["figures_recognition"] == {"task": ["author", "genre"]}
 
 
 def test_capped_recognition_rows_are_not_planned():
     plan = WorkflowPlan(config(outdir="r", **{"recognition.class_sizes": [2, 3, 50, "all"], "recognition.seeds": [0]}))
-    assert plan.corpus_row_files("author", "results.csv", THREE_AUTHORS_ONE_GENRE) == [
+    assert paper.corpus_row_files(plan.config, "author", "results.csv", THREE_AUTHORS_ONE_GENRE) == [
         "r/analysis/recognition/author/2_classes/seed0_results.csv",
         "r/analysis/recognition/author/all_classes/seed0_results.csv",
     ]
@@ -128,16 +131,16 @@ def test_length_and_sequence_rows_are_named_by_the_authors_they_hold():
     cfg = config(outdir="r", **{"length_curve.class_sizes": [2, 10, 50], "recognition.seeds": [0],
                                 "beyond.sequence.class_sizes": [2, 10], "recognition.class_sizes": [2, "all"]})
     plan = WorkflowPlan(cfg)
-    assert plan.length_row_files("results.csv", THREE_AUTHORS_ONE_GENRE) == [
+    assert targets.length_row_files(plan.config, "results.csv", THREE_AUTHORS_ONE_GENRE("author")) == [
         "r/analysis/length/author/2_classes/seed0_results.csv",
         "r/analysis/length/author/3_classes/seed0_results.csv",
     ]
-    assert plan.sequence_row_files("", THREE_AUTHORS_ONE_GENRE) == [
+    assert targets.sequence_row_files(plan.config, "", THREE_AUTHORS_ONE_GENRE("author")) == [
         "r/analysis/beyond/sequence/author_2_classes_seed0.csv",
         "r/analysis/beyond/sequence/author_3_classes_seed0.csv",
     ]
     # the sequence row of every author compares with the "all" row of Tables 2-3
-    assert plan.sequence_recognition_files(THREE_AUTHORS_ONE_GENRE) == [
+    assert targets.sequence_recognition_files(plan.config, THREE_AUTHORS_ONE_GENRE("author")) == [
         "r/analysis/recognition/author/2_classes/seed0_results.csv",
         "r/analysis/recognition/author/all_classes/seed0_results.csv",
     ]
@@ -148,13 +151,13 @@ def test_length_and_sequence_rows_are_named_by_the_authors_they_hold():
 
 def test_figure_outputs_are_the_figure_rules_outputs():
     plan = WorkflowPlan(config(outdir="r", **{"consistency.features": ["f1", "f3"], "consistency.tasks": ["author"]}))
-    names = plan.figure_rule_wildcards(THREE_AUTHORS_ONE_GENRE)
+    names = paper.figure_rule_wildcards(plan, THREE_AUTHORS_ONE_GENRE)
     rules = SimpleNamespace(**{name: SimpleNamespace(output=[]) for name in names})
     # one figures_kl job per task (every feature in it), one heat-map job for every feature
     rules.figures_kl = SimpleNamespace(output=["r/figures/kl/consistency_{task}_f1.png", "r/figures/kl/consistency_{task}_f3.png"])
     rules.figures_kl_heatmaps = SimpleNamespace(output=["r/figures/kl/heatmap_f1_top2.png"])
     rules.figures_corpus = SimpleNamespace(output=["r/figures/corpus/documents_per_author.png"])
-    assert plan.figure_outputs(rules, THREE_AUTHORS_ONE_GENRE) == [
+    assert paper.figure_outputs(plan, rules, THREE_AUTHORS_ONE_GENRE) == [
         "r/figures/corpus/documents_per_author.png",
         "r/figures/kl/consistency_author_f1.png",
         "r/figures/kl/consistency_author_f3.png",
@@ -163,17 +166,17 @@ def test_figure_outputs_are_the_figure_rules_outputs():
     assert names["figures_kl"] == {"task": ["author"]} and names["figures_kl_heatmaps"] == {}
     # the heat maps are of authors: no job without the author task
     genre_only = WorkflowPlan(config(outdir="r", **{"consistency.tasks": ["genre"]}))
-    assert "figures_kl_heatmaps" not in genre_only.figure_rule_wildcards(THREE_AUTHORS_TWO_GENRES)
+    assert "figures_kl_heatmaps" not in paper.figure_rule_wildcards(genre_only, THREE_AUTHORS_TWO_GENRES)
 
 
 def test_one_consistency_job_per_task_lists_every_feature():
     plan = WorkflowPlan(config(outdir="r", **{"consistency.features": ["f1", "f3"]}))
-    assert plan.consistency_inputs() == ["r/corpus/f1.parquet", "r/corpus/f3.parquet"]
-    assert plan.consistency_files("_kl.npz") == [
+    assert paper.consistency_inputs(plan.config) == ["r/corpus/f1.parquet", "r/corpus/f3.parquet"]
+    assert paper.consistency_files(plan.config, "_kl.npz") == [
         "r/analysis/consistency/{task}_f1_kl.npz",
         "r/analysis/consistency/{task}_f3_kl.npz",
     ]
-    assert plan.consistency_files(".json", task="author") == [
+    assert paper.consistency_files(plan.config, ".json", task="author") == [
         "r/analysis/consistency/author_f1.json",
         "r/analysis/consistency/author_f3.json",
     ]
@@ -201,7 +204,7 @@ def test_word_inputs_only_with_word_methods():
     assert analysis_inputs(plan, "length_curve", lambda: [1]) == {
         "texts": ["r/books/1.txt.gz"],
         "words": ["r/words/1.parquet"],
-        "rules": plan.tokenizer_rules_file(),
+        "rules": plan_corpus.tokenizer_rules_file(plan.config),
     }
 
 

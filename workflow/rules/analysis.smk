@@ -5,12 +5,12 @@ rule consistency:
     # one job per task, every feature in it (issue 37: a job's start-up and imports cost more
     # than one feature's consistency); a changed feature table reruns the task's features
     input:
-        PLAN.consistency_inputs(),
+        plan_paper.consistency_inputs(config),
     output:
-        table=PLAN.consistency_files(".csv"),
-        summary=PLAN.consistency_files(".json"),
-        values=PLAN.consistency_files("_kl.npz"),
-        heatmaps=PLAN.consistency_files("_top.npz"),
+        table=plan_paper.consistency_files(config, ".csv"),
+        summary=plan_paper.consistency_files(config, ".json"),
+        values=plan_paper.consistency_files(config, "_kl.npz"),
+        heatmaps=plan_paper.consistency_files(config, "_top.npz"),
     log:
         log_path("consistency/{task}"),
     benchmark:
@@ -24,7 +24,7 @@ rule consistency:
     resources:
         mem_mb=8000,
     params:
-        features=PLAN.consistency_features(),
+        features=plan_paper.consistency_features(config),
         baseline_pairs=config["consistency"]["baseline_pairs"],
         seed=config["consistency"]["seed"],
         top_k=config["consistency"]["top_k"],
@@ -34,7 +34,7 @@ rule consistency:
 
 rule consistency_summary:
     input:
-        lambda wildcards: PLAN.consistency_summary_inputs(corpus_counts()),
+        lambda wildcards: plan_paper.consistency_summary_inputs(PLAN, corpus_counts()),
     output:
         out("analysis/consistency/summary.csv"),
     log:
@@ -49,7 +49,7 @@ rule consistency_summary:
 rule recognition:
     input:
         # the feature tables, and the word matrix when the task runs the word baselines
-        unpack(lambda wildcards: PLAN.recognition_inputs(wildcards.task)),
+        unpack(lambda wildcards: plan_paper.recognition_inputs(PLAN, wildcards.task)),
     output:
         results=out(
             "analysis/recognition/{task}/{classes}_classes/seed{seed}_results.csv"
@@ -87,11 +87,13 @@ rule recognition:
         # Burrows' Delta's variant (its options come from the config: a change reruns the rows)
         delta=config["recognition"]["delta"],
         # a size capped to every class is the "all" row: computed there, once
-        all_configured=PLAN.all_configured(),
+        all_configured=plan_paper.all_configured(config),
         # the word baselines of the row: classifier -> word sets, {} when off for the task
-        word_methods=lambda wildcards: PLAN.recognition_word_methods(wildcards.task),
-        word_classifiers=lambda wildcards: PLAN.recognition_word_classifier_params(
-            wildcards.task
+        word_methods=lambda wildcards: plan_paper.recognition_word_methods(
+            PLAN, wildcards.task
+        ),
+        word_classifiers=lambda wildcards: plan_paper.recognition_word_classifier_params(
+            PLAN, wildcards.task
         ),
     script:
         "../../scripts/recognition.py"
@@ -103,8 +105,8 @@ rule recognition:
 rule corpus_words:
     input:
         corpus=out("corpus/f1.parquet"),
-        words=lambda wildcards: PLAN.per_book(
-            "words/{book_id}.parquet", selected_book_ids()
+        words=lambda wildcards: plan_corpus.per_book(
+            config, "words/{book_id}.parquet", selected_book_ids()
         ),
     output:
         out("corpus/words.npz"),
@@ -124,8 +126,8 @@ rule corpus_words:
 
 rule recognition_word_tables:
     input:
-        lambda wildcards: PLAN.corpus_row_files(
-            wildcards.task, "words.csv", corpus_counts()
+        lambda wildcards: plan_paper.corpus_row_files(
+            config, wildcards.task, "words.csv", corpus_counts()
         ),
     output:
         results=out("analysis/recognition/{task}_words_results.csv"),
@@ -147,8 +149,8 @@ rule recognition_word_tables:
 
 rule recognition_tables:
     input:
-        lambda wildcards: PLAN.corpus_row_files(
-            wildcards.task, "results.csv", corpus_counts()
+        lambda wildcards: plan_paper.corpus_row_files(
+            config, wildcards.task, "results.csv", corpus_counts()
         ),
     output:
         results=out("analysis/recognition/{task}_results.csv"),
@@ -183,8 +185,8 @@ rule skipped_analyses:
     conda:
         "../../envs/analysis.yaml"
     params:
-        planned=PLAN.planned_skips(),
-        genre_configured=PLAN.genre_analysis_configured(),
+        planned=plan_tasks.planned_skips(PLAN),
+        genre_configured=plan_tasks.genre_analysis_configured(PLAN),
         genre_min_docs=config["genres"]["min_docs"],
         # time_slot, gender (config metadata_tasks): skipped without the column or two classes
         metadata_tasks=plan_rows.metadata_tasks(config),

@@ -51,7 +51,7 @@ rule f3_importance:
 
 rule book_parts:
     input:
-        tables=PLAN.part_tables(),
+        tables=plan_corpus.part_tables(config),
         sequences=attribution_sequences,
     output:
         **plan_targets.parts_analysis_files(config),

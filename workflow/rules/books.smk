@@ -12,7 +12,7 @@ from punctstyle.plan.rule_support import extraction_mem_mb
 # cost about 1 CPU s a book (benchmarks/bench_workflow.py).
 rule tokenizer_rules:
     output:
-        PLAN.tokenizer_rules_file(),
+        plan_corpus.tokenizer_rules_file(config),
     log:
         log_path("tokenizer_rules"),
     conda:

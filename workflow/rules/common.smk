@@ -1,7 +1,7 @@
-# The configuration, the plan (punctstyle.plan.workflow.WorkflowPlan: the paths, tasks and report
-# flags that follow the config and a folder corpus' columns; punctstyle.plan.analyses: each
-# analysis' targets, params and inputs; the plan modules' functions of the config, all tested
-# without Snakemake) and the thin input-function wrappers that hand the checkpoints' files to it.
+# The configuration, the plan (punctstyle.plan.workflow.WorkflowPlan: the config and a folder
+# corpus' columns, read once; punctstyle.plan.analyses: each analysis' targets, params and
+# inputs; the plan modules' functions of the config or of PLAN, all tested without Snakemake)
+# and the thin input-function wrappers that hand the checkpoints' files to them.
 import os
 
 from snakemake.exceptions import WorkflowError
@@ -17,10 +17,13 @@ from punctstyle.plan.book_jobs import job_environment
 from punctstyle.plan.fitted_models import fitted_inputs
 from punctstyle.plan.checkpoints import CorpusCounts, SelectedBooks
 from punctstyle.plan.priorities import rule_priority
+from punctstyle.plan import corpus as plan_corpus
+from punctstyle.plan import paper as plan_paper
 from punctstyle.plan import rows as plan_rows
 from punctstyle.plan import shapes as plan_shapes
 from punctstyle.plan import sources as plan_sources
 from punctstyle.plan import targets as plan_targets
+from punctstyle.plan import tasks as plan_tasks
 from punctstyle.plan.report import (
     Section,
     caption,
@@ -87,7 +90,9 @@ def corpus_counts(wildcards=None):
 def genre_analysis_ran():
     """Whether the genre analysis runs (configured, and the corpus has two genres)."""
     counts = corpus_counts()
-    return "genre" in PLAN.consistency_tasks(counts) + PLAN.recognition_tasks(counts)
+    return "genre" in plan_tasks.consistency_tasks(
+        PLAN, counts
+    ) + plan_tasks.recognition_tasks(PLAN, counts)
 
 
 # the report's sections are numbered by what ran (punctstyle.plan.report.section_names)
@@ -114,4 +119,6 @@ def folder_document(wildcards):
 
 def attribution_sequences(wildcards):
     """Sequences of every selected book; the scripts keep those of the corpus books."""
-    return PLAN.per_book("sequences/{book_id}.parquet", selected_book_ids())
+    return plan_corpus.per_book(
+        config, "sequences/{book_id}.parquet", selected_book_ids()
+    )

@@ -5,10 +5,10 @@
 # (corpus/summary.json), read by the targets' input functions once this has run.
 checkpoint corpus_tables:
     input:
-        unpack(lambda wildcards: PLAN.corpus_table_extra_inputs()),
+        unpack(lambda wildcards: plan_corpus.corpus_table_extra_inputs(config)),
         selection=out("corpus/selection.parquet"),
-        rows=lambda wildcards: PLAN.per_book(
-            "features/{book_id}.parquet", selected_book_ids()
+        rows=lambda wildcards: plan_corpus.per_book(
+            config, "features/{book_id}.parquet", selected_book_ids()
         ),
     output:
         tables=expand(out("corpus/{feature}.parquet"), feature=FEATURES),

@@ -51,7 +51,9 @@ rule figures_documents:
     input:
         f1=out("corpus/f1.parquet"),
         f5=out("corpus/f5.parquet"),
-        sequences=lambda wildcards: PLAN.sequence_figure_inputs(selected_book_ids()),
+        sequences=lambda wildcards: plan_paper.sequence_figure_inputs(
+            config, selected_book_ids()
+        ),
     output:
         books=out("figures/documents/books.json"),
         sequence=FLAGS.document_figures(
@@ -99,14 +101,14 @@ rule figures_documents:
 rule figures_kl_heatmaps:
     # one job: every feature's heat maps (issue 37: one process per figure family)
     input:
-        summaries=PLAN.consistency_files(".json", task="author"),
-        heatmaps=PLAN.consistency_files("_top.npz", task="author"),
+        summaries=plan_paper.consistency_files(config, ".json", task="author"),
+        heatmaps=plan_paper.consistency_files(config, "_top.npz", task="author"),
     output:
         heatmaps=FLAGS.heatmaps(
-            PLAN.consistency_features(), config["consistency"]["top_k"]
+            plan_paper.consistency_features(config), config["consistency"]["top_k"]
         ),
         heatmaps_pdf=FLAGS.heatmap_pdfs(
-            PLAN.consistency_features(), config["consistency"]["top_k"]
+            plan_paper.consistency_features(config), config["consistency"]["top_k"]
         ),
     log:
         log_path("figures/kl_heatmaps"),
@@ -115,7 +117,7 @@ rule figures_kl_heatmaps:
     resources:
         mem_mb=3000,
     params:
-        features=PLAN.consistency_features(),
+        features=plan_paper.consistency_features(config),
         top_k=config["consistency"]["top_k"],
     script:
         "../../scripts/figures_kl_heatmaps.py"
@@ -124,21 +126,21 @@ rule figures_kl_heatmaps:
 rule figures_kl:
     # one job per task: every feature's consistency curve and KL distributions
     input:
-        tables=PLAN.consistency_files(".csv"),
-        summaries=PLAN.consistency_files(".json"),
-        kl_values=PLAN.consistency_files("_kl.npz"),
+        tables=plan_paper.consistency_files(config, ".csv"),
+        summaries=plan_paper.consistency_files(config, ".json"),
+        kl_values=plan_paper.consistency_files(config, "_kl.npz"),
     output:
         consistency=FLAGS.consistency_figures(
-            "consistency", PLAN.consistency_features()
+            "consistency", plan_paper.consistency_features(config)
         ),
         consistency_pdf=FLAGS.consistency_pdfs(
-            "consistency", PLAN.consistency_features()
+            "consistency", plan_paper.consistency_features(config)
         ),
         distribution=FLAGS.consistency_figures(
-            "kl_distribution", PLAN.consistency_features()
+            "kl_distribution", plan_paper.consistency_features(config)
         ),
         distribution_pdf=FLAGS.consistency_pdfs(
-            "kl_distribution", PLAN.consistency_features()
+            "kl_distribution", plan_paper.consistency_features(config)
         ),
     log:
         log_path("figures/kl_{task}"),
@@ -148,7 +150,7 @@ rule figures_kl:
     resources:
         mem_mb=3000,
     params:
-        features=PLAN.consistency_features(),
+        features=plan_paper.consistency_features(config),
     script:
         "../../scripts/figures_kl.py"
 
@@ -228,7 +230,7 @@ rule figures_temporal:
 
 rule appendix_table:
     input:
-        unpack(lambda wildcards: PLAN.appendix_inputs(wildcards.task)),
+        unpack(lambda wildcards: plan_paper.appendix_inputs(PLAN, wildcards.task)),
     output:
         csv=out("tables/appendix_{task}.csv"),
         markdown=out("tables/appendix_{task}.md"),
@@ -247,7 +249,7 @@ rule appendix_table:
         feature=consistency_feature(config),
         # an appendix of genres is made only when the genre analysis runs
         recognised=lambda wildcards: wildcards.task
-        in PLAN.configured_recognition_tasks(),
+        in plan_tasks.configured_recognition_tasks(PLAN),
         seeds=config["recognition"]["seeds"],
         method="mlp",
         feature_set="all",

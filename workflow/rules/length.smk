@@ -48,9 +48,11 @@ rule length_curve_row:
 
 rule length_curve:
     input:
-        results=lambda wildcards: PLAN.length_row_files("results.csv", corpus_counts()),
-        excerpts=lambda wildcards: PLAN.length_row_files(
-            "excerpts.csv", corpus_counts()
+        results=lambda wildcards: plan_targets.length_row_files(
+            config, "results.csv", corpus_class_count("author")
+        ),
+        excerpts=lambda wildcards: plan_targets.length_row_files(
+            config, "excerpts.csv", corpus_class_count("author")
         ),
     output:
         **plan_targets.length_analysis_files(config),

@@ -39,9 +39,15 @@ rule sequence_row:
 
 rule sequence_table:
     input:
-        rows=lambda wildcards: PLAN.sequence_row_files("", corpus_counts()),
-        lengths=lambda wildcards: PLAN.sequence_row_files("_lengths", corpus_counts()),
-        recognition=lambda wildcards: PLAN.sequence_recognition_files(corpus_counts()),
+        rows=lambda wildcards: plan_targets.sequence_row_files(
+            config, "", corpus_class_count("author")
+        ),
+        lengths=lambda wildcards: plan_targets.sequence_row_files(
+            config, "_lengths", corpus_class_count("author")
+        ),
+        recognition=lambda wildcards: plan_targets.sequence_recognition_files(
+            config, corpus_class_count("author")
+        ),
     output:
         csv=out("analysis/beyond/sequence_model.csv"),
         markdown=out("analysis/beyond/sequence_model.md"),
