@@ -7,17 +7,20 @@ import re
 
 import pytest
 
+from punctstyle.attribution.verification_run import VerificationSettings
 from punctstyle.plan import across_languages, cross, maps, rows, verification
 from punctstyle.plan.analyses import (
     ANALYSES,
     analysis,
     analysis_inputs,
     analysis_params,
+    analysis_rule_files,
     config_targets,
     corpus_targets,
 )
 from punctstyle.plan.checkpoints import CorpusCounts
 from punctstyle.plan.workflow import WorkflowPlan
+from punctstyle.settings import schema_values
 from tests.conftest import REPO
 from tests.unit.test_plan_rows import config
 
@@ -94,3 +97,24 @@ def test_rule_files_reach_analysis_params_through_the_registry():
     for name in ("paper", "attribution", "importance", "sequence", "length_curve", "verification", "cross",
                  "maps", "rolling", "across_languages"):
         assert any(f'analysis_params(PLAN, "{name}")' in text for text in rules.values()), name
+
+
+def test_the_verification_settings_are_the_loaders_keys():
+    """plan.verification_settings hands the job every key the settings loader reads from the
+    schema (but the switch), the config's values unchanged."""
+    cfg = config(outdir="r", **{"verification.enabled": True, "verification.top_words": 7})
+    settings = verification.verification_settings(cfg)
+    assert list(settings) == [key for key in schema_values(("verification",), {}) if key != "enabled"]
+    assert settings["top_words"] == 7 and settings["lengths"] == cfg["verification"]["lengths"]
+    assert VerificationSettings.from_config(settings) == VerificationSettings.from_config(cfg["verification"])
+
+
+def test_every_rule_file_is_an_analysis_or_the_corpus():
+    """The Snakefile includes the analyses' rule files from ANALYSES; the others are the sources'
+    and the corpus' (included by name)."""
+    snakefile = (REPO / "Snakefile").read_text()
+    included = set(analysis_rule_files())
+    for path in sorted((REPO / "workflow/rules").glob("*.smk")):
+        name = f"workflow/rules/{path.name}"
+        by_name = f'include: "{name}"' in snakefile or path.stem in ("gutenberg", "folder", "tei")
+        assert (name in included) != by_name, name

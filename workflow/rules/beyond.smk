@@ -1,6 +1,6 @@
 # Beyond the paper (its open questions, section 5): which f3 transitions carry the author
 # signal, and whether a part of a book is representative of the whole. Targets
-# (beyond_outputs): punctstyle.plan.workflow; switches in config beyond.*.enabled.
+# (their entries importance, parts): punctstyle.plan.analyses; switches in config beyond.*.enabled.
 
 
 rule f3_importance_row:

@@ -2,7 +2,7 @@
 # `snakemake --report`, grouped by the paper's sections. One job per figure family (per task
 # where the caption depends on it; the feature is a label) keeps the DAG small and each job's
 # start-up and imports paid once (issue 37). Targets
-# (figure_outputs) and report flags: punctstyle.plan.workflow and punctstyle.plan.report.
+# (figure_outputs): punctstyle.plan.paper; report flags: punctstyle.plan.report.
 
 
 # ------------------------------------------------------------------ section 2: the corpus

@@ -1,6 +1,6 @@
 # Beyond the paper (its first open question, section 5): author recognition accuracy against
 # the length of the punctuation sequence, on the splits of Tables 2-3. Targets and inputs
-# (length_outputs): punctstyle.plan.workflow; switch and settings in config length_curve.
+# (its entry length_curve): punctstyle.plan.analyses; switch and settings in config length_curve.
 
 
 rule length_curve_row:

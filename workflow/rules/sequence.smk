@@ -1,6 +1,6 @@
 # Beyond the paper: a classifier on raw punctuation sequences (a 1-D convolutional network over
 # windows of marks and word gaps), on the author samples, splits and seeds of Tables 2-3, against
-# the feature MLP of the same rows. Targets and inputs: punctstyle.plan.workflow; switch in
+# the feature MLP of the same rows. Targets and inputs: punctstyle.plan.analyses; switch in
 # config beyond.sequence.enabled.
 
 

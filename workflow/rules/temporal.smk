@@ -1,5 +1,5 @@
 # Section 5: punctuation versus the authors' middle years (and, optionally, publication
-# years). Targets and inputs: punctstyle.plan.workflow.
+# years). Targets and inputs: punctstyle.plan.analyses (temporal).
 
 
 rule temporal:

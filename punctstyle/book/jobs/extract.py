@@ -45,7 +45,7 @@ def extract(args: argparse.Namespace) -> None:
     log = configure_logging(args.log)
     rule = InclusionRule(min_marks=args.min_marks, require_quotation_marks=args.quotation)
     # no version check: the workflow names the rules file after the installed spaCy
-    # (WorkflowPlan.tokenizer_rules_file) and a conda environment's change reruns its export
+    # (punctstyle.plan.corpus.tokenizer_rules_file) and a conda environment's change reruns its export
     # (Snakemake's software-env trigger); the check's importlib.metadata costs 0.03 CPU s a job
     extractor = ChunkCachedExtractor(rules=TokenizerRules.load(args.rules, check_version=False))
     # a corrupt text or provenance of the book: deleted, made again by the next run
