@@ -22,7 +22,8 @@ from punctstyle.jobs.sequence import SEQUENCE_METHOD
 from punctstyle.plan import across_languages, cross, maps, rows, shapes, targets, verification
 from punctstyle.plan.checkpoints import CorpusCounts
 from punctstyle.plan.corpus import tokenizer_rules_file
-from punctstyle.plan.tasks import recognition_tasks
+from punctstyle.plan.targets import out
+from punctstyle.plan.tasks import analysis_skipped, recognition_tasks
 from punctstyle.plan.workflow import TEMPORAL_ANALYSIS, WorkflowPlan
 
 Targets = Callable[[WorkflowPlan, "CorpusCounts | None"], list[str]]
@@ -111,26 +112,26 @@ def paper_targets(plan: WorkflowPlan, counts: CorpusCounts | None) -> list[str]:
     classes in the corpus), and the skipped-analyses table."""
     tasks = recognition_tasks(plan, counts)
     return [
-        plan.out("analysis/consistency/summary.csv"),
-        *[plan.out(f"analysis/recognition/{task}_summary.csv") for task in tasks],
-        *[plan.out(f"analysis/recognition/{task}_tables.md") for task in tasks],
-        plan.out("analysis/skipped_analyses.csv"),
+        out(plan.config, "analysis/consistency/summary.csv"),
+        *[out(plan.config, f"analysis/recognition/{task}_summary.csv") for task in tasks],
+        *[out(plan.config, f"analysis/recognition/{task}_tables.md") for task in tasks],
+        out(plan.config, "analysis/skipped_analyses.csv"),
     ]
 
 
 def temporal_enabled(plan: WorkflowPlan) -> bool:
     """Unless the metadata cannot feed it (plan.sources.skipped_analyses)."""
-    return not plan.analysis_skipped(TEMPORAL_ANALYSIS)
+    return not analysis_skipped(plan, TEMPORAL_ANALYSIS)
 
 
 def temporal_targets(plan: WorkflowPlan, counts: CorpusCounts | None) -> list[str]:
     names = ("summary.json", "f1_by_decade.csv", "rate_by_decade.csv")
-    return [plan.out(f"analysis/temporal/{name}") for name in names]
+    return [out(plan.config, f"analysis/temporal/{name}") for name in names]
 
 
 def temporal_inputs(plan: WorkflowPlan, book_ids: BookIds) -> dict[str, Any]:
     """f1 and f5, and the publication years when there are any (plan.publication_years_csv)."""
-    inputs = {"f1": plan.out("corpus/f1.parquet"), "f5": plan.out("corpus/f5.parquet")}
+    inputs = {"f1": out(plan.config, "corpus/f1.parquet"), "f5": out(plan.config, "corpus/f5.parquet")}
     years = plan.publication_years_csv()
     if years:
         inputs["years"] = years
@@ -142,7 +143,7 @@ def temporal_inputs(plan: WorkflowPlan, book_ids: BookIds) -> dict[str, Any]:
 
 def attribution_targets(plan: WorkflowPlan, counts: CorpusCounts | None) -> list[str]:
     """The `punctstyle attribute` bundle."""
-    return [plan.out(f"models/attribution/{name}") for name in targets.ATTRIBUTION_FILES]
+    return [out(plan.config, f"models/attribution/{name}") for name in targets.ATTRIBUTION_FILES]
 
 
 def attribution_inputs(plan: WorkflowPlan, book_ids: BookIds) -> dict[str, Any]:
@@ -158,12 +159,12 @@ def importance_targets(plan: WorkflowPlan, counts: CorpusCounts | None) -> list[
     if counts is not None and shapes.is_shape_skipped(shapes.shape_settings(plan.config), counts, shapes.IMPORTANCE):
         return []
     return [*targets.importance_analysis_files(plan.config).values(), *figure_files(plan, IMPORTANCE_FIGURES),
-            plan.out("tables/beyond_f3_importance.html")]
+            out(plan.config, "tables/beyond_f3_importance.html")]
 
 
 def parts_targets(plan: WorkflowPlan, counts: CorpusCounts | None) -> list[str]:
     return [*targets.parts_analysis_files(plan.config).values(), *figure_files(plan, PARTS_FIGURES),
-            plan.out("tables/beyond_parts.html")]
+            out(plan.config, "tables/beyond_parts.html")]
 
 
 def sequence_targets(plan: WorkflowPlan, counts: CorpusCounts | None) -> list[str]:
@@ -172,7 +173,7 @@ def sequence_targets(plan: WorkflowPlan, counts: CorpusCounts | None) -> list[st
 
 def length_targets(plan: WorkflowPlan, counts: CorpusCounts | None) -> list[str]:
     return [*targets.length_analysis_files(plan.config).values(), *figure_files(plan, ["beyond/length_curve"]),
-            plan.out("tables/beyond_length_curve.html")]
+            out(plan.config, "tables/beyond_length_curve.html")]
 
 
 def length_inputs(plan: WorkflowPlan, book_ids: BookIds) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from punctstyle.plan.corpus import feature_tables, per_book
 from punctstyle.plan.report import consistency_feature
 from punctstyle.plan.targets import out
 from punctstyle.plan.tasks import (
+    analysis_skipped,
     configured_recognition_tasks,
     consistency_tasks,
     recognition_tasks,
@@ -44,7 +45,7 @@ def consistency_files(config: dict[str, Any], suffix: str, task: str = "{task}")
 
 def consistency_summary_inputs(plan: WorkflowPlan, counts: Callable[[str], int]) -> list[str]:
     return targets.expand_product(
-        plan.out("analysis/consistency/{task}_{feature}.json"),
+        out(plan.config, "analysis/consistency/{task}_{feature}.json"),
         task=consistency_tasks(plan, counts),
         feature=plan.config["consistency"]["features"],
     )
@@ -75,7 +76,7 @@ def recognition_inputs(plan: WorkflowPlan, task: str) -> dict[str, Any]:
     """The recognition rule's inputs: the feature tables, and the word matrix when needed."""
     inputs: dict[str, Any] = {"tables": feature_tables(plan.config)}
     if task in word_tasks(plan):
-        inputs["words"] = plan.out("corpus/words.npz")
+        inputs["words"] = out(plan.config, "corpus/words.npz")
     return inputs
 
 
@@ -92,7 +93,7 @@ def appendix_inputs(plan: WorkflowPlan, task: str) -> dict[str, Any]:
     """The consistency table of the appendix' feature, and the full-corpus recognition rows
     (class size "all", else every size: one may cap to all) when the task is recognised."""
     inputs: dict[str, Any] = {
-        "consistency": plan.out(f"analysis/consistency/{task}_{consistency_feature(plan.config)}.csv")
+        "consistency": out(plan.config, f"analysis/consistency/{task}_{consistency_feature(plan.config)}.csv")
     }
     if task in configured_recognition_tasks(plan):
         sizes = ["all"] if all_configured(plan.config) else None
@@ -123,7 +124,7 @@ def figure_rule_wildcards(plan: WorkflowPlan, counts: Callable[[str], int]) -> d
     }
     if "author" in tasks:  # the heat maps of the most consistent authors, every feature in one job
         wildcards["figures_kl_heatmaps"] = {}
-    if not plan.analysis_skipped(TEMPORAL_ANALYSIS):
+    if not analysis_skipped(plan, TEMPORAL_ANALYSIS):
         wildcards["figures_temporal"] = {}
     return {**wildcards, "appendix_table": {"task": tasks}, "config_used": {}}
 

@@ -5,7 +5,8 @@ under ``config["outdir"]``)."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 from punctstyle.plan.rows import length_class_sizes, recognition_class_sizes, sequence_class_sizes
@@ -14,6 +15,16 @@ from punctstyle.plan.rows import length_class_sizes, recognition_class_sizes, se
 def out(config: dict[str, Any], path: str) -> str:
     """A path under the configured output folder."""
     return f"{config['outdir']}/{path}"
+
+
+def log_path(config: dict[str, Any], name: str) -> str:
+    """A rule's log file, ``logs/<name>.log`` under the output folder."""
+    return out(config, f"logs/{name}.log")
+
+
+def output_paths(config: dict[str, Any]) -> tuple[Callable[[str], str], Callable[[str], str]]:
+    """(``out``, ``log_path``) bound to the config's output folder: the rule files' path helpers."""
+    return partial(out, config), partial(log_path, config)
 
 
 def word_stream_inputs(config: dict[str, Any], book_ids: Iterable[int], rules_file: str,

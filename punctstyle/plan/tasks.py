@@ -12,7 +12,13 @@ import pandas as pd
 from punctstyle.analyses.skipped import skip_lines
 from punctstyle.plan import rows, shapes
 from punctstyle.plan.checkpoints import CorpusCounts
+from punctstyle.plan.targets import out
 from punctstyle.plan.workflow import WorkflowPlan
+
+
+def analysis_skipped(plan: WorkflowPlan, name: str) -> bool:
+    """Whether the metadata cannot feed analysis ``name`` (:meth:`WorkflowPlan.skipped_analyses`)."""
+    return rows.is_skipped(plan.skipped_analyses(), name)
 
 
 def shape_skips(plan: WorkflowPlan, counts: CorpusCounts) -> list[tuple[str, str]]:
@@ -55,7 +61,7 @@ def word_tasks(plan: WorkflowPlan) -> list[str]:
 
 def skipped_analysis_lines(plan: WorkflowPlan) -> list[str]:
     """Lines of analysis/skipped_analyses.csv (for the end of a run), if it exists."""
-    path = plan.out("analysis/skipped_analyses.csv")
+    path = out(plan.config, "analysis/skipped_analyses.csv")
     if not os.path.isfile(path):
         return [f"skipped {a}: {c}" for a, c in plan.skipped_analyses()]
     return skip_lines(pd.read_csv(path, dtype=str, keep_default_na=False))

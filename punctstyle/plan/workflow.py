@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from punctstyle.io import InputError
-from punctstyle.plan import rows, sources
+from punctstyle.plan import sources
 from punctstyle.plan.report import ReportFlags
 from punctstyle.plan.targets import out
 from punctstyle.sources.folder import metadata_columns
@@ -45,7 +45,8 @@ class WorkflowPlan:
     can feed (:meth:`skipped_analyses`) and where the publication years come from, and reading
     the CSV once here (not at every input function Snakemake calls) keeps planning fast; the
     report flags (``flags``) are the figure paths the rule files share. Everything else is a
-    function of the config or of this plan in the plan module of its analysis."""
+    function of the config (paths: :func:`punctstyle.plan.targets.out`) or of this plan in the
+    plan module of its analysis."""
 
     config: dict[str, Any]
     folder_columns: tuple[str, ...] = ()
@@ -66,26 +67,16 @@ class WorkflowPlan:
         plan.publication_years_csv()
         return plan
 
-    def out(self, path: str) -> str:
-        """A path under the configured output folder (the rule files' ``out``)."""
-        return out(self.config, path)
-
-    def log_path(self, name: str) -> str:
-        return self.out(f"logs/{name}.log")
-
     def skipped_analyses(self) -> list[tuple[str, str]]:
         """(analysis, cause) of each analysis the metadata cannot feed (plan.sources)."""
         return sources.skipped_analyses(self.config["source"], list(self.folder_columns))
-
-    def analysis_skipped(self, name: str) -> bool:
-        return rows.is_skipped(self.skipped_analyses(), name)
 
     def publication_years_csv(self) -> str | None:
         """The configured publication-year CSV (temporal.publication_years_csv), else a folder
         corpus' years from its metadata CSV (written by select_books), or None."""
         path = self.config["temporal"]["publication_years_csv"]
         if not path and self.config["source"] in sources.FILE_SOURCES and "year" in self.folder_columns:
-            return self.out("corpus/publication_years.csv")
+            return out(self.config, "corpus/publication_years.csv")
         if path and not os.path.isfile(path):
             raise InputError(
                 f"config temporal.publication_years_csv: {path} is not a file "

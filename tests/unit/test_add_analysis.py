@@ -41,7 +41,7 @@ rule toy_marks:
 TOY_ENTRY = '''
 
 def toy_targets(plan, counts):
-    return [plan.out("figures/toy/marks.png")]
+    return [targets.out(plan.config, "figures/toy/marks.png")]
 
 
 ANALYSES = (*ANALYSES, AnalysisPlan("toy", always, toy_targets, lambda plan: {"title": "toy marks"},

@@ -68,7 +68,7 @@ try:
 except InputError as exc:
     raise WorkflowError(str(exc)) from None
 OUT, SOURCE, FLAGS = config["outdir"], config["source"], PLAN.flags
-out, log_path, png, pdf = PLAN.out, PLAN.log_path, FLAGS.png, FLAGS.pdf
+(out, log_path), png, pdf = plan_targets.output_paths(config), FLAGS.png, FLAGS.pdf
 # read by the per-book rules' shell commands as $PUNCTSTYLE_JOB_PYTHON and
 # $PUNCTSTYLE_DOWNLOAD_POLICY (punctstyle.plan.book_jobs: neither is a rerun trigger)
 os.environ.update(
