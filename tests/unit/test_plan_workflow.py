@@ -16,7 +16,7 @@ from punctstyle.plan import tasks
 from punctstyle.plan import rows, targets
 from punctstyle.plan.analyses import analysis, analysis_inputs
 from punctstyle.plan.checkpoints import CorpusCounts, SelectedBooks
-from punctstyle.plan.workflow import WorkflowPlan
+from punctstyle.plan.workflow import TEMPORAL_ANALYSIS, WorkflowPlan
 from tests.unit.test_plan_rows import config
 
 THREE_AUTHORS_ONE_GENRE = CorpusCounts({"author": 3, "genre": 1})
@@ -45,6 +45,16 @@ def test_per_book_files_and_corpus_outputs():
     assert files[:3] == ["r/books/5.json", "r/books/6.json", "r/books/5.txt.gz"] and len(files) == 10
     assert plan_corpus.corpus_table_files(plan.config)[-2:] == ["r/corpus/exclusions.csv", "r/corpus/summary.json"]
     assert plan_corpus.tokenizer_rules_file(plan.config).startswith("r/extraction/tokenizer_rules-spacy")
+    assert plan_corpus.part_tables(plan.config) == ["r/corpus/f1.parquet", "r/corpus/f3.parquet", "r/corpus/f5.parquet"]
+    out, log_path = targets.output_paths(plan.config)
+    assert (out("a/b.csv"), log_path("maps/f3")) == ("r/a/b.csv", "r/logs/maps/f3.log")
+
+
+def test_a_skipped_analysis_follows_the_metadata_columns():
+    assert not tasks.analysis_skipped(WorkflowPlan(config(outdir="r")), TEMPORAL_ANALYSIS)
+    no_years = WorkflowPlan(config(outdir="r", source="folder"), ("file", "author"))
+    assert tasks.analysis_skipped(no_years, TEMPORAL_ANALYSIS)
+    assert any(line.startswith(f"skipped {TEMPORAL_ANALYSIS}: ") for line in tasks.skipped_analysis_lines(no_years))
 
 
 def test_the_genre_analysis_follows_the_corpus_genres():
