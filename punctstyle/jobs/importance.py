@@ -1,5 +1,5 @@
 """Rule ``importance_row``'s job: the f3 permutation importance of one (class size, seed) row
-(:mod:`punctstyle.beyond.importance`). Called by ``scripts/importance_row.py`` and
+(:mod:`punctstyle.training.importance`). Called by ``scripts/importance_row.py`` and
 ``benchmarks/beyond_rows.py``.
 """
 
@@ -13,7 +13,7 @@ import pandas as pd
 from punctstyle.analyses.paper import (
     labelled_rows,
 )
-from punctstyle.beyond.importance import ImportanceRow, importance_row, write_importance_row
+from punctstyle.training.importance import ImportanceRow, importance_row, write_importance_row
 from punctstyle.classifiers import build_classifier
 from punctstyle.corpus.tables import feature_matrix, text_groups
 from punctstyle.experiments.driver import FitCache
@@ -36,7 +36,7 @@ def importance_job(
     log: Any = None,
 ) -> ImportanceRow | None:
     """Rule ``f3_importance_row``: permutation importance of the f3 entries and top-k accuracies
-    of one (class size, seed) row of the author task (:func:`punctstyle.beyond.importance.importance_row`
+    of one (class size, seed) row of the author task (:func:`punctstyle.training.importance.importance_row`
     on the f3 corpus table, the sample and split of Tables 2-3), written to ``output``. Fewer than
     2 authors: a file naming the reason. Returns the row (None when skipped). ``fitted``: the
     recognition rows' store files; the test-split f3 MLP is read from them when stored."""

@@ -1,5 +1,5 @@
 """Rule ``length_curve_row``'s job: the accuracy of the paper's methods by excerpt length for one
-(class size, seed) row (:func:`punctstyle.beyond.length_curve.length_curve_row`). Called by
+(class size, seed) row (:func:`punctstyle.training.length_curve.length_curve_row`). Called by
 ``scripts/length_curve_row.py`` and ``benchmarks/beyond_rows.py``.
 """
 
@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from punctstyle.beyond.length_curve import (
+from punctstyle.training.length_curve import (
     EXCERPT_COLUMNS,
     RESULT_COLUMNS,
     length_curve_row,
 )
-from punctstyle.beyond.length_features import (
+from punctstyle.training.length_features import (
     WORD_STREAM,
     uses_word_features,
 )
@@ -61,7 +61,7 @@ class LengthCurveSettings:
     classifier_options: Mapping[str, Mapping[str, Any]]
 
     def row_options(self) -> dict[str, Any]:
-        """The keyword arguments of :func:`punctstyle.beyond.length_curve.length_curve_row` they set."""
+        """The keyword arguments of :func:`punctstyle.training.length_curve.length_curve_row` they set."""
         return {
             "test_fraction": float(self.test_fraction),
             "lengths": self.lengths,
@@ -87,7 +87,7 @@ def length_curve_job(
     log: Any = None,
 ) -> LengthJob:
     """Rule ``length_curve_row``: one (class size, seed) row of the author task's accuracy against
-    the excerpt length (:func:`punctstyle.beyond.length_curve.length_curve_row` with the rows'
+    the excerpt length (:func:`punctstyle.training.length_curve.length_curve_row` with the rows'
     shared ``settings`` on the corpus table ``table``, its documents read from ``sequences``), written to ``outputs["results"]`` and
     ``outputs["excerpts"]``. The labels and ids are those of the corpus tables' order, exactly as the
     recognition rule reads them, and the excerpts of one text stay on one side of the split.

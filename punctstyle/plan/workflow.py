@@ -19,7 +19,7 @@ from snakemake.io import expand
 
 from punctstyle.analyses.paper import word_methods
 from punctstyle.analyses.skipped import skip_lines
-from punctstyle.beyond.parts import PART_FEATURES
+from punctstyle.descriptive.parts import PART_FEATURES
 from punctstyle.io import InputError
 from punctstyle.plan import rows, shapes, sources, targets
 from punctstyle.plan.checkpoints import CorpusCounts

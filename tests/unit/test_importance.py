@@ -1,4 +1,4 @@
-"""Permutation importance of f3 entries and top-k accuracy (punctstyle.beyond.importance)."""
+"""Permutation importance of f3 entries and top-k accuracy (punctstyle.training.importance)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from punctstyle.classifiers.kl_nearest import KLNearestClass
-from punctstyle.beyond.importance import (
+from punctstyle.training.importance import (
     importance_analysis,
     importance_matrix,
     importance_row,
@@ -146,7 +146,7 @@ def test_too_few_authors_give_empty_tables_and_the_reason():
 def test_row_files_round_trip_and_skipped_rows(tmp_path):
     import numpy as np
 
-    from punctstyle.beyond.importance import (
+    from punctstyle.training.importance import (
         ImportanceRow,
         capped_class_size,
         read_importance_rows,

@@ -1,7 +1,7 @@
 """Accuracy against the length of the punctuation sequence (beyond the paper), punctuation and
 word methods on the same excerpts.
 
-Takes the summary of :func:`punctstyle.beyond.length_summary.summarise` and returns a Figure; no file
+Takes the summary of :func:`punctstyle.training.length_summary.summarise` and returns a Figure; no file
 I/O (see :mod:`punctstyle.report.plots.base`).
 """
 
@@ -13,16 +13,16 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from punctstyle.beyond.length_curve import (
+from punctstyle.training.length_curve import (
     TRAINING_MODES,
     length_sort_key,
 )
-from punctstyle.beyond.length_features import (
+from punctstyle.training.length_features import (
     WHOLE,
     resolve_excerpt_features,
     word_feature_k,
 )
-from punctstyle.beyond.length_summary import feature_text
+from punctstyle.training.length_summary import feature_text
 from punctstyle.report.plots.base import legend_label, new_figure, set_suptitle, set_title, set_xlabel, set_ylabel
 
 PUNCTUATION_COLOURS: tuple[str, ...] = ("#d62728", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#bcbd22")

@@ -1,7 +1,7 @@
 """The bodies of rule ``cross_analyses`` (issue 25) and of ``benchmarks/bench_cross_domain.py``:
 read a run's corpus tables, word matrix, selection, catalog and sequence files, call
-:mod:`punctstyle.beyond.cross_domain`, :mod:`punctstyle.beyond.translators` and
-:mod:`punctstyle.beyond.gap_weibull`, return their tables (the caller writes them)."""
+:mod:`punctstyle.training.cross_domain`, :mod:`punctstyle.training.translators` and
+:mod:`punctstyle.descriptive.gap_weibull`, return their tables (the caller writes them)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from punctstyle.beyond import cross_domain, distortion, gap_weibull, translators
+from punctstyle.descriptive import gap_weibull
+from punctstyle.training import cross_domain, distortion, translators
 from punctstyle.classifiers import build_classifier
 from punctstyle.book.sequence_file import read_sequence
 from punctstyle.corpus.words import read_word_matrix, select_vocabulary
@@ -79,7 +80,7 @@ def run_cross_domain(
     threads: int,
     texts: Sequence[str | Path] = (),
 ) -> pd.DataFrame:
-    """The records of :func:`punctstyle.beyond.cross_domain.cross_domain_records` on a run's
+    """The records of :func:`punctstyle.training.cross_domain.cross_domain_records` on a run's
     corpus; ``texts``: the books' ``books/{id}.txt.gz`` files (methods reading ``dv_ma``, ``dv_sa``);
     ``classifiers``: the methods' hyper-parameters (:func:`punctstyle.classifiers.options.classifier_params`),
     their options with ``config``'s devices and ``threads``."""
@@ -129,7 +130,7 @@ def sequence_paths(paths: Sequence[str | Path]) -> dict[int, Path]:
 
 def run_gap_weibull(table_path: Path, sequences: Mapping[int, Path]) -> pd.DataFrame:
     """Per corpus book: the discrete Weibull fits of its word gaps and of its sentence lengths
-    (:mod:`punctstyle.beyond.gap_weibull`), with its author, birth year and the number of zero
+    (:mod:`punctstyle.descriptive.gap_weibull`), with its author, birth year and the number of zero
     gaps dropped."""
     table = pd.read_parquet(table_path, columns=["book_id", "title", "author", "birth"])
     rows = []
@@ -152,9 +153,9 @@ def run_translators(
     test_fraction: float,
 ) -> dict[str, pd.DataFrame]:
     """The translator tables: ``books`` (each translated corpus book, its labels), ``consistency``
-    (:func:`punctstyle.beyond.translators.pair_consistency`, KL and word Delta), ``follows``
-    (:func:`punctstyle.beyond.translators.nearest_label`, both), ``recognition``
-    (:func:`punctstyle.beyond.translators.label_recognition`) and ``handling`` (the main
+    (:func:`punctstyle.training.translators.pair_consistency`, KL and word Delta), ``follows``
+    (:func:`punctstyle.training.translators.nearest_label`, both), ``recognition``
+    (:func:`punctstyle.training.translators.label_recognition`) and ``handling`` (the main
     analyses with translated books kept or dropped: books, authors, KL accuracy, at the grid's
     ``test_fraction``). A text's excerpts (the table's ``source_id``) stay on one side of every split."""
     from punctstyle.sources.catalog import read_catalog
@@ -218,7 +219,7 @@ def run_translators(
 
 
 def _delta_consistency(W: np.ndarray, authors: np.ndarray, translator_names: np.ndarray) -> pd.DataFrame:
-    """The pair kinds of :func:`punctstyle.beyond.translators.pair_consistency` on word Delta."""
+    """The pair kinds of :func:`punctstyle.training.translators.pair_consistency` on word Delta."""
     D = translators.delta_distances(W)
     same_a = authors[:, None] == authors[None, :]
     same_t = translator_names[:, None] == translator_names[None, :]

@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from punctstyle.beyond.length_features import (
+from punctstyle.training.length_features import (
     EXCERPT_FEATURES,
     WHOLE,
     ExcerptMatrices,
