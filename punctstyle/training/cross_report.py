@@ -148,6 +148,42 @@ def run_gap_weibull(table_path: Path, sequences: Mapping[int, Path]) -> pd.DataF
     return table.merge(fits, on="book_id")
 
 
+def empty_translator_tables(books: pd.DataFrame, handling: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The translator tables when fewer than two corpus books are translated: ``books`` and
+    ``handling`` as given, ``consistency``, ``follows`` and ``recognition`` empty (their columns only)."""
+    return {
+        "books": books,
+        "consistency": pd.DataFrame(columns=["pairs", "n_pairs", "kl_mean", "kl_sd", "kl_median", "measure"]),
+        "follows": pd.DataFrame(columns=["book_id", "author", "translator", "to_translator", "to_author", "follows", "measure"]),
+        "recognition": pd.DataFrame(columns=["label", "method", "seed", "accuracy", "baseline", "n_classes", "n_books"]),
+        "handling": handling,
+    }
+
+
+def translator_consistency(
+    X: np.ndarray, W: np.ndarray, authors: np.ndarray, translator_names: np.ndarray, feature: str
+) -> pd.DataFrame:
+    """The pair kinds of the translated books (:func:`punctstyle.training.translators.pair_consistency`)
+    on KL of ``feature`` (rows ``X``) and on word Delta (rows ``W``, :func:`_delta_consistency`)."""
+    return pd.concat(
+        [translators.pair_consistency(X, authors, translator_names).assign(measure=f"KL {feature}"),
+         _delta_consistency(W, authors, translator_names)],
+        ignore_index=True,
+    )  # fmt: skip
+
+
+def translator_follows(
+    X: np.ndarray, W: np.ndarray, authors: np.ndarray, translator_names: np.ndarray, book_ids: np.ndarray, feature: str
+) -> pd.DataFrame:
+    """Whom each translated book is nearest to (:func:`punctstyle.training.translators.nearest_label`),
+    on KL of ``feature`` (rows ``X``) and on Burrows' Delta of the 100 words (rows ``W``)."""
+    return pd.concat(
+        [translators.nearest_label(translators.pairwise_kl(X), authors, translator_names, book_ids).assign(measure=f"KL {feature}"),
+         translators.nearest_label(translators.delta_distances(W), authors, translator_names, book_ids).assign(measure="Delta words100")],
+        ignore_index=True,
+    )  # fmt: skip
+
+
 def run_translators(
     corpus_dir: Path, catalog_path: Path, cross: Mapping[str, Any], seeds: Sequence[int], *, min_docs_per_author: int = 10,
     test_fraction: float,
@@ -176,28 +212,14 @@ def run_translators(
     handling = translated_handling(X, merged["author"].to_numpy(dtype=object), translated, seeds, min_docs_per_author,
                                    groups=groups, test_fraction=test_fraction)  # fmt: skip
     if idx.size < 2:
-        return {
-            "books": merged[translated].reset_index(drop=True),
-            "consistency": pd.DataFrame(columns=["pairs", "n_pairs", "kl_mean", "kl_sd", "kl_median", "measure"]),
-            "follows": pd.DataFrame(columns=["book_id", "author", "translator", "to_translator", "to_author", "follows", "measure"]),
-            "recognition": pd.DataFrame(columns=["label", "method", "seed", "accuracy", "baseline", "n_classes", "n_books"]),
-            "handling": handling,
-        }
+        return empty_translator_tables(merged[translated].reset_index(drop=True), handling)
     columns = select_vocabulary(freqs[idx], 100, matrix.cutoff[matrix.rows_of(table["book_id"].to_numpy()[idx])]).columns
     W = freqs[idx][:, columns].toarray()
     authors = merged["author"].to_numpy(dtype=object)[idx]
     translator_names = merged["translator"].to_numpy(dtype=object)[idx]
     book_ids = merged["book_id"].to_numpy()[idx]
-    consistency = pd.concat(
-        [translators.pair_consistency(X[idx], authors, translator_names).assign(measure=f"KL {feature}"),
-         _delta_consistency(W, authors, translator_names)],
-        ignore_index=True,
-    )  # fmt: skip
-    follows = pd.concat(
-        [translators.nearest_label(translators.pairwise_kl(X[idx]), authors, translator_names, book_ids).assign(measure=f"KL {feature}"),
-         translators.nearest_label(translators.delta_distances(W), authors, translator_names, book_ids).assign(measure="Delta words100")],
-        ignore_index=True,
-    )  # fmt: skip
+    consistency = translator_consistency(X[idx], W, authors, translator_names, feature)
+    follows = translator_follows(X[idx], W, authors, translator_names, book_ids, feature)
     # recognition: the 100 words chosen on each split's training books only (the training-only rule)
     translated_freqs = freqs[idx]
     translated_cutoff = matrix.cutoff[matrix.rows_of(table["book_id"].to_numpy()[idx])]
