@@ -37,6 +37,7 @@ atomically and in that order, so a provenance file means the book is complete.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -180,6 +181,27 @@ def _utc_now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _fetch_result(
+    book_id: int, user_agent: str, attempts: list[tuple[str, str]], status: str, reason: str | None, **values: Any
+) -> FetchResult:
+    """The :class:`FetchResult` of ``book_id`` now: ``status``, ``reason``, the ``attempts`` made
+    so far and the time; ``text``, ``url``, ``n_bytes``, ``sha256``, ``encoding`` from
+    ``values`` (None, or 0 bytes, when not given)."""
+    fields: dict[str, Any] = {
+        "text": None, "url": None, "n_bytes": 0, "sha256": None, "encoding": None
+    }
+    fields.update(values)
+    return FetchResult(
+        book_id=book_id,
+        status=status,
+        reason=reason,
+        attempts=tuple(attempts),
+        user_agent=user_agent,
+        fetched_at=_utc_now(),
+        **fields,
+    )
+
+
 def _book_urls(
     book_id: int, base_url: str, templates: Sequence[str], max_text_bytes: int, retry_settings: tuple[Any, ...]
 ) -> tuple[str, list[str]]:
@@ -264,21 +286,7 @@ def fetch_book(
 
         session = requests.Session()
     attempts: list[tuple[str, str]] = []
-
-    def result(status: str, reason: str | None, **values: Any) -> FetchResult:
-        fields: dict[str, Any] = {
-            "text": None, "url": None, "n_bytes": 0, "sha256": None, "encoding": None
-        }
-        fields.update(values)
-        return FetchResult(
-            book_id=book_id,
-            status=status,
-            reason=reason,
-            attempts=tuple(attempts),
-            user_agent=user_agent,
-            fetched_at=_utc_now(),
-            **fields,
-        )
+    result = functools.partial(_fetch_result, book_id, user_agent, attempts)
 
     try:
         for url in urls:
@@ -301,6 +309,20 @@ def fetch_book(
     finally:
         if own_session and session is not None:
             session.close()
+
+
+def _catalog_body(attempt: Any, url: str, n_attempts: int) -> bytes:
+    """The catalog's bytes from the last attempt; :class:`DownloadError` (one line naming
+    ``url``) when it failed (after ``n_attempts``), or its body is empty or an HTML page."""
+    if attempt.kind != "ok":
+        plural = "s" if n_attempts != 1 else ""
+        raise DownloadError(f"{url}: catalog download failed: {attempt.outcome} ({n_attempts} attempt{plural})")
+    body = attempt.body
+    if not body:
+        raise DownloadError(f"{url}: catalog download failed: empty body")
+    if _is_html_content_type(attempt.content_type) or _looks_like_html(body):
+        raise DownloadError(f"{url}: catalog download failed: got an HTML page, not a CSV")
+    return body
 
 
 def fetch_catalog(
@@ -349,15 +371,7 @@ def fetch_catalog(
     finally:
         if own_session and session is not None:
             session.close()
-    if attempt.kind != "ok":
-        n = len(attempts)
-        plural = "s" if n != 1 else ""
-        raise DownloadError(f"{url}: catalog download failed: {attempt.outcome} ({n} attempt{plural})")
-    body = attempt.body
-    if not body:
-        raise DownloadError(f"{url}: catalog download failed: empty body")
-    if _is_html_content_type(attempt.content_type) or _looks_like_html(body):
-        raise DownloadError(f"{url}: catalog download failed: got an HTML page, not a CSV")
+    body = _catalog_body(attempt, url, len(attempts))
     write_bytes_atomic(dest, body)
     return CatalogDownload(
         url=url,
