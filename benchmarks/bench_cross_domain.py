@@ -41,7 +41,7 @@ def main() -> None:
         cross["genres"]["min_authors"] = args.min_authors
     seeds = args.seeds if args.seeds is not None else cross["seeds"]
     test_fraction = float(config["recognition"]["test_fraction"])  # the grid's split (Tables 2-3)
-    from punctstyle.beyond import cross_report
+    from punctstyle.training import cross_report
 
     corpus = args.results / "corpus"
     if "cross" in args.parts:
@@ -54,7 +54,7 @@ def main() -> None:
             texts=sorted((args.results / "books").glob("*.txt.gz")),
         )  # fmt: skip
         records.to_csv(args.out / "cross_domain_records.csv", index=False)
-        from punctstyle.beyond.cross_domain import cross_domain_pair_table, cross_domain_summary
+        from punctstyle.training.cross_domain import cross_domain_pair_table, cross_domain_summary
 
         cross_domain_pair_table(records).to_csv(args.out / "cross_domain_pairs.csv", index=False)
         summary = cross_domain_summary(records)

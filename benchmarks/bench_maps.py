@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from punctstyle.beyond.maps import (MapSettings, corpus_maps, delta_distance_matrix, family_features,
+from punctstyle.descriptive.maps import (MapSettings, corpus_maps, delta_distance_matrix, family_features,
                                     family_is_distribution, family_matrix)
 from punctstyle.corpus.words import read_word_matrix
 from punctstyle.report.plots.base import placeholder_figure, save_figure

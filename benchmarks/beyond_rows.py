@@ -86,8 +86,8 @@ def length_row(
 
 def length_summary(out: Path) -> None:
     """The rule length_curve's summary over the row files in ``out/length``."""
-    from punctstyle.beyond.length_curve import EXCERPT_COLUMNS, RESULT_COLUMNS
-    from punctstyle.beyond.length_summary import summarise
+    from punctstyle.training.length_curve import EXCERPT_COLUMNS, RESULT_COLUMNS
+    from punctstyle.training.length_summary import summarise
 
     keep = {"keep_default_na": True, "dtype": {"length": str}}
     results = [pd.read_csv(p, **keep) for p in sorted((out / "length").glob("*_classes/seed*_results.csv"))]
@@ -126,8 +126,8 @@ def sequence_row(corpus: Path, sequences: Path, out: Path, size: int, seed: int,
 
 def sequence_summary(out: Path) -> None:
     """The sequence model's rows (mean and sd over seeds; the comparison with the feature MLP
-    needs the recognition rows: punctstyle.beyond.sequence_recognition.comparison_table)."""
-    from punctstyle.beyond.sequence_recognition import length_summary, read_length_rows, read_sequence_rows
+    needs the recognition rows: punctstyle.training.sequence_recognition.comparison_table)."""
+    from punctstyle.training.sequence_recognition import length_summary, read_length_rows, read_sequence_rows
 
     paths = sorted(str(p) for p in (out / "sequence").glob("*_classes/seed*.csv") if not p.stem.endswith("_lengths"))
     if paths:

@@ -25,8 +25,8 @@ test text. The package's Deltas all call :func:`delta`: the ``delta`` classifier
 variants (:mod:`punctstyle.classifiers.delta`: to author centroids, to the nearest training
 text, to pooled author profiles; z-scores over the training rows or over all rows), the
 bundle's word methods (:mod:`punctstyle.attribution.bundle_words`), the maps of the corpus
-(:mod:`punctstyle.beyond.maps`: between every two documents, z-scores over the documents), the
-translators' word distances (:mod:`punctstyle.beyond.translators`: constant columns left out)
+(:mod:`punctstyle.descriptive.maps`: between every two documents, z-scores over the documents), the
+translators' word distances (:mod:`punctstyle.training.translators`: constant columns left out)
 and the imposters' scores.
 
 Symmetrised KL (:func:`symmetrised_kl`)

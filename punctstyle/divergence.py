@@ -108,6 +108,26 @@ def _log_terms(X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return mask.astype(np.float64), X * log_x, log_x
 
 
+def _kl_operands(
+    P: ArrayLike, Q: ArrayLike | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The operands of :func:`pairwise_kl`, rows normalised to sum 1 (``Q = None``: ``Q = P``):
+    ``P``, its mask ``M = [P > 0]``, ``left = [P L_P, P]`` (n_p, 2k), ``right_t = [N, -L_Q].T``
+    (2k, n_q), ``N.T`` and ``Q.T`` (contiguous), so that ``A - B = left @ right_t``."""
+    P_arr = _normalise_rows(_check_distributions(P, "P", 2))
+    Q_arr = P_arr if Q is None else _normalise_rows(_check_distributions(Q, "Q", 2))
+    if P_arr.shape[1] != Q_arr.shape[1]:
+        raise ValueError(f"P and Q differ in width: {P_arr.shape[1]} vs {Q_arr.shape[1]}")
+    M, P_log_P, L_P = _log_terms(P_arr)
+    if Q is None:
+        N, L_Q = M, L_P
+    else:
+        N, _, L_Q = _log_terms(Q_arr)
+    left = np.hstack([P_log_P, P_arr])  # (n_p, 2k)
+    right_t = np.ascontiguousarray(np.hstack([N, -L_Q]).T)  # (2k, n_q)
+    return P_arr, M, left, right_t, np.ascontiguousarray(N.T), np.ascontiguousarray(Q_arr.T)
+
+
 def pairwise_kl(
     P: ArrayLike,
     Q: ArrayLike | None = None,
@@ -150,25 +170,33 @@ def pairwise_kl(
     if block_rows < 1:
         raise ValueError(f"block_rows must be >= 1, got {block_rows}")
     same = Q is None or Q is P
-    P_arr = _normalise_rows(_check_distributions(P, "P", 2))
-    Q_arr = P_arr if same else _normalise_rows(_check_distributions(Q, "Q", 2))
-    if P_arr.shape[1] != Q_arr.shape[1]:
-        raise ValueError(f"P and Q differ in width: {P_arr.shape[1]} vs {Q_arr.shape[1]}")
-    n_p, n_q = P_arr.shape[0], Q_arr.shape[0]
-
-    M, P_log_P, L_P = _log_terms(P_arr)
-    if same:
-        N, L_Q = M, L_P
-    else:
-        N, _, L_Q = _log_terms(Q_arr)
-    left = np.hstack([P_log_P, P_arr])  # (n_p, 2k)
-    right_t = np.ascontiguousarray(np.hstack([N, -L_Q]).T)  # (2k, n_q)
-    N_t = np.ascontiguousarray(N.T)
-    Q_t = np.ascontiguousarray(Q_arr.T)
-
+    P_arr, M, left, right_t, N_t, Q_t = _kl_operands(P, None if same else Q)
+    n_p, n_q = P_arr.shape[0], Q_t.shape[1]
     out = np.empty((n_p, n_q), dtype=dtype)
     if not np.issubdtype(out.dtype, np.floating):
         raise ValueError(f"dtype must be a floating type, got {out.dtype}")
+    _kl_blocks(out, left, right_t, P_arr, N_t, M, Q_t, block_rows)
+    if same:
+        idx = np.arange(n_p)
+        out[idx, idx] = np.where(M.any(axis=1), 0.0, EMPTY_SUPPORT)
+    return out
+
+
+def _kl_blocks(
+    out: np.ndarray,
+    left: np.ndarray,
+    right_t: np.ndarray,
+    P_arr: np.ndarray,
+    N_t: np.ndarray,
+    M: np.ndarray,
+    Q_t: np.ndarray,
+    block_rows: int,
+) -> None:
+    """Fill ``out`` (n_p, n_q) with ``d = (A - B) / S_p + log(S_q / S_p)``, ``block_rows`` rows
+    of ``P`` at a time (:func:`pairwise_kl`: ``A - B = left @ right_t``, ``S_p = P @ N.T``,
+    ``S_q = M @ Q.T``); :data:`EMPTY_SUPPORT` where ``S_p = 0``, roundoff clipped. A float64
+    ``out`` is computed in place, another float type through one float64 block."""
+    n_p, n_q = out.shape
     direct = out.dtype == np.float64  # compute straight into the output rows
     rows = min(block_rows, max(n_p, 1))
     diff = None if direct else np.empty((rows, n_q))
@@ -192,10 +220,6 @@ def pairwise_kl(
             _clip_roundoff(d, empty)
             if diff is not None:
                 out[start:stop] = d
-    if same:
-        idx = np.arange(n_p)
-        out[idx, idx] = np.where(M.any(axis=1), 0.0, EMPTY_SUPPORT)
-    return out
 
 
 def paired_kl(P: ArrayLike, Q: ArrayLike) -> np.ndarray:

@@ -1,7 +1,7 @@
 """Rule f3_importance: the (class size, seed) rows of f3 importance -> mean and sd over seeds,
 the top transitions and the top-k accuracies (author task)."""
 
-from punctstyle.beyond.importance import importance_table, read_importance_rows, top_k_table, top_transitions
+from punctstyle.training.importance import importance_table, read_importance_rows, top_k_table, top_transitions
 from punctstyle.io import atomic_open, write_json_atomic, write_text_atomic
 from punctstyle.logs import configure_logging, job_cost_line
 from punctstyle.report.render import markdown_table

@@ -5,8 +5,8 @@ import pandas as pd
 
 from punctstyle.classifiers import display_name
 from punctstyle.io import atomic_open, write_text_atomic
-from punctstyle.beyond.length_curve import EXCERPT_COLUMNS, RESULT_COLUMNS
-from punctstyle.beyond.length_summary import summarise, summary_markdown
+from punctstyle.training.length_curve import EXCERPT_COLUMNS, RESULT_COLUMNS
+from punctstyle.training.length_summary import summarise, summary_markdown
 from punctstyle.logs import configure_logging, job_cost_line
 
 log = configure_logging(snakemake.log[0])

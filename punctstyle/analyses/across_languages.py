@@ -3,7 +3,7 @@ once. Pure functions over per-novel tables; ``benchmarks/across_languages.py`` r
 collections and writes the stored outputs.
 
 * :func:`weibull_by_language`: the discrete Weibull fits of the word gaps (Stanisz, Drożdż and
-  Kwapień 2023; :mod:`punctstyle.beyond.gap_weibull`) summarised per language. A smaller ``p``
+  Kwapień 2023; :mod:`punctstyle.descriptive.gap_weibull`) summarised per language. A smaller ``p``
   (the hazard at one word, ``h(1) = p``) with ``β`` near 1 means longer runs of words without a
   mark: a less constrained language in their words.
 * :func:`grouped_accuracy`: a closed-set task (the language of a novel, or its time slot within

@@ -184,6 +184,18 @@ def _excerpt_setting_problem(rows: pd.DataFrame, excerpt_marks: int | None) -> s
     return None
 
 
+def check_feature_rows(selection: pd.DataFrame, rows: pd.DataFrame, excerpt_marks: int | None) -> None:
+    """Refuse feature rows (``ValueError``) that miss a selected book or were made with another
+    ``excerpt_marks`` (:func:`_excerpt_setting_problem`)."""
+    selected_ids = set(selection["book_id"].astype(int))
+    missing = selected_ids - set(rows["book_id"].astype(int))
+    if missing:
+        raise ValueError(f"no feature row for {len(missing)} selected books, e.g. {sorted(missing)[:5]}")
+    problem = _excerpt_setting_problem(rows, excerpt_marks)
+    if problem:
+        raise ValueError(f"feature rows do not match the settings: {problem}; rerun the extract_book jobs")
+
+
 def build_corpus(
     selection: pd.DataFrame,
     rows: pd.DataFrame,
@@ -218,13 +230,7 @@ def build_corpus(
     another setting) raise ``ValueError``.
     """
 
-    selected_ids = set(selection["book_id"].astype(int))
-    missing = selected_ids - set(rows["book_id"].astype(int))
-    if missing:
-        raise ValueError(f"no feature row for {len(missing)} selected books, e.g. {sorted(missing)[:5]}")
-    problem = _excerpt_setting_problem(rows, excerpt_marks)
-    if problem:
-        raise ValueError(f"feature rows do not match the settings: {problem}; rerun the extract_book jobs")
+    check_feature_rows(selection, rows, excerpt_marks)
     excerpts = is_excerpt_table(rows)
     meta = selection.drop(columns=[c for c in ("genre",) if c in selection.columns])
     merged = meta.merge(rows, on="book_id", how="inner", validate="one_to_many" if excerpts else "one_to_one")
@@ -235,38 +241,51 @@ def build_corpus(
         kept = number_excerpts(kept)
     text_id = "source_id" if excerpts else "book_id"
     docs_per_author = kept.groupby("author")[text_id].transform("nunique")
-    too_few = kept[docs_per_author < min_docs_per_author]
-    if excerpts:  # one exclusion per text
-        first = ~too_few.duplicated(text_id)
-        too_few = too_few[first].assign(book_id=too_few.loc[first, text_id])
-    if len(too_few):
-        exclusions.append(
-            pd.DataFrame(
-                {
-                    "book_id": too_few["book_id"],
-                    "stage": "corpus",
-                    "reason": [
-                        f"author has {n} included books < min_docs_per_author {min_docs_per_author}"
-                        for n in docs_per_author.loc[too_few.index]
-                    ],
-                }
-            )
-        )
+    too_few = author_exclusions(kept, docs_per_author, min_docs_per_author, text_id, excerpts)
+    if too_few is not None:
+        exclusions.append(too_few)
     corpus = kept[docs_per_author >= min_docs_per_author].copy()
-    texts = corpus.drop_duplicates(text_id)
-    genres = assign_genres(
-        texts,
-        shelves=resolve_genre_shelves(genre_shelves),
-        min_docs=genre_min_docs,
-        multi_shelf_rule=genre_multi_shelf_rule,
-    )
-    by_text = dict(zip(texts[text_id].tolist(), genres.tolist()))
-    corpus["genre"] = pd.Series([by_text[t] for t in corpus[text_id].tolist()], index=corpus.index, dtype=object)
+    corpus["genre"] = text_genres(corpus, text_id, shelves=resolve_genre_shelves(genre_shelves),
+                                  min_docs=genre_min_docs, multi_shelf_rule=genre_multi_shelf_rule)  # fmt: skip
     for column in (c for c in LABEL_COLUMNS if c in corpus.columns):
         corpus[column] = blank_as_null(corpus[column])
     corpus = corpus.sort_values("book_id").reset_index(drop=True)
     exclusion_table = pd.concat(exclusions, ignore_index=True).sort_values("book_id").reset_index(drop=True)
     return corpus, exclusion_table
+
+
+def author_exclusions(
+    kept: pd.DataFrame, docs_per_author: pd.Series, min_docs_per_author: int, text_id: str, excerpts: bool
+) -> pd.DataFrame | None:
+    """The corpus-stage exclusions (``book_id``, ``stage``, ``reason``) of the included books
+    whose author has fewer than ``min_docs_per_author`` texts (``docs_per_author``, aligned with
+    ``kept``); with ``excerpts``, one row per text (its ``text_id``). None when none is excluded."""
+    too_few = kept[docs_per_author < min_docs_per_author]
+    if excerpts:  # one exclusion per text
+        first = ~too_few.duplicated(text_id)
+        too_few = too_few[first].assign(book_id=too_few.loc[first, text_id])
+    if not len(too_few):
+        return None
+    return pd.DataFrame(
+        {
+            "book_id": too_few["book_id"],
+            "stage": "corpus",
+            "reason": [
+                f"author has {n} included books < min_docs_per_author {min_docs_per_author}"
+                for n in docs_per_author.loc[too_few.index]
+            ],
+        }
+    )
+
+
+def text_genres(corpus: pd.DataFrame, text_id: str, **rules: Any) -> pd.Series:
+    """Each corpus row's genre: :func:`punctstyle.sources.genres.assign_genres` (``rules``:
+    ``shelves``, ``min_docs``, ``multi_shelf_rule``) on the corpus' texts (first row of each
+    ``text_id``), each excerpt taking its text's (an object Series on ``corpus.index``)."""
+    texts = corpus.drop_duplicates(text_id)
+    genres = assign_genres(texts, **rules)
+    by_text = dict(zip(texts[text_id].tolist(), genres.tolist()))
+    return pd.Series([by_text[t] for t in corpus[text_id].tolist()], index=corpus.index, dtype=object)
 
 
 def blank_as_null(values: pd.Series) -> pd.Series:

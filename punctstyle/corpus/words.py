@@ -27,7 +27,7 @@ in every document): :func:`select_vocabulary` says whether this bound proves it.
 of a pool word is exact, a proven choice makes the whole word block of a row (the chosen words'
 ``c_d(w) / n_d`` of every book, training and test) equal to the full-vocabulary computation.
 
-The length curve's word methods (:mod:`punctstyle.beyond.length_curve`, ``words<k>``) count the words
+The length curve's word methods (:mod:`punctstyle.training.length_curve`, ``words<k>``) count the words
 of excerpts of marks, so they need each book's words in extraction order: the extraction job keeps
 them in the book's words file (column ``positions``, :func:`punctstyle.book.sequence_file.read_word_stream`),
 so that :class:`CorpusWordFiles` reads each book's stream and whole-book counts from one file

@@ -105,7 +105,7 @@ def read_collection(collection: Collection, dialogue_dash: str = "none",
                     log: Callable[[str], None] = lambda message: None) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
     """One row a novel read (module docstring's ``novels`` columns) and, aligned with the rows,
     each novel's features; a refused file is logged and left out."""
-    from punctstyle.beyond.gap_weibull import fit_discrete_weibull, word_gaps
+    from punctstyle.descriptive.gap_weibull import fit_discrete_weibull, word_gaps
     from punctstyle.book.steps import clean_and_extract
     from punctstyle.features import compute_features
     from punctstyle.sources.tei import TeiRefusal, corpus_language, read_tei_file, tei_metadata

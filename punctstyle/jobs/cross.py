@@ -1,5 +1,5 @@
 """Rule cross_analyses' body (issue 25): across genres and forms, through translators, the shape
-of the gaps (:mod:`punctstyle.beyond.cross_report`); every table written atomically."""
+of the gaps (:mod:`punctstyle.training.cross_report`); every table written atomically."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 
 import pandas as pd
 
-from punctstyle.beyond import cross_report
-from punctstyle.beyond.cross_domain import cross_domain_pair_table, cross_domain_summary
+from punctstyle.training import cross_report
+from punctstyle.training.cross_domain import cross_domain_pair_table, cross_domain_summary
 from punctstyle.io import atomic_path
 
 PathLike = str | os.PathLike[str]

@@ -1,11 +1,11 @@
 """Rule ``importance_row``'s job: the f3 permutation importance of one (class size, seed) row
-(:mod:`punctstyle.beyond.importance`). Called by ``scripts/importance_row.py`` and
+(:mod:`punctstyle.training.importance`). Called by ``scripts/importance_row.py`` and
 ``benchmarks/beyond_rows.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -13,7 +13,7 @@ import pandas as pd
 from punctstyle.analyses.paper import (
     labelled_rows,
 )
-from punctstyle.beyond.importance import ImportanceRow, importance_row, write_importance_row
+from punctstyle.training.importance import ImportanceRow, importance_row, write_importance_row
 from punctstyle.classifiers import build_classifier
 from punctstyle.corpus.tables import feature_matrix, text_groups
 from punctstyle.experiments.driver import FitCache
@@ -36,7 +36,7 @@ def importance_job(
     log: Any = None,
 ) -> ImportanceRow | None:
     """Rule ``f3_importance_row``: permutation importance of the f3 entries and top-k accuracies
-    of one (class size, seed) row of the author task (:func:`punctstyle.beyond.importance.importance_row`
+    of one (class size, seed) row of the author task (:func:`punctstyle.training.importance.importance_row`
     on the f3 corpus table, the sample and split of Tables 2-3), written to ``output``. Fewer than
     2 authors: a file naming the reason. Returns the row (None when skipped). ``fitted``: the
     recognition rows' store files; the test-split f3 MLP is read from them when stored."""
@@ -49,10 +49,7 @@ def importance_job(
         return None
     n_classes = min(int(class_size), n_available)
     fits = FitCache(FitStore(fitted))  # the test-split MLP: the recognition grid's fit when stored
-
-    def make(method: str) -> Any:
-        return build_classifier(method, seed=seed, feature_set=("f3",), **classifier_options.get(method, {}))
-
+    make = f3_classifiers(seed, classifier_options)
     row = importance_row(
         feature_matrix(rows, "f3"),
         labels,
@@ -72,8 +69,7 @@ def importance_job(
     if fits.loaded and log is not None:
         log.info("mlp f3: the recognition grid's fit, read from the store (not trained again)")
     if row is None:
-        reason = (f"the {n_classes}-author sample of seed {seed} has no test text (an author needs enough "
-                  f"texts for one to be tested at recognition.test_fraction={test_fraction})")
+        reason = no_test_text(n_classes, seed, test_fraction)
         if log is not None:
             log.warning("skipped: %s", reason)
         write_importance_row(output, None, reason)
@@ -84,3 +80,19 @@ def importance_job(
     if log is not None:
         log.info("f3 importance: %d classes (requested %s), seed %d", n_classes, class_size, seed)
     return row
+
+
+def f3_classifiers(seed: int, classifier_options: Mapping[str, Mapping[str, Any]]) -> Callable[[str], Any]:
+    """``make(method)``: a fresh registered classifier on f3, seeded with ``seed``, with the
+    method's options."""
+
+    def make(method: str) -> Any:
+        return build_classifier(method, seed=seed, feature_set=("f3",), **classifier_options.get(method, {}))
+
+    return make
+
+
+def no_test_text(n_classes: int, seed: int, test_fraction: float) -> str:
+    """The reason a row is skipped when its split tests no document."""
+    return (f"the {n_classes}-author sample of seed {seed} has no test text (an author needs enough "
+            f"texts for one to be tested at recognition.test_fraction={test_fraction})")

@@ -1,24 +1,24 @@
 """Rule ``length_curve_row``'s job: the accuracy of the paper's methods by excerpt length for one
-(class size, seed) row (:func:`punctstyle.beyond.length_curve.length_curve_row`). Called by
+(class size, seed) row (:func:`punctstyle.training.length_curve.length_curve_row`). Called by
 ``scripts/length_curve_row.py`` and ``benchmarks/beyond_rows.py``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from punctstyle.beyond.length_curve import (
+from punctstyle.training.length_curve import (
     EXCERPT_COLUMNS,
     RESULT_COLUMNS,
     length_curve_row,
 )
-from punctstyle.beyond.length_features import (
+from punctstyle.training.length_features import (
     WORD_STREAM,
     uses_word_features,
 )
@@ -61,7 +61,7 @@ class LengthCurveSettings:
     classifier_options: Mapping[str, Mapping[str, Any]]
 
     def row_options(self) -> dict[str, Any]:
-        """The keyword arguments of :func:`punctstyle.beyond.length_curve.length_curve_row` they set."""
+        """The keyword arguments of :func:`punctstyle.training.length_curve.length_curve_row` they set."""
         return {
             "test_fraction": float(self.test_fraction),
             "lengths": self.lengths,
@@ -70,6 +70,26 @@ class LengthCurveSettings:
             "short_documents": self.short_documents,
             "classifier_options": self.classifier_options,
         }
+
+
+def document_reader(
+    files: Any, book_ids: Any, word_files: CorpusWordFiles | None, tokenizing: list[float]
+) -> Callable[[int], Document]:
+    """``document(i)``: book ``i``'s marks and gaps (``files[i]``) as a
+    :class:`punctstyle.book.excerpts.Document`, with its word stream (``WORD_STREAM``, re-tokenized
+    by ``word_files``) when word features run; the CPU seconds of re-tokenizing are added to
+    ``tokenizing[0]``."""
+
+    def document(i: int) -> Document:
+        marks, gaps = files[i]
+        streams = {}
+        if word_files is not None:
+            before = time.process_time()
+            streams[WORD_STREAM] = word_files.stream(i, marks, gaps)
+            tokenizing[0] += time.process_time() - before
+        return Document(int(book_ids[i]), marks, gaps, streams)
+
+    return document
 
 
 def length_curve_job(
@@ -87,7 +107,7 @@ def length_curve_job(
     log: Any = None,
 ) -> LengthJob:
     """Rule ``length_curve_row``: one (class size, seed) row of the author task's accuracy against
-    the excerpt length (:func:`punctstyle.beyond.length_curve.length_curve_row` with the rows'
+    the excerpt length (:func:`punctstyle.training.length_curve.length_curve_row` with the rows'
     shared ``settings`` on the corpus table ``table``, its documents read from ``sequences``), written to ``outputs["results"]`` and
     ``outputs["excerpts"]``. The labels and ids are those of the corpus tables' order, exactly as the
     recognition rule reads them, and the excerpts of one text stay on one side of the split.
@@ -110,16 +130,7 @@ def length_curve_job(
         if uses_word_features(settings.methods):
 
             word_files = CorpusWordFiles(book_ids.tolist(), texts, words, TokenizerRules.load(rules))
-
-        def document(i: int) -> Document:
-            marks, gaps = files[i]
-            streams = {}
-            if word_files is not None:
-                before = time.process_time()
-                streams[WORD_STREAM] = word_files.stream(i, marks, gaps)
-                tokenizing[0] += time.process_time() - before
-            return Document(int(book_ids[i]), marks, gaps, streams)
-
+        document = document_reader(files, book_ids, word_files, tokenizing)
         used = min(n_classes, n_available)
         fits = FitCache(FitStore(fitted))
         start = time.process_time()
@@ -137,19 +148,32 @@ def length_curve_job(
         )
         results, excerpts, vocabulary = row.results, row.excerpts, row.vocabulary
         if log is not None:
-            for key in fits.loaded:
-                log.info("%s %s: the recognition grid's fit, read from the store (not trained again)",
-                         key.method, key.feature_set)  # fmt: skip
-            if vocabulary:
-                log.info("the row's %d words (training books only), first 20: %s", len(vocabulary), vocabulary[:20])
-            log.info(
-                "length curve, %d authors, seed %d (%.1f CPU s):\n%s",
-                used,
-                seed,
-                time.process_time() - start,
-                results.to_string(),
-            )
+            log_length_row(log, fits, vocabulary, used, seed, time.process_time() - start, results)
+    write_length_files(outputs, results, excerpts)
+    return LengthJob(results, excerpts, used, vocabulary, tokenizing[0])
+
+
+def log_length_row(
+    log: Any, fits: FitCache, vocabulary: Sequence[str], used: int, seed: int, cpu_s: float, results: pd.DataFrame
+) -> None:
+    """Log a computed row: the fits read from the store, the row's first 20 words (word
+    features only) and the results table with its CPU seconds ``cpu_s``."""
+    for key in fits.loaded:
+        log.info("%s %s: the recognition grid's fit, read from the store (not trained again)",
+                 key.method, key.feature_set)  # fmt: skip
+    if vocabulary:
+        log.info("the row's %d words (training books only), first 20: %s", len(vocabulary), vocabulary[:20])
+    log.info(
+        "length curve, %d authors, seed %d (%.1f CPU s):\n%s",
+        used,
+        seed,
+        cpu_s,
+        results.to_string(),
+    )
+
+
+def write_length_files(outputs: Mapping[str, Any], results: pd.DataFrame, excerpts: pd.DataFrame) -> None:
+    """Write ``results`` and ``excerpts`` (CSV, atomically) to ``outputs["results"]`` and ``outputs["excerpts"]``."""
     for frame, key in ((results, "results"), (excerpts, "excerpts")):
         with atomic_open(outputs[key], "w", newline="") as handle:
             frame.to_csv(handle, index=False)
-    return LengthJob(results, excerpts, used, vocabulary, tokenizing[0])

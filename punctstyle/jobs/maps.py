@@ -1,4 +1,4 @@
-"""Rule corpus_map's body: the maps of one family of features (:mod:`punctstyle.beyond.maps`):
+"""Rule corpus_map's body: the maps of one family of features (:mod:`punctstyle.descriptive.maps`):
 coordinates, consensus edges (Source,Target,Weight for Gephi), summary, and the PCA, MDS and
 dendrogram figures (:func:`punctstyle.report.plots.maps.map_figures`)."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from punctstyle.beyond.maps import MapSettings, corpus_maps, family_is_distribution, family_matrix
+from punctstyle.descriptive.maps import MapSettings, corpus_maps, family_is_distribution, family_matrix
 from punctstyle.corpus.words import read_word_matrix
 from punctstyle.io import atomic_open, write_json_atomic
 from punctstyle.report.plots.base import save_figure

@@ -47,6 +47,27 @@ class RecognitionSettings:
     store_class_sizes: Sequence[int] = ()
 
 
+def classifiers_run(
+    class_size: int | str, n_available: int, task: str, all_configured: bool, words_only: bool, log: Any = None
+) -> bool:
+    """Whether a recognition row runs its classifiers: not for the word baselines alone
+    (``words_only``), not with fewer than 2 classes (:func:`enough_classes`), not when the class
+    size caps to every class and the ``"all"`` row computes it
+    (:func:`punctstyle.analyses.paper.duplicates_full_corpus_row`; logged)."""
+    if words_only or not enough_classes(n_available, task, log):
+        return False
+    if duplicates_full_corpus_row(class_size, n_available, all_configured):
+        if log is not None:
+            log.info(
+                "skipped: %s classes cap to all %d %ss, the row computed by class size 'all'",
+                class_size,
+                n_available,
+                task,
+            )
+        return False
+    return True
+
+
 def recognition_job(
     tables: Mapping[str, pd.DataFrame],
     task: str,
@@ -75,19 +96,7 @@ def recognition_job(
     n_available = labelled_rows(tables["f1"], task)[task_column(task)].nunique()
     run = None
     keep = [(STORED_METHOD, view) for view in store_views] if stores_row(class_size, n_available, store_class_sizes) else []
-    if words_only:
-        pass
-    elif not enough_classes(n_available, task, log):
-        pass
-    elif duplicates_full_corpus_row(class_size, n_available, settings.all_configured):
-        if log is not None:
-            log.info(
-                "skipped: %s classes cap to all %d %ss, the row computed by class size 'all'",
-                class_size,
-                n_available,
-                task,
-            )
-    else:
+    if classifiers_run(class_size, n_available, task, settings.all_configured, words_only, log):
         run = recognition_run(
             tables,
             task,
@@ -113,6 +122,25 @@ def recognition_job(
         )
         if log is not None:
             log.info("word baselines:\n%s", word_run.results.to_string())
+    write_recognition_outputs(outputs, run, word_run, tables, task, keep, n_available)
+    if run and log is not None:
+        log.info("\n%s", run.results.to_string())
+    return run
+
+
+def write_recognition_outputs(
+    outputs: Mapping[str, Any],
+    run: RecognitionRun | None,
+    word_run: Any,
+    tables: Mapping[str, pd.DataFrame],
+    task: str,
+    keep: Sequence[tuple[str, str]],
+    n_available: int,
+) -> None:
+    """The files of a recognition row (each output named in ``outputs``; a row that did not run,
+    ``run`` or ``word_run`` None, writes its empty files): ``words`` (the word baselines),
+    ``results``, ``per_class`` and ``confusion`` (the row's tables), ``fitted`` (the fits of
+    ``keep``, :func:`_stored_fits`), ``models`` (:func:`save_full_corpus_models`)."""
     if "words" in outputs:
         write_word_results(outputs["words"], word_run.results if word_run else None)
     if "results" in outputs:
@@ -128,15 +156,18 @@ def recognition_job(
         kept = [*(run.experiments if run else []), *(word_run.kept if word_run else [])]
         write_fits(outputs["fitted"], _stored_fits(kept, tables, task, keep))
     if "models" in outputs:
-        Path(outputs["models"]).mkdir(parents=True, exist_ok=True)
-        for experiment in run.experiments if run else []:
-            full = experiment.n_classes == n_available
-            if full and experiment.model is not None and hasattr(experiment.model, "save"):
-                name = f"{experiment.method}_{experiment.feature_set}_{experiment.n_classes}classes.pt"
-                experiment.model.save(Path(outputs["models"]) / name)
-    if run and log is not None:
-        log.info("\n%s", run.results.to_string())
-    return run
+        save_full_corpus_models(outputs["models"], run, n_available)
+
+
+def save_full_corpus_models(folder: Any, run: RecognitionRun | None, n_available: int) -> None:
+    """Save, under ``folder`` (made if missing), each model of the full-corpus row (class count
+    ``n_available``) that can save itself, as ``{method}_{feature_set}_{n_classes}classes.pt``."""
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    for experiment in run.experiments if run else []:
+        full = experiment.n_classes == n_available
+        if full and experiment.model is not None and hasattr(experiment.model, "save"):
+            name = f"{experiment.method}_{experiment.feature_set}_{experiment.n_classes}classes.pt"
+            experiment.model.save(Path(folder) / name)
 
 
 def enough_classes(n_available: int, task: str, log: Any = None) -> bool:

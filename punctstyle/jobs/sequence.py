@@ -1,5 +1,5 @@
 """Rule ``sequence_row``'s job: the network on raw punctuation sequences for one (class size,
-seed) row (:mod:`punctstyle.beyond.sequence_recognition`). Called by ``scripts/sequence_row.py``
+seed) row (:mod:`punctstyle.training.sequence_recognition`). Called by ``scripts/sequence_row.py``
 and ``benchmarks/beyond_rows.py``.
 """
 
@@ -14,7 +14,7 @@ from punctstyle.analyses.paper import (
     labelled_rows,
     task_column,
 )
-from punctstyle.beyond.sequence_recognition import (
+from punctstyle.training.sequence_recognition import (
     excerpt_accuracies,
     fit_and_score,
     sequence_row_split,
@@ -43,7 +43,7 @@ def sequence_row_job(
 ) -> pd.DataFrame | None:
     """Rule ``sequence_row``: the network on raw punctuation sequences for one (class size, seed)
     row of the author task, on the class sample and split of Tables 2-3
-    (:func:`punctstyle.beyond.sequence_recognition.sequence_row_split`), trained with
+    (:func:`punctstyle.training.sequence_recognition.sequence_row_split`), trained with
     ``classifier_options[SEQUENCE_METHOD]`` (the mapping of
     :func:`punctstyle.classifiers.options.options_by_classifier`) and scored on
     its test books whole (``outputs["row"]``) and cut to the length curve's excerpts

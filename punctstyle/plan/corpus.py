@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from importlib import metadata
 from typing import Any
 
-from punctstyle.beyond.parts import PART_FEATURES
+from punctstyle.descriptive.parts import PART_FEATURES
 from punctstyle.plan import sources
 from punctstyle.plan.targets import out
 from punctstyle.rule_names import FEATURES

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from punctstyle.beyond.distortion import MODES
+from punctstyle.training.distortion import MODES
 from punctstyle.plan.targets import out
 
 CROSS_FIGURES: tuple[str, ...] = ("beyond/cross_domain", "beyond/gap_weibull_fit", "beyond/gap_weibull_plane", "beyond/translators")

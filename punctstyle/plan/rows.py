@@ -10,14 +10,14 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from punctstyle.attribution.verification import family_parts
-from punctstyle.beyond.length_features import uses_word_features
+from punctstyle.training.length_features import uses_word_features
 from punctstyle.classifiers import options
 from punctstyle.rule_names import METADATA_TASKS
 
 GENRE_ANALYSIS = "genre analysis"
 VERIFICATION = "verification"
 WORDS_FAMILY = "words"
-"""The word family of the maps (punctstyle.beyond.maps.WORDS)."""
+"""The word family of the maps (punctstyle.descriptive.maps.WORDS)."""
 ROLLING_WORD_METHODS: tuple[str, ...] = ("delta_words", "delta_both")
 
 

@@ -7,9 +7,9 @@ from typing import Any
 import pandas as pd
 
 from punctstyle.classifiers import display_name
-from punctstyle.beyond.importance import importance_matrix, top_transitions
+from punctstyle.training.importance import importance_matrix, top_transitions
 from punctstyle.io import read_json_object, write_text_atomic
-from punctstyle.beyond.parts import PART_FEATURES
+from punctstyle.descriptive.parts import PART_FEATURES
 from punctstyle.report.plots.base import placeholder_figure, save_figure
 from punctstyle.report.plots.beyond import (
     plot_importance_heatmaps,

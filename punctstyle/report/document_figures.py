@@ -27,13 +27,10 @@ from punctstyle.report.tables import (
 )
 
 
-def document_figures(
-    sequence_books: list[int] | None, sequence_length: int, inputs: Any, output: Any, log: Any
-) -> None:
-    """The per-book figures (config ``figures.sequence_books``, ``figures.sequence_length``)."""
-    f1 = pd.read_parquet(inputs.f1)
-    f5 = pd.read_parquet(inputs.f5)
-
+def chosen_documents(f1: pd.DataFrame, sequence_books: list[int] | None, f1_path: Any, log: Any) -> dict[str, Any]:
+    """The books drawn and their pairs (:func:`document_choice`): the configured
+    ``sequence_books`` (with excerpts: each text's first excerpt), or two books each of the three
+    authors with most books; a configured book outside the corpus ``f1_path``: InputError."""
     if sequence_books is None:
         # with excerpts, the first excerpt of each text: the two books of an author are two texts
         book_ids = choose_sequence_books(first_excerpts(f1))
@@ -41,12 +38,22 @@ def document_figures(
     else:  # book ids of the selection (with excerpts: each text's first excerpt)
         book_ids = first_excerpt_ids(f1, sequence_books)
     try:
-        choice = document_choice(f1, book_ids)
+        return document_choice(f1, book_ids)
     except KeyError as exc:
         raise InputError(
             f"config figures.sequence_books: book {exc.args[0]} is not in the corpus "
-            f"{inputs.f1} (see corpus/exclusions.csv)"
+            f"{f1_path} (see corpus/exclusions.csv)"
         ) from None
+
+
+def document_figures(
+    sequence_books: list[int] | None, sequence_length: int, inputs: Any, output: Any, log: Any
+) -> None:
+    """The per-book figures (config ``figures.sequence_books``, ``figures.sequence_length``)."""
+    f1 = pd.read_parquet(inputs.f1)
+    f5 = pd.read_parquet(inputs.f5)
+
+    choice = chosen_documents(f1, sequence_books, inputs.f1, log)
     write_document_choice(output.books, choice)
     books = choice["books"]
 

@@ -16,7 +16,7 @@ from punctstyle.analyses.consistency_files import (
     read_summary,
     read_values,
 )
-from punctstyle.beyond.length_summary import feature_text, summary_markdown
+from punctstyle.training.length_summary import feature_text, summary_markdown
 from punctstyle.classifiers import display_name
 from punctstyle.corpus.exclusions import read_exclusions
 from punctstyle.corpus.summary import read_corpus_summary

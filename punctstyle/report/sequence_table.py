@@ -13,7 +13,7 @@ from punctstyle.io import atomic_open
 from punctstyle.analyses.recognition_files import read_results
 from punctstyle.report.recognition_tables import mean_std
 from punctstyle.report.render import html_page, html_paragraph, html_table, markdown_table
-from punctstyle.beyond.sequence_recognition import (
+from punctstyle.training.sequence_recognition import (
     SEQUENCE_FEATURE_SET,
     comparison_table,
     length_summary,

@@ -38,29 +38,7 @@ def temporal_figures(options: dict[str, Any], inputs: Any, output: Any, log: Any
     nothing = f"No document has an author middle year in {window[0]}-{window[1]}"
 
     save_figure(plot_author_dates(corpus, start=window[0], end=window[1]), output.author_dates, output.author_dates_pdf)
-    shown = f1_table[f1_table["decade"] >= start]
-    if shown.empty:
-        message = f"{nothing} from the decade {start} on (temporal.decade_start)"
-        for png, pdf in (
-            (output.f1_by_decade, output.f1_by_decade_pdf),
-            (output.f1_by_decade_panels, output.f1_by_decade_panels_pdf),
-            (output.rate, output.rate_pdf),
-        ):
-            save_figure(placeholder_figure(message), png, pdf)
-    else:
-        save_figure(
-            plot_f1_by_decade(f1_table, start=start, title="mean f1 by decade of the author middle year"),
-            output.f1_by_decade,
-            output.f1_by_decade_pdf,
-        )
-        save_figure(
-            plot_f1_by_decade_panels(f1_table, start=start), output.f1_by_decade_panels, output.f1_by_decade_panels_pdf
-        )
-        save_figure(
-            plot_rate_by_decade(rate, start=start, source=summary["punctuation_rate_source"]),
-            output.rate,
-            output.rate_pdf,
-        )
+    save_decade_figures(f1_table, rate, start, summary["punctuation_rate_source"], output, nothing)
 
     status = summary["over_time"]
     if "over_time" in output.keys():
@@ -77,9 +55,48 @@ def temporal_figures(options: dict[str, Any], inputs: Any, output: Any, log: Any
         if status["drawn"]
         else "Per-author figure over publication years skipped: " + status["reason"] + "."
     )
-    exclusions = summary["author_dates"]
-    parts = [
-        html_paragraph("Author dates figure: documents of " + author_dates_note(exclusions) + "."),
+    parts = temporal_parts(summary, over_time_text, counts, rate_table, f1_means)
+    write_text_atomic(output.table, html_page("Temporal analysis (section 5)", parts))
+    log.info("temporal figures: %d decades; %s", rate["decade"].nunique(), over_time_text)
+
+
+def save_decade_figures(
+    f1_table: pd.DataFrame, rate: pd.DataFrame, start: int, rate_source: str, output: Any, nothing: str
+) -> None:
+    """The figures by decade (f1, f1 in panels, the punctuation rate from ``rate_source``) from
+    the decade ``start`` on; placeholders saying ``nothing`` when no decade is left."""
+    shown = f1_table[f1_table["decade"] >= start]
+    if shown.empty:
+        message = f"{nothing} from the decade {start} on (temporal.decade_start)"
+        for png, pdf in (
+            (output.f1_by_decade, output.f1_by_decade_pdf),
+            (output.f1_by_decade_panels, output.f1_by_decade_panels_pdf),
+            (output.rate, output.rate_pdf),
+        ):
+            save_figure(placeholder_figure(message), png, pdf)
+        return
+    save_figure(
+        plot_f1_by_decade(f1_table, start=start, title="mean f1 by decade of the author middle year"),
+        output.f1_by_decade,
+        output.f1_by_decade_pdf,
+    )
+    save_figure(
+        plot_f1_by_decade_panels(f1_table, start=start), output.f1_by_decade_panels, output.f1_by_decade_panels_pdf
+    )
+    save_figure(
+        plot_rate_by_decade(rate, start=start, source=rate_source),
+        output.rate,
+        output.rate_pdf,
+    )
+
+
+def temporal_parts(
+    summary: dict[str, Any], over_time_text: str, counts: pd.DataFrame, rate_table: pd.DataFrame, f1_means: pd.DataFrame
+) -> list[str]:
+    """The section page's paragraphs (the author dates' note, ``over_time_text``) and tables
+    (authors and documents with dates, the punctuation rate and mean f1 by decade)."""
+    return [
+        html_paragraph("Author dates figure: documents of " + author_dates_note(summary["author_dates"]) + "."),
         html_paragraph(over_time_text),
         html_table(counts, caption="Authors and documents with dates"),
         html_table(
@@ -89,5 +106,3 @@ def temporal_figures(options: dict[str, Any], inputs: Any, output: Any, log: Any
         ),
         html_table(f1_means, caption="Mean punctuation-mark frequency f1 by decade of middle year (documents: n)"),
     ]
-    write_text_atomic(output.table, html_page("Temporal analysis (section 5)", parts))
-    log.info("temporal figures: %d decades; %s", rate["decade"].nunique(), over_time_text)

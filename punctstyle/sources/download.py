@@ -37,8 +37,9 @@ atomically and in that order, so a provenance file means the book is complete.
 
 from __future__ import annotations
 
+import functools
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -180,6 +181,75 @@ def _utc_now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _fetch_result(
+    book_id: int, user_agent: str, attempts: list[tuple[str, str]], status: str, reason: str | None, **values: Any
+) -> FetchResult:
+    """The :class:`FetchResult` of ``book_id`` now: ``status``, ``reason``, the ``attempts`` made
+    so far and the time; ``text``, ``url``, ``n_bytes``, ``sha256``, ``encoding`` from
+    ``values`` (None, or 0 bytes, when not given)."""
+    fields: dict[str, Any] = {
+        "text": None, "url": None, "n_bytes": 0, "sha256": None, "encoding": None
+    }
+    fields.update(values)
+    return FetchResult(
+        book_id=book_id,
+        status=status,
+        reason=reason,
+        attempts=tuple(attempts),
+        user_agent=user_agent,
+        fetched_at=_utc_now(),
+        **fields,
+    )
+
+
+def _book_urls(
+    book_id: int, base_url: str, templates: Sequence[str], max_text_bytes: int, retry_settings: tuple[Any, ...]
+) -> tuple[str, list[str]]:
+    """The scheme of ``base_url`` and the URLs of ``book_id``, one per template (formatted with
+    ``id`` and ``folder``, :func:`mirror_folder`), after checking :func:`fetch_book`'s arguments
+    in this order: the id, the scheme, ``retry_settings`` (:func:`_check_retry_settings`'s
+    ``timeout, retries, backoff, max_backoff, attempt_deadline``), ``max_text_bytes``, the
+    templates (none, or one with another placeholder: ValueError)."""
+    if isinstance(book_id, bool) or not isinstance(book_id, int) or book_id <= 0:
+        raise ValueError(f"book_id must be a positive integer, got {book_id!r}")
+    scheme = _check_base_url(base_url)
+    _check_retry_settings(*retry_settings)
+    if max_text_bytes <= 0:
+        raise ValueError(f"max_text_bytes must be positive, got {max_text_bytes!r}")
+    if not templates:
+        raise ValueError("templates must not be empty")
+    try:
+        folder = mirror_folder(book_id)
+        urls = [join_url(base_url, template.format(id=book_id, folder=folder)) for template in templates]
+    except (KeyError, IndexError, ValueError) as exc:
+        raise ValueError(f"bad URL template in {list(templates)!r}: {exc}") from exc
+    return scheme, urls
+
+
+def _attempt_result(
+    attempt: Any, url: str, attempts: list[tuple[str, str]], max_text_bytes: int, result: Callable[..., FetchResult]
+) -> FetchResult:
+    """The result of a URL that was not missing: ``failed`` after its retries (or a fatal error),
+    ``rejected`` (by the server's answer or by its body, recorded in ``attempts``), or ``ok``
+    with the decoded text, its size and SHA-256."""
+    if attempt.kind in ("retry", "truncated"):  # a connection dropped mid-body, too
+        n = sum(1 for attempted, _ in attempts if attempted == url)
+        tries = f"{n} attempt{'s' if n != 1 else ''}"
+        return result("failed", f"{url}: {attempt.outcome} (after {tries})", url=url)
+    if attempt.kind == "fatal":
+        return result("failed", f"{url}: {attempt.outcome}", url=url)
+    if attempt.kind == "reject":
+        return result("rejected", f"{url}: {attempt.outcome}", url=url)
+    body = attempt.body
+    digest = hashlib.sha256(body).hexdigest()
+    try:
+        text, encoding = _text_from_body(body, url, attempt.content_type, max_text_bytes)
+    except _Rejected as exc:
+        attempts[-1] = (url, f"rejected: {exc}")
+        return result("rejected", f"{url}: {exc}", url=url, n_bytes=len(body), sha256=digest)
+    return result("ok", None, text=text, url=url, n_bytes=len(body), sha256=digest, encoding=encoding)
+
+
 def fetch_book(
     book_id: int,
     base_url: str,
@@ -207,19 +277,8 @@ def fetch_book(
     ``max_text_bytes``, as is the text inside a zip. Raises ValueError only for bad arguments
     (an unsupported URL scheme, a template with another placeholder, a non-positive id).
     """
-    if isinstance(book_id, bool) or not isinstance(book_id, int) or book_id <= 0:
-        raise ValueError(f"book_id must be a positive integer, got {book_id!r}")
-    scheme = _check_base_url(base_url)
-    _check_retry_settings(timeout, retries, backoff, max_backoff, attempt_deadline)
-    if max_text_bytes <= 0:
-        raise ValueError(f"max_text_bytes must be positive, got {max_text_bytes!r}")
-    if not templates:
-        raise ValueError("templates must not be empty")
-    try:
-        folder = mirror_folder(book_id)
-        urls = [join_url(base_url, template.format(id=book_id, folder=folder)) for template in templates]
-    except (KeyError, IndexError, ValueError) as exc:
-        raise ValueError(f"bad URL template in {list(templates)!r}: {exc}") from exc
+    scheme, urls = _book_urls(book_id, base_url, templates, max_text_bytes,
+                              (timeout, retries, backoff, max_backoff, attempt_deadline))  # fmt: skip
 
     own_session = session is None and scheme != "file"
     if own_session:
@@ -227,21 +286,7 @@ def fetch_book(
 
         session = requests.Session()
     attempts: list[tuple[str, str]] = []
-
-    def result(status: str, reason: str | None, **values: Any) -> FetchResult:
-        fields: dict[str, Any] = {
-            "text": None, "url": None, "n_bytes": 0, "sha256": None, "encoding": None
-        }
-        fields.update(values)
-        return FetchResult(
-            book_id=book_id,
-            status=status,
-            reason=reason,
-            attempts=tuple(attempts),
-            user_agent=user_agent,
-            fetched_at=_utc_now(),
-            **fields,
-        )
+    result = functools.partial(_fetch_result, book_id, user_agent, attempts)
 
     try:
         for url in urls:
@@ -258,30 +303,26 @@ def fetch_book(
                 max_bytes=max_text_bytes,
                 attempts=attempts,
             )
-            if attempt.kind == "missing":
-                continue
-            if attempt.kind in ("retry", "truncated"):  # a connection dropped mid-body, too
-                n = sum(1 for attempted, _ in attempts if attempted == url)
-                tries = f"{n} attempt{'s' if n != 1 else ''}"
-                return result("failed", f"{url}: {attempt.outcome} (after {tries})", url=url)
-            if attempt.kind == "fatal":
-                return result("failed", f"{url}: {attempt.outcome}", url=url)
-            if attempt.kind == "reject":
-                return result("rejected", f"{url}: {attempt.outcome}", url=url)
-            body = attempt.body
-            digest = hashlib.sha256(body).hexdigest()
-            try:
-                text, encoding = _text_from_body(body, url, attempt.content_type, max_text_bytes)
-            except _Rejected as exc:
-                attempts[-1] = (url, f"rejected: {exc}")
-                return result("rejected", f"{url}: {exc}", url=url, n_bytes=len(body), sha256=digest)
-            return result(
-                "ok", None, text=text, url=url, n_bytes=len(body), sha256=digest, encoding=encoding
-            )
+            if attempt.kind != "missing":
+                return _attempt_result(attempt, url, attempts, max_text_bytes, result)
         return result("unavailable", f"not found at any of {len(urls)} URLs")
     finally:
         if own_session and session is not None:
             session.close()
+
+
+def _catalog_body(attempt: Any, url: str, n_attempts: int) -> bytes:
+    """The catalog's bytes from the last attempt; :class:`DownloadError` (one line naming
+    ``url``) when it failed (after ``n_attempts``), or its body is empty or an HTML page."""
+    if attempt.kind != "ok":
+        plural = "s" if n_attempts != 1 else ""
+        raise DownloadError(f"{url}: catalog download failed: {attempt.outcome} ({n_attempts} attempt{plural})")
+    body = attempt.body
+    if not body:
+        raise DownloadError(f"{url}: catalog download failed: empty body")
+    if _is_html_content_type(attempt.content_type) or _looks_like_html(body):
+        raise DownloadError(f"{url}: catalog download failed: got an HTML page, not a CSV")
+    return body
 
 
 def fetch_catalog(
@@ -330,15 +371,7 @@ def fetch_catalog(
     finally:
         if own_session and session is not None:
             session.close()
-    if attempt.kind != "ok":
-        n = len(attempts)
-        plural = "s" if n != 1 else ""
-        raise DownloadError(f"{url}: catalog download failed: {attempt.outcome} ({n} attempt{plural})")
-    body = attempt.body
-    if not body:
-        raise DownloadError(f"{url}: catalog download failed: empty body")
-    if _is_html_content_type(attempt.content_type) or _looks_like_html(body):
-        raise DownloadError(f"{url}: catalog download failed: got an HTML page, not a CSV")
+    body = _catalog_body(attempt, url, len(attempts))
     write_bytes_atomic(dest, body)
     return CatalogDownload(
         url=url,

@@ -215,6 +215,30 @@ def _where(path: str | os.PathLike[str], row: pd.Series) -> str:
     return f"{path}: row {row['line']}" + (f" ({row['file']})" if row["file"] else "")
 
 
+def _without_duplicates(
+    frame: pd.DataFrame, folder: Path, metadata_path: str
+) -> tuple[pd.DataFrame, list[tuple[Any, Any, str, str]], dict[str, Any]]:
+    """The rows left after dropping each repeated id (the first row kept) and each file an
+    earlier row names (symlinks resolved: :func:`_same_files`), their exclusions
+    ``(line, book_id, "metadata", reason)`` and the filter log's ``duplicate_ids`` step."""
+    excluded = []
+    repeated = frame["book_id"].duplicated(keep="first")
+    first_line = frame.drop_duplicates("book_id").set_index("book_id")["line"]
+    for _, row in frame[repeated].iterrows():
+        reason = (
+            f"duplicate id {row['doc_id']!r} (book_id {row['book_id']}), first used at row {first_line[row['book_id']]}"
+        )
+        excluded.append((row["line"], row["book_id"], "metadata", f"{_where(metadata_path, row)}: {reason}"))
+    frame = frame[~repeated]
+    same_file = _same_files(frame, folder)
+    for _, row in frame[same_file].iterrows():
+        reason = same_file_reason(row, frame, folder)
+        excluded.append((row["line"], row["book_id"], "metadata", f"{_where(metadata_path, row)}: {reason}"))
+    removed = int(repeated.sum()) + int(same_file.sum())
+    step = {"filter": "duplicate_ids", "removed": removed, "remaining": int((~same_file).sum())}
+    return frame[~same_file], excluded, step
+
+
 def folder_selection(
     metadata: pd.DataFrame,
     folder: str | os.PathLike[str],
@@ -249,22 +273,9 @@ def folder_selection(
         if p is not None
     ]
     log = [{"filter": "metadata_rows", "removed": int(bad.sum()), "remaining": int((~bad).sum())}]
-    frame = frame[~bad]
-    repeated = frame["book_id"].duplicated(keep="first")
-    first_line = frame.drop_duplicates("book_id").set_index("book_id")["line"]
-    for _, row in frame[repeated].iterrows():
-        reason = (
-            f"duplicate id {row['doc_id']!r} (book_id {row['book_id']}), first used at row {first_line[row['book_id']]}"
-        )
-        excluded.append((row["line"], row["book_id"], "metadata", f"{_where(metadata_path, row)}: {reason}"))
-    frame = frame[~repeated]
-    same_file = _same_files(frame, folder)
-    for _, row in frame[same_file].iterrows():
-        reason = same_file_reason(row, frame, folder)
-        excluded.append((row["line"], row["book_id"], "metadata", f"{_where(metadata_path, row)}: {reason}"))
-    removed = int(repeated.sum()) + int(same_file.sum())
-    log.append({"filter": "duplicate_ids", "removed": removed, "remaining": int((~same_file).sum())})
-    frame = frame[~same_file]
+    frame, duplicates, step = _without_duplicates(frame[~bad], folder, metadata_path)
+    excluded += duplicates
+    log.append(step)
     largest = largest_author(frame)
     sizes = frame["author"].map(frame["author"].value_counts())
     too_few = sizes < (min_docs_per_author or 0)

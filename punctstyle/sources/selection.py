@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -193,6 +193,22 @@ def _finalise(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _run_filters(
+    frame: pd.DataFrame, steps: Sequence[tuple[str, Callable[[pd.DataFrame], pd.DataFrame]]], log: list[dict]
+) -> tuple[pd.DataFrame, tuple[str | None, int]]:
+    """Apply the named filters in order, appending ``{"filter", "removed", "remaining"}`` to
+    ``log`` for each; returns the rows left and the largest author (name, books) just before
+    ``min_docs_per_author`` (``(None, 0)`` without that step)."""
+    largest: tuple[str | None, int] = (None, 0)
+    for name, step in steps:
+        before = len(frame)
+        if name == "min_docs_per_author":
+            largest = largest_author(frame)
+        frame = step(frame)
+        log.append({"filter": name, "removed": before - len(frame), "remaining": len(frame)})
+    return frame, largest
+
+
 def select_books(
     catalog: pd.DataFrame,
     *,
@@ -233,7 +249,6 @@ def select_books(
     n_invalid = int(catalog.attrs.get("invalid_book_ids", 0))
     log: list[dict] = [{"filter": "valid_book_ids", "removed": n_invalid, "remaining": len(catalog)}]
     frame = parse_catalog(catalog)
-    largest: tuple[str | None, int] = (None, 0)
     steps = [
         ("unique_book_ids", filter_unique_ids),
         ("language", lambda f: filter_language(f, language)),
@@ -245,12 +260,7 @@ def select_books(
         ("max_authors", lambda f: sample_authors(f, max_authors, seed)),
         ("max_docs", lambda f: cap_docs(f, max_docs, min_docs_per_author)),
     ]
-    for name, step in steps:
-        before = len(frame)
-        if name == "min_docs_per_author":
-            largest = largest_author(frame)
-        frame = step(frame)
-        log.append({"filter": name, "removed": before - len(frame), "remaining": len(frame)})
+    frame, largest = _run_filters(frame, steps, log)
     if frame.empty:
         raise EmptySelectionError(_empty_selection_message(min_docs_per_author, *largest))
     return _finalise(frame), log

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from punctstyle.beyond import maps
+from punctstyle.descriptive import maps
 
 # three documents; column 0 joins 0 and 1, column 1 joins 1 and 2 (conflicting clades)
 X = np.array([[0.0, 10.0], [1.0, 1.0], [10.0, 0.0]])

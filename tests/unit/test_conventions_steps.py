@@ -175,7 +175,7 @@ def test_a_classifier_with_one_hyper_parameter_takes_three_files(tmp_path, monke
     assert options["word baselines"] == {"shrunk": {"params": {"shrink": 1.0}}, "delta": DELTA_DEFAULTS}
     for analysis in ("grid", "word baselines", "length curve"):
         assert options[analysis]["shrunk"] == {"params": {"shrink": 1.0}}, analysis
-    # the importance trains kl and mlp only (beyond.importance.IMPORTANCE_METHODS): not the toy
+    # the importance trains kl and mlp only (training.importance.IMPORTANCE_METHODS): not the toy
     assert "shrunk" not in options["importance"]
     # but the classifier registered as "mlp" gets its options there (below: the toy in its place)
     # an MLP hyper-parameter (recognition.mlp.hidden_units) reaches every analysis that trains
@@ -212,8 +212,8 @@ def analysis_accuracies(shrink: float, schema: Path) -> dict[str, float]:
     the cross-domain records, each run by its own function with the options its rule plans."""
     from punctstyle.analyses.paper import word_methods
     from punctstyle.analyses.recognition import word_experiments
-    from punctstyle.beyond.cross_domain import CorpusInputs, DistortionOptions, cross_domain_records
-    from punctstyle.beyond.length_curve import length_curve_row
+    from punctstyle.training.cross_domain import CorpusInputs, DistortionOptions, cross_domain_records
+    from punctstyle.training.length_curve import length_curve_row
     from punctstyle.book.excerpts import Document
 
     config = {

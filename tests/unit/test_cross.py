@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 
-from punctstyle.beyond import cross_domain, gap_weibull, translators
+from punctstyle.descriptive import gap_weibull
+from punctstyle.training import cross_domain, translators
 from punctstyle.experiments.splits import group_pair_split
 from punctstyle.marks import MARK_CODE
 
@@ -212,7 +213,7 @@ def test_the_figures_draw_and_keep_their_text_inside(monkeypatch):
 
 
 def _text_inputs(texts):
-    from punctstyle.beyond import distortion
+    from punctstyle.training import distortion
 
     ids: dict[str, int] = {}
     prepared = [distortion.prepare_text(t, ids) for t in texts]

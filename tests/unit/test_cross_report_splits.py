@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from punctstyle.beyond import cross_report
+from punctstyle.training import cross_report
 
 
 def test_translated_handling_splits_at_the_given_fraction_with_the_texts(monkeypatch):

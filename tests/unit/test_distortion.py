@@ -1,4 +1,4 @@
-"""Text distortion (punctstyle.beyond.distortion, Stamatatos 2017): DV-MA and DV-SA of sentences
+"""Text distortion (punctstyle.training.distortion, Stamatatos 2017): DV-MA and DV-SA of sentences
 written out by hand, the vectorised distortion against the string definition, and the n-gram
 vectors counted by hand."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from punctstyle.beyond.distortion import (
+from punctstyle.training.distortion import (
     DV_MA,
     DV_SA,
     distort,

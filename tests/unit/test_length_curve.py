@@ -1,4 +1,4 @@
-"""Accuracy against the length of the punctuation sequence (punctstyle.beyond.length_curve)."""
+"""Accuracy against the length of the punctuation sequence (punctstyle.training.length_curve)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from punctstyle.features import compute_feature
-from punctstyle.beyond.length_curve import (
+from punctstyle.training.length_curve import (
     EXCERPT_COLUMNS,
     RESULT_COLUMNS,
     check_methods,
@@ -15,7 +15,7 @@ from punctstyle.beyond.length_curve import (
     length_curve_row,
     length_labels,
 )
-from punctstyle.beyond.length_features import (
+from punctstyle.training.length_features import (
     EXCERPT_FEATURES,
     WHOLE,
     excerpt_matrices,
@@ -27,7 +27,7 @@ from punctstyle.book.excerpts import (
     excerpt_rng,
     excerpt_start,
 )
-from punctstyle.beyond.length_summary import (
+from punctstyle.training.length_summary import (
     median_words,
     summarise,
     summary_markdown,
@@ -405,7 +405,7 @@ def test_a_word_method_is_added_by_registry_entries(monkeypatch):
     """The documented extension point: a registered classifier and an EXCERPT_FEATURES entry
     that reads a per-word stream of the document between the excerpt's word positions."""
     from punctstyle import classifiers
-    from punctstyle.beyond import length_features
+    from punctstyle.training import length_features
 
     spec = classifiers.ClassifierSpec("recording centroid", f"{__name__}:RecordingCentroid")
     monkeypatch.setitem(classifiers.CLASSIFIERS, "centroid", spec)

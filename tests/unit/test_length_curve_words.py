@@ -1,6 +1,6 @@
 """Word methods on the length curve: the word stream of a book (aligned with its gaps), the
 row's training-only vocabulary, the excerpt word frequencies, and whole documents equal to the
-word baselines of Tables 2-3 (punctstyle.beyond.length_curve, punctstyle.corpus.words, punctstyle.text.extract)."""
+word baselines of Tables 2-3 (punctstyle.training.length_curve, punctstyle.corpus.words, punctstyle.text.extract)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from punctstyle.text.chunk_cache import ChunkCachedExtractor
 from punctstyle.text.extract import WORD, classify_token, english_tokenizer, word_key
 from punctstyle.features import compute_features
 from punctstyle.io import InputError
-from punctstyle.beyond.length_features import (
+from punctstyle.training.length_features import (
     WHOLE,
     WORD_RANKS,
     WORD_STREAM,
@@ -33,7 +33,7 @@ from punctstyle.book.excerpts import (
     Excerpt,
     cut_excerpt,
 )
-from punctstyle.beyond.length_curve import (
+from punctstyle.training.length_curve import (
     check_methods,
     length_curve_row,
 )
@@ -396,8 +396,8 @@ def test_word_features_need_word_counts():
 
 
 def test_the_summary_orders_word_sets_by_k_and_labels_them():
-    from punctstyle.beyond.length_curve import RESULT_COLUMNS
-    from punctstyle.beyond.length_summary import summarise, summary_markdown
+    from punctstyle.training.length_curve import RESULT_COLUMNS
+    from punctstyle.training.length_summary import summarise, summary_markdown
 
     rows = [
         {"task": "author", "n_classes": 10, "seed": 0, "method": "delta", "feature_set": name, "training": "whole",

@@ -1,4 +1,4 @@
-"""Tests of the corpus maps (punctstyle.beyond.maps) and their figures."""
+"""Tests of the corpus maps (punctstyle.descriptive.maps) and their figures."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import pdist, squareform
 
-from punctstyle.beyond import maps
+from punctstyle.descriptive import maps
 from punctstyle.report.plots.maps import dendrogram_figure, scatter_map
 
 

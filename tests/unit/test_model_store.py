@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from punctstyle.analyses.recognition import recognition_experiments
-from punctstyle.beyond.importance import importance_row
-from punctstyle.beyond.length_curve import length_curve_row
+from punctstyle.training.importance import importance_row
+from punctstyle.training.length_curve import length_curve_row
 from punctstyle.classifiers import build_classifier
 from punctstyle.experiments.driver import FitCache
 from punctstyle.experiments.fit_store import FitKey, FitStore, StoredFit, stores_row, write_fits

@@ -1,4 +1,4 @@
-"""Parts of a book versus the whole (punctstyle.beyond.parts), on sequences small enough to do by hand."""
+"""Parts of a book versus the whole (punctstyle.descriptive.parts), on sequences small enough to do by hand."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from punctstyle.divergence import kl_divergence
 from punctstyle.features import compute_features
 from punctstyle.marks import COMMA, PERIOD, SEMICOLON
-from punctstyle.beyond.parts import (
+from punctstyle.descriptive.parts import (
     PART_COLUMNS,
     References,
     book_part_divergences,
@@ -20,7 +20,7 @@ from punctstyle.beyond.parts import (
     parts_analysis,
     parts_summary,
 )
-from punctstyle.beyond.parts import SKIPPED_COLUMNS, authors_without_other_text
+from punctstyle.descriptive.parts import SKIPPED_COLUMNS, authors_without_other_text
 
 C, P, S = COMMA, PERIOD, SEMICOLON
 

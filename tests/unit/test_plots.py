@@ -525,7 +525,7 @@ def test_parts_legends_sit_outside_the_axes():
 @functools.lru_cache(maxsize=4)
 def _corpus_maps(author_prefix: str = ""):
     """Maps of 18 invented documents by three authors (distributions over 10 cells)."""
-    from punctstyle.beyond.maps import MapSettings, corpus_maps
+    from punctstyle.descriptive.maps import MapSettings, corpus_maps
 
     rng = _rng()
     X = np.vstack([rng.dirichlet(np.arange(1, 11) * (k + 1) % 7 + 1.0, size=6) for k in range(3)])
@@ -556,7 +556,7 @@ def _collaboration_summary(method_suffix: str = "") -> pd.DataFrame:
 
 def _cross_tables(label: str = "") -> dict[str, pd.DataFrame]:
     """rule cross_analyses' tables that the figures read, with ``label`` in every text column."""
-    from punctstyle.beyond import gap_weibull
+    from punctstyle.descriptive import gap_weibull
 
     k = np.arange(1, 11)
     return {
@@ -744,7 +744,7 @@ def test_by_decade_figures_say_which_decades_they_leave_out():
 
 def test_gap_fit_survival_axis_stays_at_probabilities():
     """Seen on the fixture run: the fitted tails' log-scale margins took the S(k) axis to 1e14."""
-    from punctstyle.beyond import gap_weibull
+    from punctstyle.descriptive import gap_weibull
     from punctstyle.report.plots.cross import cross_figure
 
     tables = _cross_tables()

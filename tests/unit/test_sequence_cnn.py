@@ -1,5 +1,5 @@
 """The classifier on raw punctuation sequences and its rows (punctstyle.classifiers.sequence_cnn,
-punctstyle.beyond.sequence_recognition)."""
+punctstyle.training.sequence_recognition)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from punctstyle.classifiers import sequence_cnn as S
 from punctstyle.marks import FEATURES, feature_column_names
 from punctstyle.settings import schema_default
 from punctstyle.report.sequence_table import comparison_display
-from punctstyle.beyond.sequence_recognition import (
+from punctstyle.training.sequence_recognition import (
     ROW_COLUMNS,
     comparison_table,
     read_sequence_rows,
@@ -404,7 +404,7 @@ def test_excerpt_accuracies_score_the_length_curves_excerpts():
     import pandas as pd
 
     from punctstyle.book.excerpts import cut_excerpt
-    from punctstyle.beyond.sequence_recognition import excerpt_accuracies, length_summary, sequence_row_split
+    from punctstyle.training.sequence_recognition import excerpt_accuracies, length_summary, sequence_row_split
 
     table = pd.DataFrame({"book_id": [11, 12, 13, 14, 15, 16, 17, 18, 19, 20], "author": list("aaaaabbbbb")})
     data = sequence_row_split(table, "author", 2, 0, 0.2)

@@ -11,7 +11,7 @@ import pytest
 from punctstyle.attribution.bundle import AttributionSettings
 from punctstyle.attribution.collaborations import RollingSettings
 from punctstyle.attribution.verification_run import VerificationSettings
-from punctstyle.beyond.maps import MapSettings
+from punctstyle.descriptive.maps import MapSettings
 from punctstyle.classifiers.mlp import MLPParams
 from punctstyle.classifiers.sequence_cnn import SequenceParams
 from punctstyle.settings import load_settings, schema_default, schema_typed, schema_values

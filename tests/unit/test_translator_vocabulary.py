@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from punctstyle.beyond import translators
+from punctstyle.training import translators
 from punctstyle.experiments.row import documents_split
 from punctstyle.experiments.splits import row_rng
 

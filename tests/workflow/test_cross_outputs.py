@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from punctstyle.beyond.cross_domain import RECORD_COLUMNS
+from punctstyle.training.cross_domain import RECORD_COLUMNS
 from punctstyle.book.sequence_file import read_sequence
 from punctstyle.marks import SENTENCE_END_CODES
 from punctstyle.plan.cross import CROSS_FIGURES, CROSS_TABLES

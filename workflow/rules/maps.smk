@@ -1,6 +1,6 @@
 # Maps of the corpus (issue 23): PCA, classical MDS of Delta and KL distances, a Ward
 # dendrogram and a bootstrap consensus tree per family of features (config maps.*);
-# planning in punctstyle.plan.maps, logic in punctstyle.beyond.maps.
+# planning in punctstyle.plan.maps, logic in punctstyle.descriptive.maps.
 from punctstyle.plan import maps as plan_maps
 
 

@@ -1,7 +1,7 @@
 """Figures beyond the paper: f3 importance heat map and top-k accuracy; parts versus whole.
 
-Figure functions take the analysis tables (:mod:`punctstyle.beyond.importance`,
-:mod:`punctstyle.beyond.parts`) and return a Figure; no file I/O (see :mod:`punctstyle.report.plots.base`).
+Figure functions take the analysis tables (:mod:`punctstyle.training.importance`,
+:mod:`punctstyle.descriptive.parts`) and return a Figure; no file I/O (see :mod:`punctstyle.report.plots.base`).
 """
 
 from __future__ import annotations

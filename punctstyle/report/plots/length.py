@@ -1,28 +1,29 @@
 """Accuracy against the length of the punctuation sequence (beyond the paper), punctuation and
 word methods on the same excerpts.
 
-Takes the summary of :func:`punctstyle.beyond.length_summary.summarise` and returns a Figure; no file
+Takes the summary of :func:`punctstyle.training.length_summary.summarise` and returns a Figure; no file
 I/O (see :mod:`punctstyle.report.plots.base`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from punctstyle.beyond.length_curve import (
+from punctstyle.training.length_curve import (
     TRAINING_MODES,
     length_sort_key,
 )
-from punctstyle.beyond.length_features import (
+from punctstyle.training.length_features import (
     WHOLE,
     resolve_excerpt_features,
     word_feature_k,
 )
-from punctstyle.beyond.length_summary import feature_text
+from punctstyle.training.length_summary import feature_text
 from punctstyle.report.plots.base import legend_label, new_figure, set_suptitle, set_title, set_xlabel, set_ylabel
 
 PUNCTUATION_COLOURS: tuple[str, ...] = ("#d62728", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#bcbd22")
@@ -117,18 +118,32 @@ def plot_length_curve(summary: pd.DataFrame, display: Callable[[str], str], titl
                         label=None if len(curve) else label,
                     )  # fmt: skip
             ax.axhline(block["baseline"].mean(), color="black", linestyle="--", linewidth=1, label="chance level")
-            ax.set_xscale("log")
-            words = block.groupby("length")["median_words"].first()
-            ticks = [*lengths, right]
-            labels = [tick_label(n, float(words.get(str(n), np.nan))) for n in lengths]
-            labels.append(tick_label(WHOLE, float(words.get(WHOLE, np.nan))))
-            ax.set_xticks(ticks, labels, fontsize=7)
-            ax.minorticks_off()
-            ax.set_xlim(min(ticks) / 1.5, right * 1.5)
-            ax.set_ylim(-0.02, 1.02)
-            set_xlabel(ax, "excerpt length in marks (below: median words)")
-            set_ylabel(ax, "test accuracy (mean ± 1 sd)")  # one line: the caption says "over seeds"
-            set_title(ax, f"{n_classes} authors, {TRAINING_TITLES.get(mode, f'trained on {mode}')}")
+            length_axes(ax, block, lengths, right, f"{n_classes} authors, {TRAINING_TITLES.get(mode, f'trained on {mode}')}")
+    shared_legend(fig, axes)
+    set_suptitle(fig, title)
+    return fig
+
+
+def length_axes(ax: Any, block: pd.DataFrame, lengths: Sequence[int], right: float, title: str) -> None:
+    """A panel's axes: log lengths with their median words below (``lengths`` then the whole
+    documents at ``right``), accuracy in [0, 1], the labels and ``title``."""
+    ax.set_xscale("log")
+    words = block.groupby("length")["median_words"].first()
+    ticks = [*lengths, right]
+    labels = [tick_label(n, float(words.get(str(n), np.nan))) for n in lengths]
+    labels.append(tick_label(WHOLE, float(words.get(WHOLE, np.nan))))
+    ax.set_xticks(ticks, labels, fontsize=7)
+    ax.minorticks_off()
+    ax.set_xlim(min(ticks) / 1.5, right * 1.5)
+    ax.set_ylim(-0.02, 1.02)
+    set_xlabel(ax, "excerpt length in marks (below: median words)")
+    set_ylabel(ax, "test accuracy (mean ± 1 sd)")  # one line: the caption says "over seeds"
+    set_title(ax, title)
+
+
+def shared_legend(fig: Figure, axes: np.ndarray) -> None:
+    """One legend below the panels: every (method, feature set) once, whichever panel drew it,
+    in columns of about 2.7 inches."""
     handles, labels = {}, []
     for ax in axes.ravel():  # every (method, feature set) once, whichever panel drew it
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
@@ -140,5 +155,3 @@ def plot_length_curve(summary: pd.DataFrame, display: Callable[[str], str], titl
         [handles[label] for label in labels], labels, loc="outside lower center", ncol=columns,
         fontsize=7, handlelength=3,
     )  # fmt: skip
-    set_suptitle(fig, title)
-    return fig

@@ -1,10 +1,10 @@
-"""Maps of the corpus (:mod:`punctstyle.beyond.maps`): documents on two axes (PCA, MDS) and
+"""Maps of the corpus (:mod:`punctstyle.descriptive.maps`): documents on two axes (PCA, MDS) and
 Ward dendrograms. Data in, Figure out; no file I/O (see :mod:`punctstyle.report.plots.base`).
 
 Label policy, so that the figures stay readable at 50+ authors: points are coloured by
 author for the ``top_k`` authors with the most documents (one colour each, in the legend);
 every other author's points are small and grey, with one legend entry "other authors (n)".
-Dendrogram leaves are labelled with :func:`punctstyle.beyond.maps.short_label` (surname and
+Dendrogram leaves are labelled with :func:`punctstyle.descriptive.maps.short_label` (surname and
 the first characters of the title), their colour the author's as in the scatter plots, the
 font shrinking with the number of leaves (at least 3 points).
 """
@@ -18,7 +18,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from scipy.cluster.hierarchy import dendrogram
 
-from punctstyle.beyond.maps import CorpusMaps
+from punctstyle.descriptive.maps import CorpusMaps
 from punctstyle.report.plots.base import (
     legend_label,
     new_figure,

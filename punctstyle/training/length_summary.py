@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from punctstyle.beyond.length_curve import TRAINING_MODES, length_sort_key
-from punctstyle.beyond.length_features import WHOLE
+from punctstyle.training.length_curve import TRAINING_MODES, length_sort_key
+from punctstyle.training.length_features import WHOLE
 from punctstyle.featuresets import feature_set_label
 
 # ----------------------------------------------------------------------------- summary

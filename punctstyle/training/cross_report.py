@@ -1,7 +1,7 @@
 """The bodies of rule ``cross_analyses`` (issue 25) and of ``benchmarks/bench_cross_domain.py``:
 read a run's corpus tables, word matrix, selection, catalog and sequence files, call
-:mod:`punctstyle.beyond.cross_domain`, :mod:`punctstyle.beyond.translators` and
-:mod:`punctstyle.beyond.gap_weibull`, return their tables (the caller writes them)."""
+:mod:`punctstyle.training.cross_domain`, :mod:`punctstyle.training.translators` and
+:mod:`punctstyle.descriptive.gap_weibull`, return their tables (the caller writes them)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from punctstyle.beyond import cross_domain, distortion, gap_weibull, translators
+from punctstyle.descriptive import gap_weibull
+from punctstyle.training import cross_domain, distortion, translators
 from punctstyle.classifiers import build_classifier
 from punctstyle.book.sequence_file import read_sequence
 from punctstyle.corpus.words import read_word_matrix, select_vocabulary
@@ -79,7 +80,7 @@ def run_cross_domain(
     threads: int,
     texts: Sequence[str | Path] = (),
 ) -> pd.DataFrame:
-    """The records of :func:`punctstyle.beyond.cross_domain.cross_domain_records` on a run's
+    """The records of :func:`punctstyle.training.cross_domain.cross_domain_records` on a run's
     corpus; ``texts``: the books' ``books/{id}.txt.gz`` files (methods reading ``dv_ma``, ``dv_sa``);
     ``classifiers``: the methods' hyper-parameters (:func:`punctstyle.classifiers.options.classifier_params`),
     their options with ``config``'s devices and ``threads``."""
@@ -129,7 +130,7 @@ def sequence_paths(paths: Sequence[str | Path]) -> dict[int, Path]:
 
 def run_gap_weibull(table_path: Path, sequences: Mapping[int, Path]) -> pd.DataFrame:
     """Per corpus book: the discrete Weibull fits of its word gaps and of its sentence lengths
-    (:mod:`punctstyle.beyond.gap_weibull`), with its author, birth year and the number of zero
+    (:mod:`punctstyle.descriptive.gap_weibull`), with its author, birth year and the number of zero
     gaps dropped."""
     table = pd.read_parquet(table_path, columns=["book_id", "title", "author", "birth"])
     rows = []
@@ -147,14 +148,50 @@ def run_gap_weibull(table_path: Path, sequences: Mapping[int, Path]) -> pd.DataF
     return table.merge(fits, on="book_id")
 
 
+def empty_translator_tables(books: pd.DataFrame, handling: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The translator tables when fewer than two corpus books are translated: ``books`` and
+    ``handling`` as given, ``consistency``, ``follows`` and ``recognition`` empty (their columns only)."""
+    return {
+        "books": books,
+        "consistency": pd.DataFrame(columns=["pairs", "n_pairs", "kl_mean", "kl_sd", "kl_median", "measure"]),
+        "follows": pd.DataFrame(columns=["book_id", "author", "translator", "to_translator", "to_author", "follows", "measure"]),
+        "recognition": pd.DataFrame(columns=["label", "method", "seed", "accuracy", "baseline", "n_classes", "n_books"]),
+        "handling": handling,
+    }
+
+
+def translator_consistency(
+    X: np.ndarray, W: np.ndarray, authors: np.ndarray, translator_names: np.ndarray, feature: str
+) -> pd.DataFrame:
+    """The pair kinds of the translated books (:func:`punctstyle.training.translators.pair_consistency`)
+    on KL of ``feature`` (rows ``X``) and on word Delta (rows ``W``, :func:`_delta_consistency`)."""
+    return pd.concat(
+        [translators.pair_consistency(X, authors, translator_names).assign(measure=f"KL {feature}"),
+         _delta_consistency(W, authors, translator_names)],
+        ignore_index=True,
+    )  # fmt: skip
+
+
+def translator_follows(
+    X: np.ndarray, W: np.ndarray, authors: np.ndarray, translator_names: np.ndarray, book_ids: np.ndarray, feature: str
+) -> pd.DataFrame:
+    """Whom each translated book is nearest to (:func:`punctstyle.training.translators.nearest_label`),
+    on KL of ``feature`` (rows ``X``) and on Burrows' Delta of the 100 words (rows ``W``)."""
+    return pd.concat(
+        [translators.nearest_label(translators.pairwise_kl(X), authors, translator_names, book_ids).assign(measure=f"KL {feature}"),
+         translators.nearest_label(translators.delta_distances(W), authors, translator_names, book_ids).assign(measure="Delta words100")],
+        ignore_index=True,
+    )  # fmt: skip
+
+
 def run_translators(
     corpus_dir: Path, catalog_path: Path, cross: Mapping[str, Any], seeds: Sequence[int], *, min_docs_per_author: int = 10,
     test_fraction: float,
 ) -> dict[str, pd.DataFrame]:
     """The translator tables: ``books`` (each translated corpus book, its labels), ``consistency``
-    (:func:`punctstyle.beyond.translators.pair_consistency`, KL and word Delta), ``follows``
-    (:func:`punctstyle.beyond.translators.nearest_label`, both), ``recognition``
-    (:func:`punctstyle.beyond.translators.label_recognition`) and ``handling`` (the main
+    (:func:`punctstyle.training.translators.pair_consistency`, KL and word Delta), ``follows``
+    (:func:`punctstyle.training.translators.nearest_label`, both), ``recognition``
+    (:func:`punctstyle.training.translators.label_recognition`) and ``handling`` (the main
     analyses with translated books kept or dropped: books, authors, KL accuracy, at the grid's
     ``test_fraction``). A text's excerpts (the table's ``source_id``) stay on one side of every split."""
     from punctstyle.sources.catalog import read_catalog
@@ -175,28 +212,14 @@ def run_translators(
     handling = translated_handling(X, merged["author"].to_numpy(dtype=object), translated, seeds, min_docs_per_author,
                                    groups=groups, test_fraction=test_fraction)  # fmt: skip
     if idx.size < 2:
-        return {
-            "books": merged[translated].reset_index(drop=True),
-            "consistency": pd.DataFrame(columns=["pairs", "n_pairs", "kl_mean", "kl_sd", "kl_median", "measure"]),
-            "follows": pd.DataFrame(columns=["book_id", "author", "translator", "to_translator", "to_author", "follows", "measure"]),
-            "recognition": pd.DataFrame(columns=["label", "method", "seed", "accuracy", "baseline", "n_classes", "n_books"]),
-            "handling": handling,
-        }
+        return empty_translator_tables(merged[translated].reset_index(drop=True), handling)
     columns = select_vocabulary(freqs[idx], 100, matrix.cutoff[matrix.rows_of(table["book_id"].to_numpy()[idx])]).columns
     W = freqs[idx][:, columns].toarray()
     authors = merged["author"].to_numpy(dtype=object)[idx]
     translator_names = merged["translator"].to_numpy(dtype=object)[idx]
     book_ids = merged["book_id"].to_numpy()[idx]
-    consistency = pd.concat(
-        [translators.pair_consistency(X[idx], authors, translator_names).assign(measure=f"KL {feature}"),
-         _delta_consistency(W, authors, translator_names)],
-        ignore_index=True,
-    )  # fmt: skip
-    follows = pd.concat(
-        [translators.nearest_label(translators.pairwise_kl(X[idx]), authors, translator_names, book_ids).assign(measure=f"KL {feature}"),
-         translators.nearest_label(translators.delta_distances(W), authors, translator_names, book_ids).assign(measure="Delta words100")],
-        ignore_index=True,
-    )  # fmt: skip
+    consistency = translator_consistency(X[idx], W, authors, translator_names, feature)
+    follows = translator_follows(X[idx], W, authors, translator_names, book_ids, feature)
     # recognition: the 100 words chosen on each split's training books only (the training-only rule)
     translated_freqs = freqs[idx]
     translated_cutoff = matrix.cutoff[matrix.rows_of(table["book_id"].to_numpy()[idx])]
@@ -218,7 +241,7 @@ def run_translators(
 
 
 def _delta_consistency(W: np.ndarray, authors: np.ndarray, translator_names: np.ndarray) -> pd.DataFrame:
-    """The pair kinds of :func:`punctstyle.beyond.translators.pair_consistency` on word Delta."""
+    """The pair kinds of :func:`punctstyle.training.translators.pair_consistency` on word Delta."""
     D = translators.delta_distances(W)
     same_a = authors[:, None] == authors[None, :]
     same_t = translator_names[:, None] == translator_names[None, :]

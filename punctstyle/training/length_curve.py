@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from punctstyle.beyond.length_features import (
+from punctstyle.training.length_features import (
     EXCERPT_FEATURES,
     WHOLE,
     ExcerptMatrices,
@@ -171,6 +171,134 @@ def _factory(method: str, names: tuple[str, ...], options: Mapping[str, Any]) ->
     return lambda seed, view: build_classifier(method, seed=seed, feature_set=names, **options)
 
 
+def check_row_options(
+    methods: Mapping[str, Sequence[str]], training: Sequence[str], short_documents: str, grouped: bool
+) -> None:
+    """Refuse what a row cannot run: unknown classifiers or feature sets, word features on
+    excerpts of texts (``grouped``: the word counts are those of whole texts), training modes
+    outside :data:`TRAINING_MODES`, a ``short_documents`` rule outside ``SHORT_RULES``."""
+    check_methods(methods)
+    if grouped and uses_word_features(methods):
+        raise ValueError("word features need whole documents: the documents are excerpts of texts")
+    if not training or any(mode not in TRAINING_MODES for mode in training):
+        raise ValueError(f"bad training modes {list(training)}: expected some of {TRAINING_MODES}")
+    if short_documents not in SHORT_RULES:
+        raise ValueError(f"bad short_documents {short_documents!r}: expected one of {SHORT_RULES}")
+
+
+def row_reader(
+    documents: Callable[[int], Document],
+    features: Sequence[str],
+    train_index: np.ndarray,
+    word_counts: Callable[[int], tuple[Sequence[str], np.ndarray]] | None,
+) -> tuple[Callable[[int], Document], dict[str, Any], tuple[str, ...]]:
+    """The row's document reader, feature functions and words, best first.
+
+    Without a word feature: ``documents``, :data:`EXCERPT_FEATURES` and no words. With one
+    (``words<k>``): the words are chosen on the training documents only
+    (:func:`punctstyle.corpus.words.training_vocabulary` of ``word_counts(i)``, ``i`` in
+    ``train_index``, the largest ``k``), the reader ranks each document's word stream by them
+    (:func:`with_word_ranks`) and the word features count them (:func:`row_word_features`)."""
+    reader, functions, vocabulary = documents, dict(EXCERPT_FEATURES), ()
+    ks = [k for k in map(word_feature_k, features) if k is not None]
+    if ks:
+        if word_counts is None:
+            raise ValueError("word features (words<k>) need the documents' word counts (word_counts)")
+
+        vocabulary = tuple(training_vocabulary((word_counts(int(i)) for i in train_index), max(ks)))
+        if not vocabulary:
+            raise ValueError("the row's training documents have no words")
+        reader = with_word_ranks(documents, vocabulary)
+        functions.update(row_word_features(features, len(vocabulary)))
+    return reader, functions, vocabulary
+
+
+def kept_documents(matrices: ExcerptMatrices, label: str, short_documents: str) -> np.ndarray:
+    """Documents used at a length: all, or the complete excerpts with ``"exclude"``."""
+    complete = matrices.complete[label]
+    return complete if short_documents == "exclude" else np.ones(complete.size, dtype=bool)
+
+
+@dataclass(frozen=True)
+class RowExcerpts:
+    """One row's excerpts on both sides of its split: what every (classifier, feature set,
+    training mode) of the row reads. ``grid``: the length labels; ``train`` holds
+    :data:`WHOLE` only unless training mode ``"excerpt"`` runs."""
+
+    split: Split
+    train: ExcerptMatrices
+    test: ExcerptMatrices
+    y_train: np.ndarray
+    y_test: np.ndarray
+    grid: Sequence[str]
+    short_documents: str
+
+
+Point = tuple[dict[str, Any], Split, View]
+"""A (length, training mode) that is fitted: its result row, its split and its view."""
+
+
+def mode_points(
+    row: RowExcerpts, keys: Mapping[str, Any], names: tuple[str, ...], context: dict[str, Any], mode: str
+) -> tuple[list[dict[str, Any]], list[Point]]:
+    """The result rows of one (classifier, feature set, training mode) at every length
+    (:data:`RESULT_COLUMNS`; accuracy NaN until scored) and the points that are fitted: those
+    with a training and a test document left. Training ``"whole"`` trains on the whole
+    documents at every length, ``"excerpt"`` on excerpts of the length (skipping length
+    ``"whole"``, the same experiment as training ``"whole"``). A view on the row's training
+    documents, all kept, carries ``train_key`` :data:`WHOLE` (one fit, shared by the lengths)."""
+    rows: list[dict[str, Any]] = []
+    points: list[Point] = []
+    train_inputs: dict[str, np.ndarray] = {}
+    split = row.split
+    for label in row.grid:
+        if mode == "excerpt" and label == WHOLE:
+            continue  # the same experiment as training "whole" at length "whole"
+        train_label = WHOLE if mode == "whole" else label
+        keep_train = kept_documents(row.train, train_label, row.short_documents)
+        keep_test = kept_documents(row.test, label, row.short_documents)
+        y_train, y_test = row.y_train[keep_train], row.y_test[keep_test]
+        result = {
+            **keys,
+            "training": mode,
+            "length": label,
+            "n_train": int(y_train.size),
+            "n_test": int(y_test.size),
+            "n_short_train": int((~row.train.complete[train_label]).sum()),
+            "n_short_test": int((~row.test.complete[label]).sum()),
+            "accuracy": np.nan,
+            "baseline": baseline_accuracy(y_train, y_test),
+            "n_fallback": 0,
+            "epochs": 0,
+        }
+        rows.append(result)
+        if y_train.size and y_test.size:
+            if train_label not in train_inputs:
+                train_inputs[train_label] = stack_features(row.train.features[train_label], names)[keep_train]
+            part = Split(split.task, split.n_classes, split.seed, split.classes,
+                         split.train_index[keep_train], split.test_index[keep_test])  # fmt: skip
+            X_test = stack_features(row.test.features[label], names)[keep_test]
+            whole = mode == "whole" and bool(keep_train.all())  # the row's training documents
+            view = View(train_inputs[train_label], X_test, context=context,
+                        train_key=WHOLE if whole else None)  # fmt: skip
+            points.append((result, part, view))
+    return rows, points
+
+
+def score_points(
+    documents: Documents, points: Sequence[Point], name: str, estimator: Estimator, cache: FitCache
+) -> None:
+    """Fit and score every point through :func:`punctstyle.experiments.driver.run_experiments`
+    (view ``name``) and write its accuracy, fallbacks and epochs into the point's result row."""
+    by_split = {id(part): {name: view} for _, part, view in points}
+    records = run_experiments(
+        documents, [part for _, part, _ in points], lambda part: by_split[id(part)], [estimator], cache=cache
+    )
+    for (result, _, _), record in zip(points, records, strict=True):
+        scored = record.scored
+        result.update(accuracy=scored.accuracy, n_fallback=scored.n_fallback, epochs=scored.epochs)
+
+
 def length_curve_row(
     documents: Callable[[int], Document],
     labels: Sequence[Any],
@@ -213,42 +341,20 @@ def length_curve_row(
     documents (``ids``: the documents' book ids) and, for a word set, its block's words (the
     view's ``context["words"]``), instead of fitting the same network again.
     """
-    check_methods(methods)
-    if groups is not None and uses_word_features(methods):
-        raise ValueError("word features need whole documents: the documents are excerpts of texts")
-    if not training or any(mode not in TRAINING_MODES for mode in training):
-        raise ValueError(f"bad training modes {list(training)}: expected some of {TRAINING_MODES}")
-    if short_documents not in SHORT_RULES:
-        raise ValueError(f"bad short_documents {short_documents!r}: expected one of {SHORT_RULES}")
+    check_row_options(methods, training, short_documents, grouped=groups is not None)
     y = np.asarray(labels, dtype=object)
     options = classifier_options or {}
     rows_of = Documents(y, None if groups is None else np.asarray(groups, dtype=object), ids)
     split = row_split(rows_of, task=task, n_classes=n_classes, seed=seed, test_fraction=test_fraction)
     grid = length_labels(lengths)
     features = sorted({f for sets in methods.values() for name in sets for f in resolve_excerpt_features(name)})
-    reader, functions, vocabulary = documents, dict(EXCERPT_FEATURES), ()
-    ks = [k for k in map(word_feature_k, features) if k is not None]
-    if ks:
-        if word_counts is None:
-            raise ValueError("word features (words<k>) need the documents' word counts (word_counts)")
-
-        vocabulary = tuple(training_vocabulary((word_counts(int(i)) for i in split.train_index), max(ks)))
-        if not vocabulary:
-            raise ValueError("the row's training documents have no words")
-        reader = with_word_ranks(documents, vocabulary)
-        functions.update(row_word_features(features, len(vocabulary)))
+    reader, functions, vocabulary = row_reader(documents, features, split.train_index, word_counts)
     test = excerpt_matrices(reader, split.test_index, grid, features, seed=seed, role="test", functions=functions)
     train_lengths = grid if "excerpt" in training else [WHOLE]
     train = excerpt_matrices(
         reader, split.train_index, train_lengths, features, seed=seed, role="train", functions=functions
     )
-    y_train_all, y_test_all = y[split.train_index], y[split.test_index]
-
-    def kept(matrices: ExcerptMatrices, label: str) -> np.ndarray:
-        """Documents used at a length: all, or the complete excerpts with ``"exclude"``."""
-        complete = matrices.complete[label]
-        return complete if short_documents == "exclude" else np.ones(complete.size, dtype=bool)
-
+    excerpts = RowExcerpts(split, train, test, y[split.train_index], y[split.test_index], grid, short_documents)
     cache = FitCache() if fits is None else fits  # training mode "whole": one fit per (method, feature set)
     rows: list[dict[str, Any]] = []
     for method, feature_sets in methods.items():
@@ -257,50 +363,11 @@ def length_curve_row(
             words = block_words(names, vocabulary)
             context = {} if words is None else {"words": words}
             estimator = Estimator(method, _factory(method, names, options.get(method, {})), (name,))
+            keys = {"task": task, "n_classes": n_classes, "seed": seed, "method": method, "feature_set": name}
             for mode in training:
-                points: list[tuple[dict[str, Any], Split, View]] = []  # the (length, mode)s that are fitted
-                train_inputs: dict[str, np.ndarray] = {}
-                for label in grid:
-                    if mode == "excerpt" and label == WHOLE:
-                        continue  # the same experiment as training "whole" at length "whole"
-                    train_label = WHOLE if mode == "whole" else label
-                    keep_train, keep_test = kept(train, train_label), kept(test, label)
-                    y_train, y_test = y_train_all[keep_train], y_test_all[keep_test]
-                    row = {
-                        "task": task,
-                        "n_classes": n_classes,
-                        "seed": seed,
-                        "method": method,
-                        "feature_set": name,
-                        "training": mode,
-                        "length": label,
-                        "n_train": int(y_train.size),
-                        "n_test": int(y_test.size),
-                        "n_short_train": int((~train.complete[train_label]).sum()),
-                        "n_short_test": int((~test.complete[label]).sum()),
-                        "accuracy": np.nan,
-                        "baseline": baseline_accuracy(y_train, y_test),
-                        "n_fallback": 0,
-                        "epochs": 0,
-                    }
-                    rows.append(row)
-                    if y_train.size and y_test.size:
-                        if train_label not in train_inputs:
-                            train_inputs[train_label] = stack_features(train.features[train_label], names)[keep_train]
-                        part = Split(task, n_classes, seed, split.classes,
-                                     split.train_index[keep_train], split.test_index[keep_test])  # fmt: skip
-                        X_test = stack_features(test.features[label], names)[keep_test]
-                        whole = mode == "whole" and bool(keep_train.all())  # the row's training documents
-                        view = View(train_inputs[train_label], X_test, context=context,
-                                    train_key=WHOLE if whole else None)  # fmt: skip
-                        points.append((row, part, view))
-                by_split = {id(part): {name: view} for _, part, view in points}
-                records = run_experiments(
-                    rows_of, [part for _, part, _ in points], lambda part: by_split[id(part)], [estimator], cache=cache
-                )
-                for (row, _, _), record in zip(points, records, strict=True):
-                    scored = record.scored
-                    row.update(accuracy=scored.accuracy, n_fallback=scored.n_fallback, epochs=scored.epochs)
+                mode_rows, points = mode_points(excerpts, keys, names, context, mode)
+                rows += mode_rows
+                score_points(rows_of, points, name, estimator, cache)
     records = pd.DataFrame(test.records + train.records)
     records.insert(0, "seed", seed)
     records.insert(0, "n_classes", n_classes)

@@ -28,7 +28,7 @@ Experiments run on the same closed-set samples and 80/20 splits as Tables 2-3
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +40,7 @@ from punctstyle.experiments.driver import (
     Documents,
     Estimator,
     FitCache,
+    Split,
     View,
     grid_splits,
     matrix_views,
@@ -48,7 +49,7 @@ from punctstyle.experiments.driver import (
 from punctstyle.experiments.row import documents_split
 from punctstyle.marks import N_MARKS, pair_label
 from punctstyle.experiments.metrics import accuracy, baseline_accuracy
-from punctstyle.experiments.splits import effective_class_sizes, row_rng
+from punctstyle.experiments.splits import row_rng
 from punctstyle.io import write_json_atomic
 
 IMPORTANCE_METHODS: tuple[str, ...] = ("kl", "mlp")
@@ -200,66 +201,42 @@ def importance_row(
         rng=row_rng(seed, n_classes, f"{task}/ranking"), groups=None if g is None else g[split.train_index],
     )
     common = {"n_classes": n_classes, "seed": seed, "baseline": baseline_accuracy(y_train, y_test)}
-    d = X.shape[1]
-
-    def scores(methods: Sequence[str], X_kept: np.ndarray) -> list[float]:
-        """Test accuracy of each method trained on the row's split of ``X_kept`` (the driver)."""
-        estimators = [Estimator(m, lambda _seed, _view, m=m: make(m), ("kept",)) for m in methods]
-        return [r.scored.accuracy for r in run_experiments(documents, [split], matrix_views({"kept": X_kept}), estimators)]
-
-    rows = [
-        {**common, "method": "mlp", "k": d, "accuracy": trained.scored.accuracy},
-        {**common, "method": "kl", "k": d, "accuracy": scores(["kl"], X)[0]},
-    ]
-    for k in sorted({min(int(k), d) for k in top_k} - {d}) if ranking is not None else []:
-        for method, score in zip(IMPORTANCE_METHODS, scores(IMPORTANCE_METHODS, X[:, top_entries(ranking, k)]), strict=True):
-            rows.append({**common, "method": method, "k": k, "accuracy": score})
+    rows = top_k_rows(documents, split, X, make, ranking, top_k, common, trained.scored.accuracy)
     return ImportanceRow(n_classes, seed, test_importance, ranking, rows)
 
 
-def importance_analysis(
+def split_scores(
+    documents: Documents, split: Split, make: MakeClassifier, methods: Sequence[str], X_kept: np.ndarray
+) -> list[float]:
+    """Test accuracy of each method trained on the row's ``split`` of ``X_kept`` (the driver)."""
+    estimators = [Estimator(m, lambda _seed, _view, m=m: make(m), ("kept",)) for m in methods]
+    return [r.scored.accuracy for r in run_experiments(documents, [split], matrix_views({"kept": X_kept}), estimators)]
+
+
+def top_k_rows(
+    documents: Documents,
+    split: Split,
     X: np.ndarray,
-    labels: Sequence[Any],
-    *,
-    class_sizes: Sequence[int],
-    seeds: Sequence[int],
-    make_for_seed: Callable[[int], MakeClassifier],
-    log: Callable[[str], Any] = lambda message: None,
-    **options: Any,
-) -> tuple[list[ImportanceRow], dict[str, Any]]:
-    """:func:`importance_row` for every (class size, seed): the rows and a summary record.
-
-    Class sizes are capped by the number of classes (duplicates dropped). With fewer than two
-    classes nothing runs and the record's ``reason`` says why. ``options``: ``task``,
-    ``test_fraction``, ``top_k``, ``repeats``, ``holdout_fraction`` of :func:`importance_row`.
-    """
-    n_available = int(np.unique(np.asarray(labels, dtype=object)).size)
-    record: dict[str, Any] = {"n_classes_available": n_available, "requested_class_sizes": list(class_sizes),
-                              "seeds": list(seeds), "ranking": "permutation importance on a held-out part of "
-                              "the training split (never the test split)"}
-    if n_available < 2:
-        record.update(status="skipped", class_sizes=[],
-                      reason=f"the corpus has {n_available} author(s) with f3 rows, at least 2 are needed")
-        return [], record
-    sizes = effective_class_sizes(class_sizes, n_available)
-    rows = []
-    for n_classes in sizes:
-        for seed in seeds:
-            row = importance_row(X, labels, n_classes=n_classes, seed=seed, make=make_for_seed(seed), **options)
-            if row is None:
-                log(f"{n_classes} classes, seed {seed}: the split tests no document, no row")
-                continue
-            rows.append(row)
-            if rows[-1].ranking is None:
-                log(f"{n_classes} classes, seed {seed}: no training book could be held out, no top-k rows")
-    record.update(status="done", class_sizes=sizes, reason="")
-    return rows, record
-
-
-def capped_class_size(n_classes: int, n_available: int) -> int | None:
-    """The class size a requested row runs at: ``min(n_classes, n_available)``; None when fewer
-    than two classes exist (nothing can run)."""
-    return None if n_available < 2 else min(int(n_classes), n_available)
+    make: MakeClassifier,
+    ranking: np.ndarray | None,
+    top_k: Sequence[int],
+    common: Mapping[str, Any],
+    mlp_accuracy: float,
+) -> list[dict[str, Any]]:
+    """The top-k accuracies of a row: the MLP (``mlp_accuracy``) and KL on all ``d`` entries, then
+    each method of :data:`IMPORTANCE_METHODS` retrained on the ``k`` best-ranked entries
+    (:func:`top_entries` of ``ranking``) for every ``k`` of ``top_k`` capped at ``d``
+    (``min(k, d)``, ``k = d`` not repeated); no top-k rows without a ``ranking``."""
+    d = X.shape[1]
+    rows = [
+        {**common, "method": "mlp", "k": d, "accuracy": mlp_accuracy},
+        {**common, "method": "kl", "k": d, "accuracy": split_scores(documents, split, make, ["kl"], X)[0]},
+    ]
+    for k in sorted({min(int(k), d) for k in top_k} - {d}) if ranking is not None else []:
+        scores = split_scores(documents, split, make, IMPORTANCE_METHODS, X[:, top_entries(ranking, k)])
+        for method, score in zip(IMPORTANCE_METHODS, scores, strict=True):
+            rows.append({**common, "method": method, "k": k, "accuracy": score})
+    return rows
 
 
 def write_importance_row(path: Any, row: ImportanceRow | None, reason: str = "") -> None:

@@ -21,7 +21,7 @@ and on A books (``cross``). The drop ``within - cross`` is what the change of gr
 Methods (``<classifier>: [<input>, ...]``): punctuation feature sets (``f3``, ``all``, ... as in
 the recognition grid), ``words<k>`` (relative frequencies of the k most frequent words of the
 training books, :func:`punctstyle.corpus.words.select_vocabulary`), ``dv_ma`` and ``dv_sa``
-(Stamatatos's 2017 text distortion, :mod:`punctstyle.beyond.distortion`: the words outside the
+(Stamatatos's 2017 text distortion, :mod:`punctstyle.training.distortion`: the words outside the
 k most frequent words of the training books masked character by character or as one ``*``, the
 rest of the text kept, character n-grams of the distorted texts) and ``masked_unigrams`` (not
 Stamatatos's method: the token unigrams of the masked word stream, :func:`masked_unigram_vectors`:
@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from punctstyle.beyond import distortion
+from punctstyle.training import distortion
 from punctstyle.classifiers import build_classifier
 from punctstyle.corpus.words import select_vocabulary
 from punctstyle.experiments.driver import Documents, Estimator, Split, View, run_experiments, seeded_splits
@@ -138,9 +138,9 @@ class CorpusInputs:
     (name -> (n, size)), word relative frequencies ``word_freqs`` (n, pool) over ``n_words``
     words, the pool ``cutoff`` (:class:`punctstyle.corpus.words.WordMatrix`), and ``n_marks``;
     for ``dv_ma`` and ``dv_sa`` the cleaned ``texts``
-    (:class:`punctstyle.beyond.distortion.PreparedText`, None without them; a book that takes
+    (:class:`punctstyle.training.distortion.PreparedText`, None without them; a book that takes
     part in no pair is not read, its entry None) and their ``text_words``
-    (:func:`punctstyle.beyond.distortion.word_counts`)."""
+    (:func:`punctstyle.training.distortion.word_counts`)."""
 
     features: Mapping[str, np.ndarray]
     word_freqs: sp.csr_matrix
@@ -164,7 +164,7 @@ class DistortionOptions:
 
 def masked_unigram_vectors(inputs: CorpusInputs, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
     """Token frequencies of the masked word streams (unigrams; not Stamatatos's method, which
-    reads character n-grams of the distorted text, :mod:`punctstyle.beyond.distortion`): with ``n_w`` words,
+    reads character n-grams of the distorted text, :mod:`punctstyle.training.distortion`): with ``n_w`` words,
     ``n_m`` marks, ``c_w`` the count of kept word ``w`` (``columns``) and ``c_m`` of mark ``m``
     (``f1 * n_m``), over ``T = n_w + n_m`` tokens: ``[c_w / T ..., (n_w - sum_w c_w) / T,
     c_m / T ...]`` (kept words, the mask ``*``, the ten marks)."""
@@ -185,7 +185,7 @@ def distortion_vectors(
     inputs: CorpusInputs, input_name: str, train: np.ndarray, test: np.ndarray, k: int, options: DistortionOptions
 ) -> tuple[np.ndarray, np.ndarray]:
     """(X_train, X_test) of a distortion at ``k``, every word choice from ``train``: ``dv_ma`` and
-    ``dv_sa`` (:mod:`punctstyle.beyond.distortion`: the k most frequent words of the training
+    ``dv_sa`` (:mod:`punctstyle.training.distortion`: the k most frequent words of the training
     texts kept, the ``n_features`` most frequent character n-grams of their distortions) or
     ``masked_unigrams`` (:func:`masked_unigram_vectors`)."""
     if input_name == MASKED_UNIGRAMS:
