@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import torch
 
-    from evidence_run import commit, corpus_fingerprint, write_evidence
+    from evidence_run import commit
     from punctstyle.attribution.bundle import AttributionSettings
     from punctstyle.attribution.bundle_build import Trainer, cross_fitted_calibration
     from punctstyle.classifiers.mlp import MLPParams
@@ -103,25 +103,38 @@ def main(argv: list[str] | None = None) -> int:
                      "nll_after": present["nll_after"], "ece_before": present["before"]["ece"],
                      "ece_after": present["after"]["ece"], "cpu_s": present_cpu})
         print(json.dumps(rows[-2:]), flush=True)
-    frame = pd.DataFrame(rows)
+        if args.out is not None:  # after every seed: the seeds done so far are stored
+            store(args, rows, revision, run, settings, network)
+    if args.out is None:
+        print(summarise(pd.DataFrame(rows)).to_string(index=False))
+    return 0
+
+
+def summarise(frame: pd.DataFrame) -> pd.DataFrame:
+    """Mean and sd over seeds of each method's measures."""
     summary = (frame.groupby("method", sort=False)[["temperature", "nll_before", "nll_after", "ece_before",
                                                       "ece_after", "cpu_s"]]
                .agg(["mean", "std"]))
     summary.columns = [f"{a}_{b}" for a, b in summary.columns]
-    summary = summary.reset_index()
-    print(summary.to_string(index=False))
-    if args.out is not None:
-        write_evidence(args.out, {"calibration.csv": frame, "summary.csv": summary}, {
-            "command": f"python benchmarks/calibration_correction.py OUTDIR --configfile {args.configfile.as_posix()} --seeds "
-                       + " ".join(map(str, args.seeds)) + f" --out {args.out.as_posix()}",
-            "commit": revision,
-            "corpus": corpus_fingerprint(run),
-            "configfile": args.configfile.as_posix(),
-            "settings": {**asdict(settings), "seed": "each of seeds"},
-            "network": asdict(network),
-            "torch_threads": 1,
-        })
-    return 0
+    return summary.reset_index()
+
+
+def store(args: argparse.Namespace, rows: list[dict], revision: str, run: Path, settings, network) -> None:
+    """``calibration.csv``, ``summary.csv`` and ``run.json`` of the seeds done (``seeds_done``)."""
+    from evidence_run import corpus_fingerprint, write_evidence
+
+    frame = pd.DataFrame(rows)
+    write_evidence(args.out, {"calibration.csv": frame, "summary.csv": summarise(frame)}, {
+        "command": f"python benchmarks/calibration_correction.py OUTDIR --configfile {args.configfile.as_posix()} --seeds "
+                   + " ".join(map(str, args.seeds)) + f" --out {args.out.as_posix()}",
+        "commit": revision,
+        "corpus": corpus_fingerprint(run),
+        "seeds_done": sorted({int(row["seed"]) for row in rows}),
+        "configfile": args.configfile.as_posix(),
+        "settings": {**asdict(settings), "seed": "each of seeds"},
+        "network": asdict(network),
+        "torch_threads": 1,
+    })
 
 
 if __name__ == "__main__":
