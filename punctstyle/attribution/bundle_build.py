@@ -268,16 +268,21 @@ def word_methods(sequences: Sequence[Any], features: Mapping[str, np.ndarray], l
         return np.asarray(word_files.stream(i, *sequences[i]), dtype=object)
 
     every = np.arange(y.size)
-    words = training_vocabulary((word_files.counts(int(i)) for i in every), settings.words)
-    word_rows = np.vstack([count_frequencies(*word_files.counts(int(i)), words) for i in every])
+    book_counts = [word_files.counts(int(i)) for i in every]  # each words file read once
+
+    def counts(i: int) -> tuple[Any, np.ndarray]:
+        return book_counts[i]
+
+    words = training_vocabulary(book_counts, settings.words)
+    word_rows = np.vstack([count_frequencies(*c, words) for c in book_counts])
     models = fit_word_models(punctuation_block(features), word_rows, y, words)
     rounds = fold_rounds(y, bundle_folds(y, groups, settings))
     if split_model is None or not rounds:
         return models, {"word_curves": {}, "words": len(words), "rolling": None}
-    curves = word_length_curves(sequences, stream, word_files.counts, y, rounds, settings.mark_grid, settings.words)
+    curves = word_length_curves(sequences, stream, counts, y, rounds, settings.mark_grid, settings.words)
     train, test = rounds[0].train, rounds[0].test
-    split_words = training_vocabulary((word_files.counts(int(i)) for i in train), settings.words)
-    split_rows = np.vstack([count_frequencies(*word_files.counts(int(i)), split_words) for i in train])
+    split_words = training_vocabulary((book_counts[int(i)] for i in train), settings.words)
+    split_rows = np.vstack([count_frequencies(*book_counts[int(i)], split_words) for i in train])
     split_models = fit_word_models(punctuation_block({f: features[f][train] for f in PAPER_FEATURES}),
                                    split_rows, y[train], split_words)
     command_window = rolling_window(threshold)

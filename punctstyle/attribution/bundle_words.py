@@ -179,11 +179,14 @@ def word_length_curves(sequences: Sequence[tuple[np.ndarray, np.ndarray]], strea
     lengths = sorted({int(n) for n in grid})
     right = {method: np.zeros(len(lengths) + 1, dtype=np.int64) for method in WORD_METHODS}
     n_test = 0
+    every = sorted({int(i) for held_out in rounds for i in held_out.train})
+    book_counts = {i: counts(i) for i in every}  # read once, used by every round
+    whole = {i: punctuation_block(compute_features(*sequences[i]))[0] for i in every}
     for held_out in rounds:
         train, test = held_out.train, held_out.test
-        words = training_vocabulary((counts(int(i)) for i in train), k)
-        punct_train = np.vstack([punctuation_block(compute_features(*sequences[i])) for i in train])
-        words_train = np.vstack([count_frequencies(*counts(int(i)), words) for i in train])
+        words = training_vocabulary((book_counts[int(i)] for i in train), k)
+        punct_train = np.vstack([whole[int(i)] for i in train])
+        words_train = np.vstack([count_frequencies(*book_counts[int(i)], words) for i in train])
         models = fit_word_models(punct_train, words_train, y[train], words)
         views: dict[Any, tuple[list[np.ndarray], list[np.ndarray]]] = {n: ([], []) for n in [None, *lengths]}
         for i in test:
