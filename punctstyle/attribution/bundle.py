@@ -9,7 +9,9 @@ The bundle (``models/attribution/`` of the workflow, ``--model`` of the CLI):
   f1..f6 in their named columns (:func:`punctstyle.attribution.attribute.author_signatures`);
 * ``threshold.json``: the minimum number of marks for attribution with the measured
   accuracy per length of KL-nearest attribution and of the MLP
-  (:func:`punctstyle.attribution.length.threshold_record`, ``mlp_curve``) and the
+  (:func:`punctstyle.attribution.length.threshold_record`, ``mlp_curve``; like ``word_curves``
+  cross-fitted over ``folds`` folds of texts, every text held out once, each record with its
+  ``n_test`` held-out texts and ``n_right`` attributed right) and the
   ``calibration`` of the MLP's probabilities (:mod:`punctstyle.attribution.calibration`: a
   temperature fitted on cross-fitted predictions of the deployed recipe, reliability before and
   after, the table after out of sample);
@@ -242,8 +244,8 @@ class AttributionBundle:
                 n_marks: int, top: int = 3) -> list[MethodAnswer]:
         """Every method's answer for one text (:func:`punctstyle.attribution.attribute.method_answer`):
         the MLP and KL of ``ranking`` (every author), the word methods on the text's word ``stream``
-        (left out without one or without word models); the held-out books of the split (the KL
-        curve's ``n_test``) stand for the MLP's, which shares the split."""
+        (left out without one or without word models); each curve's own ``n_test`` (every method is
+        cross-fitted on the same folds), else, for a bundle whose MLP curve has none, the KL curve's."""
         curves = self.method_curves()
         by_author = ranking.set_index("author")
         feature = self.threshold.get("feature")

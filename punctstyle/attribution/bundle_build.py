@@ -37,7 +37,7 @@ from punctstyle.attribution.calibration import (
     held_out_predictions,
     text_folds,
 )
-from punctstyle.attribution.length import mlp_length_curve, threshold_record
+from punctstyle.attribution.length import fold_rounds, threshold_record
 from punctstyle.attribution.rolling import rolling_choice_record
 from punctstyle.classifiers import build_classifier
 from punctstyle.classifiers.options import options_by_classifier
@@ -81,71 +81,95 @@ class Trainer:
 def length_curves(sequences: Sequence[Any], features: Mapping[str, np.ndarray], labels: np.ndarray,
                   settings: AttributionSettings, trainer: Trainer,
                   groups: Sequence[Any] | None = None, kept: list[Any] | None = None) -> dict[str, Any]:
-    """``threshold.json``: the KL threshold record plus ``mlp_curve``/``mlp_full_accuracy`` and
-    ``calibration`` (:func:`cross_fitted_calibration`; None without held-out books).
-    ``groups``: each document's text when documents are excerpts (whole texts are held out);
-    ``kept``: a list that receives the curve's MLP (trained on the split's training books)."""
+    """``threshold.json``: the KL threshold record plus ``mlp_curve``/``mlp_full_accuracy``/
+    ``mlp_full`` and ``calibration``, every curve cross-fitted over the folds of
+    :func:`bundle_folds` (each text held out once; :func:`punctstyle.attribution.length.fold_rounds`):
+    KL signatures (:func:`punctstyle.attribution.length.threshold_record`) and one network per fold
+    (:func:`cross_fitted_mlp`, which also gives the calibration). ``groups``: each document's text
+    when documents are excerpts (whole texts are held out); ``kept``: a list that receives the
+    network of the first round (fold 0 when it has a test text), trained without that fold's texts
+    (the rolling choice's, :func:`word_methods`)."""
 
+    folds = bundle_folds(labels, groups, settings)
     record = threshold_record(sequences, labels, grid=settings.mark_grid, fraction=settings.fraction,
                               features=settings.threshold_features, test_fraction=settings.test_fraction,
-                              seed=settings.seed, groups=groups)
+                              seed=settings.seed, groups=groups, folds=folds)
     full_features = stack_features(features, trainer.feature_set)
-    trained: list[TrainedMLP] = []  # the curve's model, kept for the calibration
-
-    def train_and_keep(X: np.ndarray, y: np.ndarray) -> TrainedMLP:
-        trained.append(trainer.train(X, y))
-        return trained[-1]
-
-    try:
-        mlp = mlp_length_curve(sequences, labels, full_features,
-                               trainer.inputs_of, train_and_keep, grid=settings.mark_grid,
-                               test_fraction=settings.test_fraction, seed=settings.seed, groups=groups)
-    except ValueError:  # no test book: the KL record says so in its note
-        mlp = {"full_accuracy": None, "curve": []}
-    calibration = None
-    if trained and kept is not None:
-        kept.append(trained[-1])
-    if trained:
-        calibration = cross_fitted_calibration(sequences, labels, full_features, settings, trainer, groups)
-    return {**record, "mlp_full_accuracy": mlp["full_accuracy"], "mlp_curve": mlp["curve"],
-            "calibration": calibration}
+    mlp = cross_fitted_mlp(sequences, labels, full_features, settings, trainer, folds)
+    if mlp["model"] is not None and kept is not None:
+        kept.append(mlp["model"])
+    return {**record, "folds": int(np.unique(folds).size), "mlp_full_accuracy": mlp["full_accuracy"],
+            "mlp_full": mlp["full"], "mlp_curve": mlp["curve"], "calibration": mlp["calibration"]}
 
 
 def calibration_folds(test_fraction: float) -> int:
-    """The folds of the cross-fitted calibration: ``K = max(2, round(1 / test_fraction))`` (5 for
-    the default 80/20 split: each network trains on the share of texts the length curve's does)."""
+    """The folds of the cross-fitted curves and calibration: ``K = max(2, round(1 / test_fraction))``
+    (5 for the default 80/20 split: each network trains on the share of texts the former split's did)."""
     return max(2, int(round(1.0 / test_fraction)))
+
+
+def bundle_folds(labels: Sequence[Any], groups: Sequence[Any] | None, settings: AttributionSettings) -> np.ndarray:
+    """The fold of each document: :func:`punctstyle.attribution.calibration.text_folds` into
+    :func:`calibration_folds` folds, seeded by ``attribution.seed`` (stratified by author, a text's
+    excerpts together)."""
+    return text_folds(np.asarray(labels, dtype=object), groups, calibration_folds(settings.test_fraction),
+                      np.random.default_rng(settings.seed))
+
+
+def counted_curve(right: np.ndarray, n_test: int, grid: Sequence[int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """``({"n_test", "n_right"}`` at full length``, [{"n_marks", "accuracy", "n_test", "n_right"}])``
+    from ``right`` (held-out texts attributed right: full length, then each length of ``grid``,
+    ascending); ``accuracy = n_right / n_test`` (None without a test text)."""
+    lengths = sorted({int(n) for n in grid})
+    share = [None if n_test == 0 else float(r) / n_test for r in right]
+    full = {"n_test": int(n_test), "n_right": int(right[0]), "accuracy": share[0]}
+    return full, [{"n_marks": n, "accuracy": share[j + 1], "n_test": int(n_test), "n_right": int(right[j + 1])}
+                  for j, n in enumerate(lengths)]
+
+
+def cross_fitted_mlp(sequences: Sequence[Any], labels: np.ndarray, full_features: np.ndarray,
+                     settings: AttributionSettings, trainer: Trainer, folds: np.ndarray) -> dict[str, Any]:
+    """The MLP's held-out curve and the calibration from one network per fold: for each round of
+    :func:`punctstyle.attribution.length.fold_rounds`, ``trainer`` trains the deployed recipe on the
+    other folds and predicts the fold's texts whole and cut to each grid length
+    (:func:`punctstyle.attribution.calibration.held_out_predictions`). The curve counts the right
+    top-1 answers, ``accuracy(n) = sum_k right_k(n) / sum_k n_k``; the same predictions give
+    :func:`punctstyle.attribution.calibration.cross_fitted_record`. Returns ``{"full_accuracy",
+    "full": {"n_test", "n_right"}, "curve", "calibration", "model"}`` (``model``: the first
+    round's network; None, an empty curve and no calibration without a round)."""
+
+    y = np.asarray(labels, dtype=object)
+    classes = np.unique(y.astype(str))
+    index = {c: j for j, c in enumerate(classes.tolist())}
+    lengths = sorted({int(n) for n in settings.mark_grid})
+    right = np.zeros(len(lengths) + 1, dtype=np.int64)
+    n_test, first = 0, None
+    blocks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for held_out in fold_rounds(y, folds):
+        model = trainer.train(full_features[held_out.train], y[held_out.train])
+        first = model if first is None else first
+        proba, truth = held_out_predictions(model, sequences, y, held_out.test, full_features,
+                                            trainer.inputs_of, settings.mark_grid)
+        right += (np.argmax(proba, axis=1) == truth).reshape(len(lengths) + 1, -1).sum(axis=1)
+        n_test += truth.size // (len(lengths) + 1)
+        truth = np.array([index[str(model.classes[t])] for t in truth], dtype=np.int64)
+        proba = aligned_probabilities(proba, [str(c) for c in model.classes], classes.tolist())
+        blocks.append((proba, truth, np.full(truth.size, held_out.fold)))
+    if not blocks:  # no test text: the KL record says so in its note
+        return {"full_accuracy": None, "full": None, "curve": [], "calibration": None, "model": None}
+    full, curve = counted_curve(right, n_test, lengths)
+    proba, truth, fold = (np.concatenate(parts) for parts in zip(*blocks, strict=True))
+    return {"full_accuracy": full.pop("accuracy"), "full": full, "curve": curve,
+            "calibration": cross_fitted_record(proba, truth, fold), "model": first}
 
 
 def cross_fitted_calibration(sequences: Sequence[Any], labels: np.ndarray, full_features: np.ndarray,
                              settings: AttributionSettings, trainer: Trainer,
                              groups: Sequence[Any] | None = None) -> dict[str, Any] | None:
-    """:func:`punctstyle.attribution.calibration.cross_fitted_record` of the deployed recipe: the
-    texts dealt into :func:`calibration_folds` folds (:func:`punctstyle.attribution.calibration.text_folds`,
-    seeded by ``attribution.seed``); for each fold, ``trainer`` trains a network on the other folds
-    and predicts the fold's texts whole and cut to each grid length (an author the network did not
-    see is left out); None without a prediction."""
-
-    y = np.asarray(labels, dtype=object)
-    classes = np.unique(y.astype(str))
-    folds = text_folds(y, groups, calibration_folds(settings.test_fraction), np.random.default_rng(settings.seed))
-    blocks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    for k in np.unique(folds).tolist():
-        train = folds != k
-        if not train.any():
-            continue
-        model = trainer.train(full_features[train], y[train])
-        proba, truth = held_out_predictions(model, sequences, y, np.flatnonzero(folds == k), full_features,
-                                            trainer.inputs_of, settings.mark_grid)
-        if truth.size:
-            index = {c: j for j, c in enumerate(classes.tolist())}
-            truth = np.array([index[str(model.classes[t])] for t in truth], dtype=np.int64)
-            proba = aligned_probabilities(proba, [str(c) for c in model.classes], classes.tolist())
-            blocks.append((proba, truth, np.full(truth.size, k)))
-    if not blocks:
-        return None
-    proba, truth, fold = (np.concatenate(parts) for parts in zip(*blocks, strict=True))
-    return cross_fitted_record(proba, truth, fold)
+    """The ``calibration`` of :func:`cross_fitted_mlp` on the folds of :func:`bundle_folds` (None
+    without a prediction)."""
+    folds = bundle_folds(labels, groups, settings)
+    return cross_fitted_mlp(sequences, labels, full_features, settings, trainer, folds)["calibration"]
 
 
 def build_attribution_bundle(
@@ -222,15 +246,17 @@ def word_methods(sequences: Sequence[Any], features: Mapping[str, np.ndarray], l
                  word_files: Any) -> tuple[WordModels, dict]:
     """The deployed word models (:mod:`punctstyle.attribution.bundle_words`, the ``settings.words``
     most frequent words of every corpus book, Delta fitted on every book) and what
-    ``threshold.json`` gains: ``word_curves`` (held-out accuracy per length on the split of the
-    MLP's and KL's curves) and ``rolling`` (:func:`punctstyle.attribution.bundle_words.rolling_choice`
-    on that split, at the window ``punctstyle rolling`` uses by default,
+    ``threshold.json`` gains: ``word_curves`` (held-out accuracy per length, cross-fitted over the
+    folds of the MLP's and KL's curves, :func:`bundle_folds`) and ``rolling``
+    (:func:`punctstyle.attribution.bundle_words.rolling_choice` on the first round of those folds
+    only: its held-out books in the collaborations, its training books for the word models and KL
+    signatures, ``split_model`` its network; at the window ``punctstyle rolling`` uses by default,
     :func:`punctstyle.attribution.rolling.rolling_window`, shrunk to what the collaboration parts hold,
     :func:`punctstyle.attribution.rolling.choice_window`; ``window`` and ``command_window`` record
-    both; the punctuation method is the one :func:`punctstyle.attribution.rolling.best_method_at`
-    picks at that window, scored by the split's MLP or KL signatures). Without held-out
-    books (``split_model`` None) ``word_curves`` is empty and ``rolling`` None."""
-    from punctstyle.attribution.length import attribution_split
+    both; ``fold`` the fold held out; the punctuation method is the one
+    :func:`punctstyle.attribution.rolling.best_method_at` picks at that window, scored by that
+    network or KL signatures). Without held-out books (``split_model`` None) ``word_curves`` is
+    empty and ``rolling`` None."""
     from punctstyle.attribution.rolling import (
         PROBABILITY, SliceScores, best_method_at, choice_window, default_step, kl_slice_scores, rolling_window)
     from punctstyle.classifiers.kl_nearest import class_signatures
@@ -242,16 +268,21 @@ def word_methods(sequences: Sequence[Any], features: Mapping[str, np.ndarray], l
         return np.asarray(word_files.stream(i, *sequences[i]), dtype=object)
 
     every = np.arange(y.size)
-    words = training_vocabulary((word_files.counts(int(i)) for i in every), settings.words)
-    word_rows = np.vstack([count_frequencies(*word_files.counts(int(i)), words) for i in every])
+    book_counts = [word_files.counts(int(i)) for i in every]  # each words file read once
+
+    def counts(i: int) -> tuple[Any, np.ndarray]:
+        return book_counts[i]
+
+    words = training_vocabulary(book_counts, settings.words)
+    word_rows = np.vstack([count_frequencies(*c, words) for c in book_counts])
     models = fit_word_models(punctuation_block(features), word_rows, y, words)
-    train, test = attribution_split(y, settings.test_fraction, settings.seed, groups)
-    if split_model is None or test.size == 0:
+    rounds = fold_rounds(y, bundle_folds(y, groups, settings))
+    if split_model is None or not rounds:
         return models, {"word_curves": {}, "words": len(words), "rolling": None}
-    curves = word_length_curves(sequences, stream, word_files.counts, y, train, test, settings.mark_grid,
-                                settings.words)
-    split_words = curves.pop("words")
-    split_rows = np.vstack([count_frequencies(*word_files.counts(int(i)), split_words) for i in train])
+    curves = word_length_curves(sequences, stream, counts, y, rounds, settings.mark_grid, settings.words)
+    train, test = rounds[0].train, rounds[0].test
+    split_words = training_vocabulary((book_counts[int(i)] for i in train), settings.words)
+    split_rows = np.vstack([count_frequencies(*book_counts[int(i)], split_words) for i in train])
     split_models = fit_word_models(punctuation_block({f: features[f][train] for f in PAPER_FEATURES}),
                                    split_rows, y[train], split_words)
     command_window = rolling_window(threshold)
@@ -273,6 +304,7 @@ def word_methods(sequences: Sequence[Any], features: Mapping[str, np.ndarray], l
                             part_marks=settings.part_marks, seed=settings.seed,
                             feature_names=tuple(dict.fromkeys([*PAPER_FEATURES, *trainer.feature_set])))
     choice["punctuation_method"] = punctuation_method
+    choice["fold"] = int(rounds[0].fold)
     choice["command_window"] = int(command_window)
     return models, {"word_curves": curves, "words": len(words), "rolling": choice}
 

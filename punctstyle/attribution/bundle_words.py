@@ -12,11 +12,11 @@ words together with the paper's punctuation features f1..f6, beside the MLP and 
 
 ``words.npz`` (the bundle's file ``words``) holds the deployed models, fitted on every corpus
 book: the words (best first), and per method the authors, the z-score ``mean`` and ``sd`` and
-the author ``centroids``. Their held-out accuracy per length (:func:`word_length_curves`: on the
-split of the MLP's and KL's curves, the vocabulary chosen on its training books, each test book
-cut to its first ``n`` marks and the words before them) and the rolling method chosen by
-change-point F1 on synthetic collaborations of the held-out books (:func:`rolling_choice`) go
-into ``threshold.json`` (``word_curves``, ``rolling``).
+the author ``centroids``. Their held-out accuracy per length (:func:`word_length_curves`:
+cross-fitted over the folds of the MLP's and KL's curves, the vocabulary chosen on each round's
+training books, each test book cut to its first ``n`` marks and the words before them) and the
+rolling method chosen by change-point F1 on synthetic collaborations of the held-out books of the
+first fold (:func:`rolling_choice`) go into ``threshold.json`` (``word_curves``, ``rolling``).
 """
 
 from __future__ import annotations
@@ -162,42 +162,53 @@ def read_word_models(path: Any) -> WordModels:
 
 def word_length_curves(sequences: Sequence[tuple[np.ndarray, np.ndarray]], stream: Stream,
                        counts: Callable[[int], tuple[Sequence[str], np.ndarray]], labels: Sequence[Any],
-                       train: np.ndarray, test: np.ndarray, grid: Sequence[int], k: int) -> dict[str, Any]:
-    """Held-out top-1 accuracy of both Delta methods, whole and per grid length.
+                       rounds: Sequence[Any], grid: Sequence[int], k: int) -> dict[str, Any]:
+    """Held-out top-1 accuracy of both Delta methods, whole and per grid length, pooled over rounds.
 
-    ``train``/``test``: the rows of the MLP's and KL's split
-    (:func:`punctstyle.attribution.length.attribution_split`); the ``k`` words are chosen on the
-    training books' whole counts (``counts(i)``), the Deltas fitted on the training books whole;
-    each test book is cut to its first ``n`` marks (f1..f6 of those marks, the frequencies of the
-    words before them: ``stream(i)[: sum_{j < n} g_j]``). Returns ``{"words": [...], "<method>":
-    {"full_accuracy", "curve": [{"n_marks", "accuracy", "n_test"}]}}``."""
+    ``rounds``: the ``train``/``test`` rows of the MLP's and KL's measurement
+    (:func:`punctstyle.attribution.length.held_out_rounds`: cross-fitted folds, or one split). In
+    each round the ``k`` words are chosen on the training books' whole counts (``counts(i)``), the
+    Deltas fitted on the training books whole; each test book is cut to its first ``n`` marks
+    (f1..f6 of those marks, the frequencies of the words before them: ``stream(i)[: sum_{j < n}
+    g_j]``). ``accuracy(n) = sum_r right_r(n) / sum_r n_r``. Returns ``{"<method>":
+    {"full_accuracy", "n_test", "n_right", "curve": [{"n_marks", "accuracy", "n_test", "n_right"}]}}``."""
     from punctstyle.corpus.words import training_vocabulary
     from punctstyle.features import compute_features
 
     y = np.asarray(labels, dtype=object)
-    words = training_vocabulary((counts(int(i)) for i in train), k)
-    punct_train = np.vstack([punctuation_block(compute_features(*sequences[i])) for i in train])
-    words_train = np.vstack([count_frequencies(*counts(int(i)), words) for i in train])
-    models = fit_word_models(punct_train, words_train, y[train], words)
     lengths = sorted({int(n) for n in grid})
-    views: dict[Any, tuple[list[np.ndarray], list[np.ndarray]]] = {n: ([], []) for n in [None, *lengths]}
-    for i in test:
-        marks, gaps = sequences[i]
-        words_of = stream(int(i))
-        cumulative = np.concatenate([[0], np.cumsum(np.asarray(gaps, dtype=np.int64))])
-        for n in views:
-            stop = len(marks) if n is None else min(n, len(marks))
-            views[n][0].append(punctuation_block(compute_features(marks[:stop], gaps[:stop]))[0])
-            end = len(words_of) if n is None else int(cumulative[stop])
-            views[n][1].append(stream_frequencies(words_of[:end], words))
-    out: dict[str, Any] = {"words": list(words)}
-    for method, reference in models.references.items():
-        def accuracy_at(n: Any, reference: DeltaReference = reference, method: str = method) -> float:
-            rows = method_rows(method, np.vstack(views[n][0]), np.vstack(views[n][1]))
-            return float(np.mean(reference.predict(rows) == y[test]))
-
-        out[method] = {"full_accuracy": accuracy_at(None),
-                       "curve": [{"n_marks": n, "accuracy": accuracy_at(n), "n_test": int(test.size)} for n in lengths]}
+    right = {method: np.zeros(len(lengths) + 1, dtype=np.int64) for method in WORD_METHODS}
+    n_test = 0
+    every = sorted({int(i) for held_out in rounds for i in held_out.train})
+    book_counts = {i: counts(i) for i in every}  # read once, used by every round
+    whole = {i: punctuation_block(compute_features(*sequences[i]))[0] for i in every}
+    for held_out in rounds:
+        train, test = held_out.train, held_out.test
+        words = training_vocabulary((book_counts[int(i)] for i in train), k)
+        punct_train = np.vstack([whole[int(i)] for i in train])
+        words_train = np.vstack([count_frequencies(*book_counts[int(i)], words) for i in train])
+        models = fit_word_models(punct_train, words_train, y[train], words)
+        views: dict[Any, tuple[list[np.ndarray], list[np.ndarray]]] = {n: ([], []) for n in [None, *lengths]}
+        for i in test:
+            marks, gaps = sequences[i]
+            words_of = stream(int(i))
+            cumulative = np.concatenate([[0], np.cumsum(np.asarray(gaps, dtype=np.int64))])
+            for n in views:
+                stop = len(marks) if n is None else min(n, len(marks))
+                views[n][0].append(punctuation_block(compute_features(marks[:stop], gaps[:stop]))[0])
+                end = len(words_of) if n is None else int(cumulative[stop])
+                views[n][1].append(stream_frequencies(words_of[:end], words))
+        for method, reference in models.references.items():
+            for j, n in enumerate(views):
+                rows = method_rows(method, np.vstack(views[n][0]), np.vstack(views[n][1]))
+                right[method][j] += int(np.sum(reference.predict(rows) == y[test]))
+        n_test += int(len(test))
+    out: dict[str, Any] = {}
+    for method in WORD_METHODS:
+        share = [None if n_test == 0 else float(r) / n_test for r in right[method]]
+        out[method] = {"full_accuracy": share[0], "n_test": n_test, "n_right": int(right[method][0]),
+                       "curve": [{"n_marks": n, "accuracy": share[j + 1], "n_test": n_test,
+                                  "n_right": int(right[method][j + 1])} for j, n in enumerate(lengths)]}
     return out
 
 

@@ -2,7 +2,9 @@
 
 :func:`minimum_marks_for_attribution` measures, on held-out books truncated to their first
 ``n`` marks, the top-1 accuracy of KL-nearest attribution for every ``n`` of a grid, and
-returns the smallest ``n`` reaching a fraction of the full-length accuracy.
+returns the smallest ``n`` reaching a fraction of the full-length accuracy; the books are held
+out in the rounds of :func:`held_out_rounds` (the bundle: cross-fitted over K folds of texts,
+every text held out once; else one 80/20 split).
 :func:`mlp_length_curve` measures the MLP's accuracy on the same split and lengths, so that
 the command line can say which method to trust at a text's length.
 :func:`threshold_record` combines both into the record of ``threshold.json``.
@@ -28,7 +30,16 @@ FeaturesFunction = Callable[[np.ndarray, np.ndarray], Mapping[str, np.ndarray]]
 
 Sequences = Sequence[tuple[np.ndarray, np.ndarray]]
 
-CURVE_COLUMNS: tuple[str, ...] = ("n_marks", "accuracy", "n_test", "n_truncated", "n_fallback")
+CURVE_COLUMNS: tuple[str, ...] = ("n_marks", "accuracy", "n_test", "n_right", "n_truncated", "n_fallback")
+
+
+@dataclass(frozen=True)
+class HeldOutRound:
+    """One round of a held-out measurement: ``fold`` (its number), ``train`` and ``test`` row indices."""
+
+    fold: int
+    train: np.ndarray
+    test: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -37,8 +48,9 @@ class MarksThreshold:
 
     ``n_min``: smallest grid length whose accuracy reaches ``target_accuracy`` (None if
     none does, or if the full-length accuracy is 0); ``curve``: one row per grid length
-    (``n_marks``, ``accuracy``, ``n_test``, ``n_truncated``: test books longer than
-    ``n_marks``, ``n_fallback``: all-NaN divergences).
+    (``n_marks``, ``accuracy``, ``n_test``, ``n_right``: test books attributed right,
+    ``n_truncated``: test books longer than ``n_marks``, ``n_fallback``: all-NaN divergences);
+    ``full_right``: test books attributed right at full length.
     """
 
     n_min: int | None
@@ -47,6 +59,7 @@ class MarksThreshold:
     fraction: float
     feature: str
     curve: pd.DataFrame
+    full_right: int | None = None
 
 
 def truncate_sequence(marks: np.ndarray, gaps: np.ndarray, n_marks: int) -> tuple[np.ndarray, np.ndarray]:
@@ -87,6 +100,34 @@ def attribution_split(
     return documents_split(labels, groups, test_fraction, np.random.default_rng(seed))
 
 
+def fold_rounds(labels: Sequence[Any], folds: np.ndarray) -> list[HeldOutRound]:
+    """Cross-fitting rounds: for each fold ``k`` (ascending), ``train`` = the rows of the other
+    folds, ``test`` = the rows of fold ``k`` whose author has a training row (a measurement of
+    closed-set attribution cannot name an author it never saw); rounds without a test row are left
+    out. Over the rounds every row whose author has texts in two folds is tested once."""
+    y = np.asarray(labels, dtype=object)
+    folds = np.asarray(folds)
+    rounds = []
+    for k in np.unique(folds).tolist():
+        inside = folds == k
+        train = np.flatnonzero(~inside)
+        test = np.flatnonzero(inside & np.isin(y.astype(str), y[train].astype(str)))
+        if test.size:
+            rounds.append(HeldOutRound(int(k), train, test))
+    return rounds
+
+
+def held_out_rounds(labels: Sequence[Any], test_fraction: float, seed: int, groups: Sequence[Any] | None = None,
+                    folds: np.ndarray | None = None) -> list[HeldOutRound]:
+    """The rounds of a length measurement: :func:`fold_rounds` of ``folds`` (cross-fitted: every
+    text held out once) or, without ``folds``, the one split of :func:`attribution_split` (no
+    round when it has no test row)."""
+    if folds is not None:
+        return fold_rounds(labels, folds)
+    train, test = attribution_split(labels, test_fraction, seed, groups)
+    return [HeldOutRound(0, train, test)] if test.size else []
+
+
 NO_TEST_BOOK = (
     "no test books: every class needs at least 3 books (texts, when documents are excerpts) for a test document"
 )
@@ -103,46 +144,55 @@ def minimum_marks_for_attribution(
     test_fraction: float,
     seed: int,
     groups: Sequence[Any] | None = None,
+    folds: np.ndarray | None = None,
 ) -> MarksThreshold:
     """Estimate the number of marks below which KL-nearest attribution is unreliable.
 
-    Books (``(marks, gaps)`` sequences with author ``labels``) are split by
-    :func:`attribution_split`. Author signatures are the mean ``feature`` of the full-length
-    training books. Each test book is then truncated to its first ``n`` marks for every
-    ``n`` of ``grid`` and attributed to ``argmin_a d_KL(signature_a, f(truncated book))``.
-    The threshold is the smallest ``n`` whose top-1 accuracy is at least ``fraction`` times
-    the full-length accuracy. ``groups``: see :func:`attribution_split` (excerpts: the full
-    length is an excerpt's).
+    Books (``(marks, gaps)`` sequences with author ``labels``) are held out in the rounds of
+    :func:`held_out_rounds` (``folds``: cross-fitted over the folds; without, the one split of
+    :func:`attribution_split`). In each round, author signatures are the mean ``feature`` of the
+    full-length training books; each test book is truncated to its first ``n`` marks for every
+    ``n`` of ``grid`` and attributed to ``argmin_a d_KL(signature_a, f(truncated book))``. The
+    accuracy at ``n`` is ``n_right / n_test`` pooled over the rounds. The threshold is the
+    smallest ``n`` whose top-1 accuracy is at least ``fraction`` times the full-length accuracy.
+    ``groups``: see :func:`attribution_split` (excerpts: the full length is an excerpt's).
     """
     y = np.asarray(labels, dtype=object)
     if len(sequences) != y.size:
         raise ValueError(f"{len(sequences)} sequences for {y.size} labels")
     if not 0.0 < fraction <= 1.0:
         raise ValueError(f"fraction must lie in (0, 1], got {fraction}")
-    train, test = attribution_split(y, test_fraction, seed, groups)
-    if test.size == 0:
+    rounds = held_out_rounds(y, test_fraction, seed, groups, folds)
+    if not rounds:
         raise ValueError(NO_TEST_BOOK)
-    classes, signatures, counts = class_signatures(
-        _feature_rows(sequences, train, compute_features, feature), y[train]
-    )
-    fallback = int(np.argmax(counts))
-
-    def evaluate(n_marks: int | None) -> tuple[float, int]:
-        X = _feature_rows(sequences, test, compute_features, feature, n_marks)
-        nearest, n_fallback = kl_nearest(signatures, X, fallback)
-        return accuracy(y[test], classes[nearest]), n_fallback
-
-    full_accuracy, _ = evaluate(None)
-    lengths = np.array([len(sequences[i][0]) for i in test])
-    rows = []
-    for n in sorted({int(n) for n in grid}):
-        acc, n_fallback = evaluate(n)
-        rows.append((n, acc, int(test.size), int((lengths > n).sum()), n_fallback))
+    lengths = sorted({int(n) for n in grid})
+    right = np.zeros(len(lengths) + 1, dtype=np.int64)  # full length, then each grid length
+    fallbacks = np.zeros(len(lengths), dtype=np.int64)
+    n_truncated = np.zeros(len(lengths), dtype=np.int64)
+    n_test = 0
+    for held_out in rounds:
+        train, test = held_out.train, held_out.test
+        classes, signatures, counts = class_signatures(
+            _feature_rows(sequences, train, compute_features, feature), y[train]
+        )
+        fallback = int(np.argmax(counts))
+        for j, n in enumerate([None, *lengths]):
+            nearest, n_fallback = kl_nearest(signatures, _feature_rows(sequences, test, compute_features, feature, n),
+                                             fallback)
+            right[j] += int(np.sum(classes[nearest] == y[test]))
+            if j:
+                fallbacks[j - 1] += n_fallback
+        text_lengths = np.array([len(sequences[i][0]) for i in test])
+        n_truncated += (text_lengths[None, :] > np.array(lengths)[:, None]).sum(axis=1)
+        n_test += int(test.size)
+    full_accuracy = right[0] / n_test
+    rows = [(n, right[j + 1] / n_test, n_test, int(right[j + 1]), int(n_truncated[j]), int(fallbacks[j]))
+            for j, n in enumerate(lengths)]
     curve = pd.DataFrame(rows, columns=list(CURVE_COLUMNS))
     target = fraction * full_accuracy
     reached = curve.loc[curve["accuracy"] >= target - 1e-12, "n_marks"]
     n_min = None if full_accuracy == 0 or reached.empty or math.isnan(full_accuracy) else int(reached.iloc[0])
-    return MarksThreshold(n_min, full_accuracy, target, fraction, feature, curve)
+    return MarksThreshold(n_min, float(full_accuracy), float(target), fraction, feature, curve, int(right[0]))
 
 
 def mlp_length_curve(
@@ -202,6 +252,7 @@ def curve_records(curve: pd.DataFrame) -> list[dict[str, Any]]:
             "n_marks": int(r.n_marks),
             "accuracy": _json_number(r.accuracy),
             "n_test": int(r.n_test),
+            "n_right": int(r.n_right),
             "n_truncated": int(r.n_truncated),
             "n_fallback": int(r.n_fallback),
         }
@@ -256,6 +307,7 @@ def threshold_record(
     test_fraction: float,
     seed: int,
     groups: Sequence[Any] | None = None,
+    folds: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """:func:`minimum_marks_for_attribution` as the JSON record of ``threshold.json``.
 
@@ -274,6 +326,10 @@ def threshold_record(
     With ``groups`` (documents are excerpts of texts; :func:`attribution_split`) the record adds
     ``n_texts``; the test documents are then excerpts, so the full length is an excerpt's and
     ``min_marks`` is at most the first grid length from the excerpt length on.
+
+    With ``folds`` (cross-fitted, :func:`held_out_rounds`) the record adds ``folds`` (their
+    number) and the baseline is pooled over the rounds: ``sum_r n_r b_r / sum_r n_r`` (``b_r``
+    the baseline of round ``r``'s ``n_r`` test books).
     """
     y = np.asarray(labels, dtype=object)
     grid = sorted({int(n) for n in grid})
@@ -289,21 +345,26 @@ def threshold_record(
     }
     if groups is not None:
         record["n_texts"] = int(np.unique(np.asarray(groups, dtype=object)).size)
+    if folds is not None:
+        record["folds"] = int(np.unique(np.asarray(folds)).size)
     try:
         results = {
             f: minimum_marks_for_attribution(
                 sequences, y, single_feature_function(f), grid=grid, fraction=fraction,
-                feature=f, test_fraction=test_fraction, seed=seed, groups=groups,
+                feature=f, test_fraction=test_fraction, seed=seed, groups=groups, folds=folds,
             )
             for f in features
         }
     except ValueError as exc:
         return {**record, **_not_estimated(f"not estimated: {exc}")}
-    train, test = attribution_split(y, test_fraction, seed, groups)
-    baseline = baseline_accuracy(y[train], y[test])
+    rounds = held_out_rounds(y, test_fraction, seed, groups, folds)
+    sizes = np.array([r.test.size for r in rounds], dtype=np.float64)
+    baseline = float(np.dot(sizes, [baseline_accuracy(y[r.train], y[r.test]) for r in rounds]) / sizes.sum())
     curves = {
         f: {
             "full_accuracy": _json_number(r.full_accuracy),
+            "n_test": int(sizes.sum()),
+            "n_right": r.full_right,
             "target_accuracy": _json_number(r.target_accuracy),
             "n_min": r.n_min,
             "curve": curve_records(r.curve),
@@ -333,8 +394,11 @@ def threshold_record(
 
 
 __all__ = [
+    "HeldOutRound",
     "MarksThreshold",
     "attribution_split",
+    "fold_rounds",
+    "held_out_rounds",
     "curve_records",
     "minimum_marks_for_attribution",
     "mlp_length_curve",

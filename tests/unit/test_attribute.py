@@ -359,3 +359,32 @@ def test_a_tie_at_the_texts_length_goes_to_the_better_curve_then_to_punctuation(
     assert att.trusted_answer([mlp, twin]).method == "mlp"
     assert att.curve_mean([]) is None and att.curve_mean([{"n_marks": 50, "accuracy": None}]) is None
     assert mlp.as_json()["curve_mean"] == pytest.approx(0.7)
+
+
+def test_fold_rounds_hold_each_book_out_once_among_known_authors():
+    labels = np.array(["a", "a", "b", "b", "c"], dtype=object)
+    rounds = length.fold_rounds(labels, np.array([0, 1, 0, 1, 0]))
+    assert [r.fold for r in rounds] == [0, 1]
+    assert rounds[0].train.tolist() == [1, 3] and rounds[0].test.tolist() == [0, 2]  # c has no training book
+    assert rounds[1].train.tolist() == [0, 2, 4] and rounds[1].test.tolist() == [1, 3]
+
+
+def test_the_cross_fitted_kl_curve_pools_the_rounds_counts():
+    from punctstyle.attribution.calibration import text_folds
+    from punctstyle.classifiers.kl_nearest import class_signatures, kl_nearest
+
+    _, books, labels = corpus(n_books=5, length=400, seed=2, concentration=4.0)
+    folds = text_folds(labels, None, 5, np.random.default_rng(0))
+    result = length.minimum_marks_for_attribution(books, labels, compute_features, grid=(20, 100), fraction=0.9,
+                                                  feature="f3", test_fraction=0.2, seed=0, folds=folds)
+    right = np.zeros(3, dtype=np.int64)  # by hand: whole, 20, 100 marks
+    for k in range(5):
+        train, test = np.flatnonzero(folds != k), np.flatnonzero(folds == k)
+        classes, signatures, _ = class_signatures(np.vstack([compute_features(*books[i])["f3"] for i in train]),
+                                                  labels[train])
+        for j, n in enumerate((400, 20, 100)):
+            rows = np.vstack([compute_features(*length.truncate_sequence(*books[i], n))["f3"] for i in test])
+            right[j] += int(np.sum(classes[kl_nearest(signatures, rows, 0)[0]] == labels[test]))
+    assert result.full_right == right[0] and result.full_accuracy == right[0] / 20
+    assert result.curve["n_test"].tolist() == [20, 20] and result.curve["n_right"].tolist() == right[1:].tolist()
+    assert result.curve["accuracy"].tolist() == (right[1:] / 20).tolist()

@@ -128,7 +128,15 @@ def test_bundle_stores_word_methods_with_their_curves(word_bundle):
     assert manifest["word_methods"] == ["delta_words", "delta_both"]
     for method in ("delta_words", "delta_both"):
         curve = threshold["word_curves"][method]["curve"]
-        assert [r["n_marks"] for r in curve] == [20, 40, 80, 160] and all(r["n_test"] == 6 for r in curve)
+        # cross-fitted over K = round(1 / 0.34) = 3 folds of texts: each of the 18 books held out once
+        assert [r["n_marks"] for r in curve] == [20, 40, 80, 160] and all(r["n_test"] == 18 for r in curve)
+        assert all(r["accuracy"] == r["n_right"] / 18 for r in curve)
+    assert threshold["folds"] == 3 and threshold["word_curves"]["delta_words"]["n_test"] == 18
+    for curve in (threshold["mlp_curve"], threshold["curves"]["f3"]["curve"]):  # every method on the same books
+        assert all(r["n_test"] == 18 and r["accuracy"] == r["n_right"] / 18 for r in curve)
+    assert threshold["mlp_full"]["n_test"] == 18 and threshold["calibration"]["folds"] == 3
+    # the calibration pools the same predictions: 18 books, whole and at the 4 lengths
+    assert threshold["calibration"]["n_predictions"] == 18 * 5
     # words separate these authors: Delta on words gets every held-out book right from 40 marks on
     assert [r["accuracy"] for r in threshold["word_curves"]["delta_words"]["curve"]][1:] == [1.0, 1.0, 1.0]
     rolling = threshold["rolling"]
@@ -139,6 +147,7 @@ def test_bundle_stores_word_methods_with_their_curves(word_bundle):
     # measured at the command's default window (800 marks) shrunk to what the parts of 300 to 400
     # marks hold: two windows a part, floor(300 / 2) = 150 marks, step round(150 / 4) = 38
     assert (rolling["command_window"], rolling["window"], rolling["step"], rolling["margin"]) == (800, 150, 38, 150)
+    assert rolling["fold"] == 0  # the collaborations are drawn from the held-out books of the first fold
     assert manifest["rolling_choice"] == {"default": "words", "window": 150, "step": 38, "command_window": 800}
     loaded = bundles.load_attribution_bundle(word_bundle)
     assert loaded.words is not None and len(loaded.words.words) == threshold["words"] == 15  # every word there is

@@ -101,3 +101,51 @@ def test_aligned_probabilities_put_each_column_under_its_class():
     proba = np.array([[0.25, 0.75], [0.5, 0.5]])
     aligned = cal.aligned_probabilities(proba, ["c", "a"], ["a", "b", "c"])
     assert aligned.tolist() == [[0.75, 0.0, 0.25], [0.5, 0.0, 0.5]]
+
+
+class LookupModel:
+    """A network stand-in: input ``[j]`` gets 0.8 on class ``j`` (the rest shared evenly)."""
+
+    def __init__(self, labels):
+        self.classes = np.unique(np.asarray(labels).astype(str))
+
+    def predict_proba(self, X):
+        n = self.classes.size
+        proba = np.full((len(X), n), 0.2 / (n - 1))
+        proba[np.arange(len(X)), np.asarray(X, dtype=np.int64)[:, 0]] = 0.8
+        return proba
+
+
+class CountingTrainer:
+    """Trains :class:`LookupModel` and counts the trainings; a text cut below 10 marks reads as author 0."""
+
+    def __init__(self):
+        self.trained = []
+
+    def train(self, X, labels):
+        self.trained.append(LookupModel(labels))
+        return self.trained[-1]
+
+    def inputs_of(self, marks, gaps):
+        return np.array([float(marks[0]) if len(marks) >= 10 else 0.0])
+
+
+def test_the_mlp_curve_and_the_calibration_share_one_network_per_fold():
+    from punctstyle.attribution.bundle import AttributionSettings
+    from punctstyle.attribution.bundle_build import cross_fitted_mlp
+    from punctstyle.settings import schema_defaults
+
+    labels = np.repeat(np.array(["a", "b", "c"], dtype=object), 4)
+    author = np.repeat([0, 1, 2], 4)
+    sequences = [(np.full(30, a, dtype=np.uint8), np.ones(30, dtype=np.int64)) for a in author]
+    settings = AttributionSettings.from_config({**schema_defaults()["attribution"], "mark_grid": [5, 20],
+                                                "test_fraction": 0.5, "seed": 0})
+    folds = cal.text_folds(labels, None, 2, np.random.default_rng(0))
+    trainer = CountingTrainer()
+    result = cross_fitted_mlp(sequences, labels, author[:, None].astype(float), settings, trainer, folds)
+    assert len(trainer.trained) == 2 and result["model"] is trainer.trained[0]  # one training a fold, not two
+    # every book held out once: right whole and at 20 marks; at 5 marks only author a's 4 books
+    assert result["full"] == {"n_test": 12, "n_right": 12} and result["full_accuracy"] == 1.0
+    assert result["curve"] == [{"n_marks": 5, "accuracy": 4 / 12, "n_test": 12, "n_right": 4},
+                               {"n_marks": 20, "accuracy": 1.0, "n_test": 12, "n_right": 12}]
+    assert result["calibration"]["n_predictions"] == 12 * 3 and result["calibration"]["folds"] == 2
