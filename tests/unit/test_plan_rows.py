@@ -72,6 +72,10 @@ def test_time_slot_and_gender_are_tasks_of_a_tei_corpus_by_default_and_switched_
     assert rows.configured_recognition_tasks(gutenberg, []) == ["author", "genre"]  # as before
     # the word baselines only where recognition.words.tasks names the task
     assert rows.word_tasks(tei, GENRE_SKIP) == ["author"]
+    words = config(source="tei", **{"recognition.words.tasks": ["gender", "author", "time_slot"]})
+    assert rows.word_tasks(words, GENRE_SKIP) == ["author", "time_slot", "gender"]
+    off = config(source="tei", metadata_tasks=[], **{"recognition.words.tasks": ["author", "time_slot"]})
+    assert rows.word_tasks(off, GENRE_SKIP) == ["author"]  # not a task: no word baseline for it
 
 
 def test_tasks_with_fewer_than_two_classes_leave_and_author_is_never_asked():

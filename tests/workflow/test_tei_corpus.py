@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -28,7 +29,10 @@ def tei_run(tmp_path_factory):
     config.write_text(yaml.safe_dump({"outdir": str(outdir), "source": "tei", "tei": {"path": str(root)}}))
     run = snakemake(f"{outdir}/corpus/summary.json", "--cores", "2", "--configfile", "config/test.yaml", str(config))
     dry = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(config), "--dry-run")
-    return {"root": root, "outdir": outdir, "expected": expected, "run": run, "dry": dry}
+    words = tmp_path_factory.mktemp("config") / "words.yaml"
+    words.write_text(yaml.safe_dump({"recognition": {"words": {"tasks": ["author", "time_slot", "gender"]}}}))
+    dry_words = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(config), str(words), "--dry-run")
+    return {"root": root, "outdir": outdir, "expected": expected, "run": run, "dry": dry, "dry_words": dry_words}
 
 
 def test_selection_and_exclusions(tei_run):
@@ -81,5 +85,16 @@ def test_the_rest_of_the_dag_is_planned(tei_run):
         assert rule in dry
     # time slot and gender are tasks of their own (metadata_tasks: both by default for tei)
     assert "task=time_slot" in dry and "task=gender" in dry
+    # the word baselines of a metadata task only when recognition.words.tasks names it
+    assert "task=time_slot" not in _word_table_jobs(dry) and "task=gender" not in _word_table_jobs(dry)
+    words = _word_table_jobs(tei_run["dry_words"].stdout)
+    assert "task=time_slot" in words and "task=gender" in words and "task=author" in words
     # two authors: General Imposters needs three (plan.shapes), so verification is not planned
     assert "verification" not in dry
+
+
+def _word_table_jobs(dry: str) -> str:
+    """The dry run's ``recognition_word_tables`` job blocks: each from its ``rule`` line to the
+    next ``rule``/``localrule``/``checkpoint`` line."""
+    blocks = re.split(r"^(?=(?:rule|localrule|checkpoint) \w+:)", dry, flags=re.M)
+    return "\n".join(block for block in blocks if block.startswith("rule recognition_word_tables:"))
