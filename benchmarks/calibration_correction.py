@@ -10,8 +10,9 @@ OUTDIR: a run's outdir with its corpus (``corpus/f1..f6.parquet``, ``sequences/`
 file (schema defaults for keys it leaves out), with each seed in place of ``attribution.seed``.
 Torch on one thread. Writes ``calibration.csv``
 (one row per seed and method: ``split_in_sample``, the former calibration; ``cross_fitted``, the
-present one, whose ``ece_after`` and ``nll_after`` are out of sample) and ``summary.csv`` (mean and sd over seeds), with
-``run.json`` (:mod:`evidence_run`).
+present one, whose ``ece_after`` and ``nll_after`` are out of sample), ``summary.csv`` (mean and sd over seeds) and
+``paired.csv`` (cross-fitted minus former, seed by seed), with ``run.json`` (:mod:`evidence_run`).
+``--summarise FOLDER`` rewrites ``summary.csv`` and ``paired.csv`` from a stored ``calibration.csv``.
 """
 
 from __future__ import annotations
@@ -56,11 +57,22 @@ def split_in_sample(sequences, labels, full_features, settings, trainer, groups)
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("outdir", type=Path)
+    parser.add_argument("outdir", type=Path, nargs="?")
+    parser.add_argument("--summarise", type=Path, default=None, help="rewrite the summaries of a stored folder")
     parser.add_argument("--configfile", type=Path, default=Path("config/config.yaml"))
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
     parser.add_argument("--out", type=Path, default=None, help="evidence folder (docs/evidence/calibration)")
     args = parser.parse_args(argv)
+    if args.summarise is not None:
+        frame = pd.read_csv(args.summarise / "calibration.csv")
+        for name, table in (("summary.csv", summarise(frame)), ("paired.csv", paired(frame))):
+            table.to_csv(args.summarise / name, index=False, float_format="%.6g")
+        run_json = args.summarise / "run.json"
+        record = json.loads(run_json.read_text(encoding="utf-8"))
+        record["summaries_command"] = f"python benchmarks/calibration_correction.py --summarise {args.summarise.as_posix()}"
+        run_json.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        print(paired(frame).to_string(index=False))
+        return 0
 
     import torch
 
@@ -110,6 +122,21 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+MEASURES = ("temperature", "nll_before", "nll_after", "ece_before", "ece_after", "cpu_s")
+
+
+def paired(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per measure, ``cross_fitted - split_in_sample`` of the same seed: mean, sd over seeds and
+    the seeds where it is positive."""
+    wide = frame.pivot(index="seed", columns="method", values=list(MEASURES))
+    rows = []
+    for measure in MEASURES:
+        difference = wide[(measure, "cross_fitted")] - wide[(measure, "split_in_sample")]
+        rows.append({"measure": measure, "difference_mean": difference.mean(), "difference_sd": difference.std(),
+                     "seeds_positive": int((difference > 0).sum()), "seeds": int(difference.size)})
+    return pd.DataFrame(rows)
+
+
 def summarise(frame: pd.DataFrame) -> pd.DataFrame:
     """Mean and sd over seeds of each method's measures."""
     summary = (frame.groupby("method", sort=False)[["temperature", "nll_before", "nll_after", "ece_before",
@@ -124,7 +151,7 @@ def store(args: argparse.Namespace, rows: list[dict], revision: str, run: Path, 
     from evidence_run import corpus_fingerprint, write_evidence
 
     frame = pd.DataFrame(rows)
-    write_evidence(args.out, {"calibration.csv": frame, "summary.csv": summarise(frame)}, {
+    write_evidence(args.out, {"calibration.csv": frame, "summary.csv": summarise(frame), "paired.csv": paired(frame)}, {
         "command": f"python benchmarks/calibration_correction.py OUTDIR --configfile {args.configfile.as_posix()} --seeds "
                    + " ".join(map(str, args.seeds)) + f" --out {args.out.as_posix()}",
         "commit": revision,
