@@ -128,6 +128,24 @@ def family_costs(results: Path) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+EXPERIMENT = ["task", "n_classes", "seed", "method", "feature_set"]
+
+
+def seed_comparison(results: Path, other: Path) -> pd.DataFrame:
+    """Every recognition experiment of ``results`` beside the same (task, classes, seed, method,
+    feature set) of ``other``: both accuracies, both epoch counts and whether they are equal."""
+    frames = []
+    for task in ("author", "genre"):
+        mine = results / "analysis" / "recognition" / f"{task}_results.csv"
+        theirs = other / "analysis" / "recognition" / f"{task}_results.csv"
+        if mine.is_file() and theirs.is_file():
+            frames.append(pd.read_csv(mine).merge(pd.read_csv(theirs), on=EXPERIMENT, how="left",
+                                                  suffixes=("", "_other")))
+    table = pd.concat(frames, ignore_index=True)
+    table["equal"] = (table["accuracy"] == table["accuracy_other"]) & (table["epochs"] == table["epochs_other"])
+    return table[[*EXPERIMENT, "accuracy", "accuracy_other", "epochs", "epochs_other", "equal"]]
+
+
 def paper_tables() -> pd.DataFrame:
     """The paper's printed accuracies and baselines (Tables 2-4), as the code holds them
     (``punctstyle.report.paper_comparison.PAPER_ACCURACY``): quoted values, not measurements."""
@@ -154,6 +172,23 @@ def time_v(path: Path) -> dict[str, float]:
             "cpu_share_of_2_cores": round((user + system) / (2 * wall), 3),
             "peak_rss_mb": round(int(field("Maximum resident set size (kbytes)")) / 1024),
             "exit_status": int(field("Exit status"))}
+
+
+MILESTONES = {
+    "corpus tables": "corpus/summary.json",
+    "consistency": "analysis/consistency/summary.csv",
+    "Tables 2-3 (author_summary.csv)": "analysis/recognition/author_summary.csv",
+    "Table 4 (genre_summary.csv)": "analysis/recognition/genre_summary.csv",
+}
+
+
+def milestones(results: Path, started: str) -> dict[str, int]:
+    """Seconds from the call's start to each milestone output's last write (its mtime)."""
+    from datetime import datetime
+
+    start = datetime.fromisoformat(started.replace("Z", "+00:00")).timestamp()
+    return {name: round((results / relative).stat().st_mtime - start)
+            for name, relative in MILESTONES.items() if (results / relative).is_file()}
 
 
 def loadavg(path: Path | None) -> list[float] | None:
@@ -184,7 +219,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", type=Path)
     parser.add_argument("out", type=Path)
-    parser.add_argument("--time", type=Path, required=True, help="/usr/bin/time -v output of the call")
+    parser.add_argument("--time", type=Path, help="/usr/bin/time -v output of the call (without it: a run still "
+                        "going on, stored in part, its cost so far from --cpu-log)")
+    parser.add_argument("--cpu-log", type=Path,
+                        help="lines HH:MM:SS, the snakemake process's own CPU s and its finished children's, sampled "
+                             "during the run (/proc/PID/stat), stored as cpu_snapshots.csv")
     parser.add_argument("--commit", required=True, help="the commit the run ran at")
     parser.add_argument("--command", default="snakemake --cores 2 --configfile my.yaml")
     parser.add_argument("--config", type=Path, help="the run's config overlay (outdir dropped)")
@@ -194,6 +233,10 @@ def main() -> int:
     parser.add_argument("--load-log", type=Path)
     parser.add_argument("--start", help="HH:MM:SS (UTC) the call started, for --load-log")
     parser.add_argument("--end", help="HH:MM:SS (UTC) the call ended, for --load-log")
+    parser.add_argument("--compare-with", type=Path,
+                        help="another run's outdir (the 5-seed default run): each of this run's experiments beside the "
+                             "same experiment there (seed_comparison.csv)")
+    parser.add_argument("--started", help="ISO time (UTC) the call started: milestones are seconds after it")
     args = parser.parse_args()
     results = args.results
 
@@ -231,6 +274,8 @@ def main() -> int:
     if summaries:
         add("paper_comparison.csv", pd.concat([comparison_rows(s) for s in summaries], ignore_index=True))
     add("paper_tables.csv", paper_tables())
+    if args.compare_with is not None:
+        add("seed_comparison.csv", seed_comparison(results, args.compare_with))
     costs = family_costs(results)
     add("job_costs.csv", costs)
 
@@ -241,17 +286,29 @@ def main() -> int:
         "config": {"files": ["config/config.yaml (the defaults)", *args.overlays, "my.yaml (below)"], "my.yaml": config},
         "commit": args.commit,
         "corpus": corpus_fingerprint(results),
-        "cost": (cost := time_v(args.time)),
+        "cost": (cost := time_v(args.time) if args.time else {}),
         "clock": "/usr/bin/time -v of the snakemake call: user + system of the whole process tree; wall clock",
         "machine": {"cores": 2, "load_before": loadavg(args.load_before), "load_after": loadavg(args.load_after),
                     "load_during": load_during(args.load_log, args.start, args.end),
                     "note": "2 cores shared with other developers' jobs: wall time under load, CPU seconds comparable"},
         "tables_left_out": left_out,
     }
+    if args.started:
+        run["ready_s_after_start"] = milestones(results, args.started)
     logged = float(costs["cpu_s"].iloc[-1])
     cost["cpu_s_jobs_with_cost_line"] = round(logged, 1)
-    cost["cpu_s_rest"] = round(cost["cpu_s"] - logged, 1)
-    cost["cpu_s_rest_share"] = round((cost["cpu_s"] - logged) / cost["cpu_s"], 3)
+    if args.time:
+        cost["cpu_s_rest"] = round(cost["cpu_s"] - logged, 1)
+        cost["cpu_s_rest_share"] = round((cost["cpu_s"] - logged) / cost["cpu_s"], 3)
+    else:
+        run["status"] = ("partial: stored while the call was still running; only the outputs written by then, "
+                         "no final cost (cpu_snapshots.csv: its CPU seconds so far)")
+    if args.cpu_log is not None:
+        rows = [line.split() for line in args.cpu_log.read_text(encoding="utf-8").splitlines() if len(line.split()) == 3]
+        snaps = pd.DataFrame(rows, columns=["time_utc", "snakemake_cpu_s", "finished_children_cpu_s"])
+        snaps[["snakemake_cpu_s", "finished_children_cpu_s"]] = snaps[["snakemake_cpu_s", "finished_children_cpu_s"]].astype(float)
+        snaps["tree_cpu_s_finished"] = snaps["snakemake_cpu_s"] + snaps["finished_children_cpu_s"]
+        tables["cpu_snapshots.csv"] = snaps
     write_evidence(args.out, tables, run)
     print(f"{args.out}: {len(tables)} tables; left out (over {MAX_BYTES} bytes): {left_out or 'none'}")
     return 0
