@@ -36,7 +36,13 @@ def row(summary: pd.DataFrame, task: str, method: str, classes: int) -> pd.Serie
 def paper_cells(paper: pd.DataFrame, task: str, method: str, classes: int, sets) -> list[str]:
     cells = paper[(paper["task"] == task) & (paper["method"] == method) & (paper["classes"] == classes)]
     values = dict(zip(cells["feature set"], cells["paper"], strict=True))
-    return [format(values[s], "g") if s in values else "" for s in sets]
+    return [paper_number(values[s]) if s in values else "" for s in sets]
+
+
+def paper_number(value: float) -> str:
+    """A paper value as printed there: at least two decimals (0.30, 0.094, 0.0079)."""
+    text = format(value, "g")
+    return f"{value:.2f}" if len(text.split(".")[-1]) < 2 or "." not in text else text
 
 
 def difference_cells(comparison: pd.DataFrame, task: str, method: str, classes: int, sets) -> list[str]:
