@@ -290,7 +290,7 @@ def main() -> int:
         "clock": "GNU time -v (/usr/bin/time) of the snakemake call: user + system of the whole process tree; wall clock",
         "machine": {"cores": 2, "load_before": loadavg(args.load_before), "load_after": loadavg(args.load_after),
                     "load_during": load_during(args.load_log, args.start, args.end),
-                    "note": "2 cores shared with other developers' jobs: wall time under load, CPU seconds comparable"},
+                    "note": "2 cores shared with other developers' jobs: wall time under load; CPU seconds rose under that load too (docs/performance.md)"},
         "tables_left_out": left_out,
     }
     if args.started:
