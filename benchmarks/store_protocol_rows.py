@@ -46,8 +46,14 @@ def main() -> int:
             continue
         validation = read_results(files)
         validation = validation[validation["method"] == "mlp"]
+        # only class sizes with every seed (a stopped run's unfinished sizes left out)
+        seeds = validation.groupby("n_classes")["seed"].nunique()
+        validation = validation[validation["n_classes"].isin(seeds[seeds == seeds.max()].index)]
         tables[f"{task}_validation_summary.csv"] = summarise(validation)
-        paper = pd.read_csv(args.results / "analysis" / "recognition" / f"{task}_results.csv")
+        paper_file = args.results / "analysis" / "recognition" / f"{task}_results.csv"
+        if not paper_file.is_file():  # the run's rows of this task not finished: no effect yet
+            continue
+        paper = pd.read_csv(paper_file)
         paper = paper[paper["method"] == "mlp"].drop_duplicates(KEYS)
         both = paper[KEYS + ["accuracy"]].merge(validation.drop_duplicates(KEYS)[KEYS + ["accuracy"]],
                                                 on=KEYS, suffixes=("_paper", "_validation"))
@@ -57,9 +63,10 @@ def main() -> int:
                                    validation=("accuracy_validation", "mean"), effect=("effect", "mean"),
                                    effect_sd=("effect", "std"),
                                    seeds_paper_at_least=("effect", lambda e: int((e >= 0).sum()))).reset_index())
-    if not effects:
+    if not tables:
         raise SystemExit(f"{args.rows}: no row files")
-    tables["protocol_effect.csv"] = pd.concat(effects, ignore_index=True)
+    if effects:
+        tables["protocol_effect.csv"] = pd.concat(effects, ignore_index=True)
     run = {"command": args.command, "commit": args.commit, "corpus": corpus_fingerprint(args.results),
            "paper_protocol_rows": "the default run's analysis/recognition/{task}_results.csv (docs/evidence/default_run/)",
            "cpu_s": args.cpu_s, "wall_s": args.wall_s}
