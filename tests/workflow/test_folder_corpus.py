@@ -20,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -461,7 +462,9 @@ def test_excerpt_recognition_holds_out_whole_texts(excerpt_run):
 
 
 def test_excerpt_bundle_attributes_held_out_texts(excerpt_run):
-    from punctstyle.attribution.length import attribution_split
+    from punctstyle.attribution.bundle_build import calibration_folds
+    from punctstyle.attribution.calibration import text_folds
+    from punctstyle.attribution.length import fold_rounds
 
     out = excerpt_run["outdir"]
     f1 = pd.read_parquet(out / "corpus/f1.parquet")
@@ -469,12 +472,18 @@ def test_excerpt_bundle_attributes_held_out_texts(excerpt_run):
     assert (manifest["n_books"], manifest["n_texts"], manifest["n_authors"]) == (len(f1), 6, 2)
     threshold = json.loads((out / "models/attribution/threshold.json").read_text())
     assert threshold["n_texts"] == 6
-    # held out: one whole text an author (attribution.test_fraction 0.2 of 3 texts), every excerpt of it
+    # cross-fitted over K = 5 folds of whole texts (attribution.test_fraction 0.2, seed 0): each
+    # text is held out once with every excerpt of it, never beside an excerpt of its own text
     labels, sources = f1["author"].to_numpy(dtype=object), f1["source_id"].to_numpy()
-    train, test = attribution_split(labels, 0.2, 0, sources)
-    assert len(set(sources[test])) == 2 and not set(sources[train]) & set(sources[test])
+    folds = text_folds(labels, sources, calibration_folds(0.2), np.random.default_rng(0))
+    rounds = fold_rounds(labels, folds)
+    assert threshold["folds"] == np.unique(folds).size == len(rounds) <= 5  # 6 texts: not every fold gets one
+    for held_out in rounds:
+        assert not set(sources[held_out.train]) & set(sources[held_out.test])
+    tested = np.concatenate([held_out.test for held_out in rounds])
+    assert tested.size == len(f1) == np.unique(tested).size  # every excerpt once: 3 texts an author, 3 folds
     curves = threshold["curves"].values()
-    assert {row["n_test"] for c in curves for row in c["curve"]} == {test.size}
+    assert {row["n_test"] for c in curves for row in c["curve"]} == {tested.size}
     # the other scripts read an excerpt's own marks: the documents figure and the parts analysis
     books = json.loads((out / "figures/documents/books.json").read_text())["books"]
     assert books and all(b["n_marks"] == EXCERPT_MARKS for b in books)
