@@ -92,7 +92,12 @@ def length_curve(results: Path) -> pd.DataFrame | None:
     frames = []
     for path in sorted((results / "analysis" / "length" / "author").glob("*_classes/seed*_results.csv")):
         frame = pd.read_csv(path)
-        frame.insert(0, "seed", int(path.stem.removeprefix("seed").split("_")[0]))
+        seed = int(path.stem.removeprefix("seed").split("_")[0])
+        if "seed" in frame:  # the driver's records carry their seed: it must be the file's
+            if not (frame["seed"] == seed).all():
+                raise ValueError(f"{path}: seed column differs from the file's seed {seed}")
+        else:
+            frame.insert(0, "seed", seed)
         frame.insert(0, "classes", path.parent.name.removesuffix("_classes"))
         frames.append(frame)
     return pd.concat(frames, ignore_index=True) if frames else None
@@ -236,6 +241,8 @@ def main() -> int:
     parser.add_argument("--compare-with", type=Path,
                         help="another run's outdir (the 5-seed default run): each of this run's experiments beside the "
                              "same experiment there (seed_comparison.csv)")
+    parser.add_argument("--machine-note", required=True,
+                        help="what else ran on the machine during the call (stored in run.json as said)")
     parser.add_argument("--started", help="ISO time (UTC) the call started: milestones are seconds after it")
     args = parser.parse_args()
     results = args.results
@@ -290,7 +297,7 @@ def main() -> int:
         "clock": "GNU time -v (/usr/bin/time) of the snakemake call: user + system of the whole process tree; wall clock",
         "machine": {"cores": 2, "load_before": loadavg(args.load_before), "load_after": loadavg(args.load_after),
                     "load_during": load_during(args.load_log, args.start, args.end),
-                    "note": "2 cores shared with other developers' jobs: wall time under load; CPU seconds rose under that load too (docs/performance.md)"},
+                    "note": args.machine_note},
         "tables_left_out": left_out,
     }
     if args.started:
