@@ -45,6 +45,9 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("author_words_summary.csv", "analysis/recognition/author_words_summary.csv"),
     ("author_words_results.csv", "analysis/recognition/author_words_results.csv"),
     ("genre_words_summary.csv", "analysis/recognition/genre_words_summary.csv"),
+    # ELTeC's tasks (a TEI corpus: metadata_tasks), each with its word baselines when run
+    *((f"{task}_{kind}.csv", f"analysis/recognition/{task}_{kind}.csv") for task in ("time_slot", "gender")
+      for kind in ("summary", "results", "words_summary", "words_results")),
     ("appendix_author.csv", "tables/appendix_author.csv"),
     ("appendix_genre.csv", "tables/appendix_genre.csv"),
     ("verification_summary.csv", "analysis/verification/summary.csv"),
