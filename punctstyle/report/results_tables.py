@@ -1,0 +1,198 @@
+"""The markdown tables of docs/results.md (Tables 2, 3, 4 and the word baselines on whole books)
+from a stored run's summaries (``docs/evidence/default_run/``), at the page's precision.
+
+Every cell is a stored value rounded: ``mean ± sd`` over seeds at three decimals, the paper's
+printed value (``paper_tables.csv``), the difference to the paper ``d = mean - paper`` at three
+decimals and ``d / sd`` (the sd over seeds) at one (``paper_comparison.csv``). The page quotes
+these tables verbatim; ``tests/unit/test_results_tables.py`` compares them row by row.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+
+SETS = ("f1", "f3", "f4", "f5", "f1+f3+f4+f5", "all", "f7")
+"""Feature sets of Tables 3-4, in the page's column order."""
+KL_SETS = ("f1", "f3", "f4", "f5")
+"""The paper's feature sets of KL nearest class (Table 2)."""
+WORD_SIZES = (100, 500, 1000)
+"""The vocabulary sizes k of the word baselines."""
+WORD_METHODS = (
+    ("delta", "words", "Burrows' Delta", ("kl", "f3", "KL nearest class f3")),
+    ("mlp", "words", "network, words", ("mlp", "all", "network, all features")),
+    ("mlp", "all+words", "network, words + all punctuation features", None),
+)
+"""(method, feature-set prefix, label, punctuation row shown beside it: method, set, label)."""
+
+
+def cell(line: pd.Series, name: str) -> str:
+    """``mean ± sd`` of feature set ``name`` at three decimals; empty where not computed."""
+    mean, sd = line.get(f"accuracy[{name}]"), line.get(f"accuracy_std[{name}]")
+    if mean is None or pd.isna(mean):
+        return ""
+    return f"{mean:.3f}" + ("" if sd is None or pd.isna(sd) else f" ± {sd:.3f}")
+
+
+def summary_row(summary: pd.DataFrame, task: str, method: str, classes: int) -> pd.Series:
+    """The one summary line of (task, method, number of classes)."""
+    found = summary[(summary["task"] == task) & (summary["method"] == method) & (summary["n_classes"] == classes)]
+    if len(found) != 1:
+        raise ValueError(f"no single {task} {method} {classes}-class row")
+    return found.iloc[0]
+
+
+def paper_number(value: float) -> str:
+    """A paper value as printed there: at least two decimals (0.30, 0.094, 0.0079)."""
+    text = format(value, "g")
+    return f"{value:.2f}" if "." not in text or len(text.split(".")[-1]) < 2 else text
+
+
+def paper_cells(paper: pd.DataFrame, task: str, method: str, classes: int, sets) -> list[str]:
+    """The paper's printed values of ``sets`` (empty where the paper has none)."""
+    cells = paper[(paper["task"] == task) & (paper["method"] == method) & (paper["classes"] == classes)]
+    values = dict(zip(cells["feature set"], cells["paper"], strict=True))
+    return [paper_number(values[s]) if s in values else "" for s in sets]
+
+
+def difference_cells(comparison: pd.DataFrame, task: str, method: str, classes: int, sets) -> list[str]:
+    """``d (d / sd)`` per feature set: ``d = mean - paper`` (three decimals), ``d / sd`` over seeds
+    (one decimal); empty where the paper has no value."""
+    found = comparison[
+        (comparison["task"] == task) & (comparison["method"] == method) & (comparison["classes"] == classes)
+    ]
+    out = []
+    for s in sets:
+        line = found[found["feature set"] == s]
+        if len(line) != 1:
+            out.append("")
+            continue
+        diff, in_sd = float(line["difference"].iloc[0]), float(line["difference / sd"].iloc[0])
+        out.append(f"{diff:+.3f}" + ("" if math.isnan(in_sd) else f" ({in_sd:+.1f})"))
+    return out
+
+
+def markdown(header: list[str], rows: list[list[str]]) -> list[str]:
+    """The lines of a markdown table (header, rule, rows)."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(r) + " |" for r in rows]
+
+
+def class_label(classes: int, largest: int) -> str:
+    """``52 (all)`` for the largest class size, else the number."""
+    return f"{classes} (all)" if classes == largest else str(classes)
+
+
+def table2(author: pd.DataFrame, comparison: pd.DataFrame, paper: pd.DataFrame) -> list[str]:
+    """Table 2: KL nearest class on authors, paper / ours / difference per class size."""
+    largest = int(author["n_classes"].max())
+    rows = []
+    for classes in (10, 50, largest):
+        line, label = summary_row(author, "author", "kl", classes), class_label(classes, largest)
+        if classes != largest:
+            printed = paper_cells(paper, "author", "kl", classes, (*KL_SETS, "baseline"))
+            rows.append([label, "", "", "paper", *printed[:4], "", printed[4]])
+        rows.append([label, f"{line['n_train']:.0f}", f"{line['n_test']:.0f}", "ours",
+                     *[cell(line, s) for s in (*KL_SETS, "f7")], f"{line['baseline']:.3f}"])  # fmt: skip
+        if classes != largest:
+            rows.append([label, "", "", "difference (sd over seeds)",
+                         *difference_cells(comparison, "author", "kl", classes, KL_SETS), "", ""])  # fmt: skip
+    header = ["authors", "train", "test", "", *KL_SETS, "f7 (beyond the paper)", "baseline"]
+    return markdown(header, rows)
+
+
+def table3(author: pd.DataFrame, comparison: pd.DataFrame, paper: pd.DataFrame) -> list[str]:
+    """Table 3: the network on authors (the paper's protocol), paper / ours / difference."""
+    largest = int(author["n_classes"].max())
+    rows = []
+    for classes in (10, 50, largest):
+        line, label = summary_row(author, "author", "mlp", classes), class_label(classes, largest)
+        if classes != largest:
+            printed = paper_cells(paper, "author", "mlp", classes, (*SETS[:6], "baseline"))
+            rows.append([label, "paper", *printed[:6], "", printed[6]])
+        rows.append([label, "ours, paper's protocol", *[cell(line, s) for s in SETS], f"{line['baseline']:.3f}"])
+        if classes != largest:
+            rows.append([label, "difference (sd over seeds)",
+                         *difference_cells(comparison, "author", "mlp", classes, SETS[:6]), "", ""])  # fmt: skip
+    return markdown(["authors", "", "f1", "f3", "f4", "f5", "{f1,f3,f4,f5}", "all", "f7", "baseline"], rows)
+
+
+def table4(genre: pd.DataFrame, paper: pd.DataFrame) -> list[str]:
+    """Table 4: genres, the paper's 32-genre network row beside ours (network and KL)."""
+    largest = int(genre["n_classes"].max())
+    rows = [["32", "paper (network)", "1930", "483", *paper_cells(paper, "genre", "mlp", 32, (*SETS[:6], "")),
+             paper_cells(paper, "genre", "mlp", 32, ("baseline",))[0]]]  # fmt: skip
+    for classes in (largest, 10):
+        for method, name in (("mlp", "ours, network, paper's protocol"), ("kl", "ours, KL nearest class")):
+            line = summary_row(genre, "genre", method, classes)
+            rows.append([class_label(classes, largest), name, f"{line['n_train']:.0f}", f"{line['n_test']:.0f}",
+                         *[cell(line, s) for s in SETS], f"{line['baseline']:.3f}" if method == "mlp" else ""])  # fmt: skip
+    header = ["genres", "", "train", "test", "f1", "f3", "f4", "f5", "{f1,f3,f4,f5}", "all", "f7", "baseline"]
+    return markdown(header, rows)
+
+
+def words_table(words: pd.DataFrame, author: pd.DataFrame) -> list[str]:
+    """The word baselines on whole books (Burrows' Delta, the network on words, alone and beside
+    all punctuation features) at k = 100, 500, 1000, with the punctuation row of the same splits."""
+    largest = int(words["n_classes"].max())
+    rows = []
+    for classes in (10, 50, largest):
+        for method, prefix, label, beside in WORD_METHODS:
+            line = summary_row(words, "author", method, classes)
+            punctuation = ""
+            if beside is not None:
+                shown = summary_row(author, "author", beside[0], classes)
+                punctuation = f"{beside[2]} {cell(shown, beside[1])}"
+            rows.append([class_label(classes, largest), label, *[cell(line, f"{prefix}{k}") for k in WORD_SIZES],
+                         punctuation])  # fmt: skip
+    header = ["authors", "method", *[f"k = {k}" for k in WORD_SIZES], "punctuation, same splits (Tables 2-3)"]
+    return markdown(header, rows)
+
+
+def results_tables(folder: Path) -> dict[str, list[str]]:
+    """Name -> markdown lines of every table results.md quotes from the stored run ``folder``."""
+    read = {name: pd.read_csv(folder / f"{name}.csv") for name in
+            ("author_summary", "author_words_summary", "genre_summary", "paper_comparison", "paper_tables")}  # fmt: skip
+    author, comparison, paper = read["author_summary"], read["paper_comparison"], read["paper_tables"]
+    return {
+        "Table 2": table2(author, comparison, paper),
+        "Table 3": table3(author, comparison, paper),
+        "Table 4": table4(read["genre_summary"], paper),
+        "Words": words_table(read["author_words_summary"], author),
+    }
+
+
+PAGE_HEADINGS = {
+    "Table 2": "## Author recognition, KL nearest class (Table 2)",
+    "Table 3": "## Author recognition, neural network (Table 3)",
+    "Table 4": "## Genre recognition (Table 4)",
+    "Words": "## Beyond the paper: punctuation against words on whole books",
+}
+"""Name of a generated table -> the start of the docs/results.md heading it stands under."""
+
+
+def page_table(text: str, heading: str) -> list[str]:
+    """The lines of the first markdown table (consecutive lines starting with ``|``) under the
+    one ``##`` heading of ``text`` that starts with ``heading``, before the next ``##``."""
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith(heading)]
+    if len(starts) != 1:
+        raise ValueError(f"{len(starts)} headings start with {heading!r}")
+    table: list[str] = []
+    for line in lines[starts[0] + 1 :]:
+        if line.startswith("## ") or (table and not line.startswith("|")):
+            break
+        if line.startswith("|"):
+            table.append(line.rstrip())
+    return table
+
+
+def table_differences(page: list[str], generated: list[str]) -> list[str]:
+    """Row by row, ``row i: page '...' != generated '...'`` for each row that differs, and one
+    line for rows only one side has."""
+    out = [f"row {i}: page {a!r} != generated {b!r}" for i, (a, b) in enumerate(zip(page, generated)) if a != b]
+    if len(page) != len(generated):
+        out.append(f"page has {len(page)} rows, generated {len(generated)}")
+    return out

@@ -1,0 +1,63 @@
+"""docs/results.md's Tables 2, 3, 4 and the word-baseline table equal the tables generated from
+the stored default run (``punctstyle.report.results_tables``, printed by
+``benchmarks/results_tables.py docs/evidence/default_run``), row by row (issue 35 item 1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from punctstyle.report.results_tables import (
+    PAGE_HEADINGS,
+    page_table,
+    paper_number,
+    results_tables,
+    table2,
+    table_differences,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+RUN = REPO / "docs" / "evidence" / "default_run"
+PAGE = (REPO / "docs" / "results.md").read_text(encoding="utf-8")
+GENERATED = results_tables(RUN)
+
+
+@pytest.mark.parametrize("name", sorted(PAGE_HEADINGS))
+def test_the_page_quotes_the_generated_table(name):
+    page = page_table(PAGE, PAGE_HEADINGS[name])
+    assert page, f"no table under {PAGE_HEADINGS[name]!r}"
+    assert table_differences(page, GENERATED[name]) == []
+
+
+def test_a_changed_or_missing_row_is_reported():
+    text = "## Table X (stored)\n\nintro\n\n| a | b |\n|---|---|\n| 1 | 0.500 |\n\nafter\n| z |\n## Next\n| y |\n"
+    page = page_table(text, "## Table X")
+    assert page == ["| a | b |", "|---|---|", "| 1 | 0.500 |"]
+    assert table_differences(page, ["| a | b |", "|---|---|", "| 1 | 0.501 |"]) == [
+        "row 2: page '| 1 | 0.500 |' != generated '| 1 | 0.501 |'"
+    ]
+    assert table_differences(page[:2], page) == ["page has 2 rows, generated 3"]
+    with pytest.raises(ValueError, match="0 headings"):
+        page_table(text, "## Table Y")
+
+
+def test_cells_are_the_stored_values_rounded():
+    author = pd.read_csv(RUN / "author_summary.csv")
+    comparison = pd.read_csv(RUN / "paper_comparison.csv")
+    paper = pd.read_csv(RUN / "paper_tables.csv")
+    rows = {
+        tuple(c.strip() for c in line.strip("|").split("|")[:4]): line for line in table2(author, comparison, paper)
+    }
+    kl50 = author[(author["method"] == "kl") & (author["n_classes"] == 50)].iloc[0]
+    ours = rows[("50", "606", "139", "ours")]
+    assert f"{kl50['accuracy[f3]']:.3f} ± {kl50['accuracy_std[f3]']:.3f}" in ours
+    line = comparison[
+        (comparison["method"] == "kl") & (comparison["classes"] == 50) & (comparison["feature set"] == "f3")
+    ]
+    diff, in_sd = float(line["difference"].iloc[0]), float(line["difference / sd"].iloc[0])
+    assert diff == pytest.approx(kl50["accuracy[f3]"] - 0.66, abs=1e-6)
+    assert in_sd == pytest.approx(diff / kl50["accuracy_std[f3]"], rel=1e-4)
+    assert f"{diff:+.3f} ({in_sd:+.1f})" in rows[("50", "", "", "difference (sd over seeds)")]
+    assert [paper_number(v) for v in (0.3, 0.029, 0.8, 0.0079)] == ["0.30", "0.029", "0.80", "0.0079"]
