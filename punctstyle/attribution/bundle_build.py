@@ -1,11 +1,26 @@
 """Building the attribution bundle (:mod:`punctstyle.attribution.bundle`: its files, writers and
 readers): the network of the registered classifier trained on every corpus book, the author
-signatures, the length curves and calibration, and the manifest."""
+signatures, the length curves and calibration, and the manifest.
+
+The held-out curves go through the experiment driver
+(:func:`punctstyle.experiments.driver.run_points`), their rounds the driver splits of
+:func:`punctstyle.attribution.length.fold_rounds` on the folds of :func:`bundle_folds`, their
+classifiers from the registry: KL (:func:`punctstyle.attribution.length.kl_length_counts`), the
+network (:func:`cross_fitted_mlp`, :meth:`Trainer.estimator`) and the Delta word methods
+(:func:`punctstyle.attribution.bundle_words.word_length_curves`). The network's round is one
+point whose test documents come once per length (whole, then cut to each grid length) with their
+model inputs stacked the same way: one forward pass predicts every length, and the calibration
+reads the probabilities of that same pass, as it did before the driver (a pass per length would
+batch the network's float32 arithmetic differently, and its probabilities could move in the last
+bits). Not through the driver, because nothing there is fitted and scored on held-out
+documents: the deployed network and word models (fitted on every book) and the rolling choice's
+synthetic collaborations (:func:`rolling_round`: change points, not attributions; its word
+models are fitted on the first round's training books from the corpus tables' f1..f6)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -34,15 +49,16 @@ from punctstyle.attribution.bundle_words import (
 from punctstyle.attribution.calibration import (
     aligned_probabilities,
     cross_fitted_record,
-    held_out_predictions,
+    length_inputs,
     text_folds,
 )
-from punctstyle.attribution.length import fold_rounds, threshold_record
+from punctstyle.attribution.length import HeldOutRound, fold_rounds, threshold_record
 from punctstyle.attribution.rolling import rolling_choice_record
 from punctstyle.classifiers import build_classifier
 from punctstyle.classifiers.options import options_by_classifier
 from punctstyle.corpus.sequences import document_sequences
 from punctstyle.corpus.tables import text_groups
+from punctstyle.experiments.driver import Documents, Estimator, Point, View, run_points
 from punctstyle.features import compute_features
 from punctstyle.text.language_rules import RECORD_FIELD as EXTRACTION_FIELD, ExtractionLanguage
 from punctstyle.featuresets import matrices_from_tables, resolve_feature_set, stack_features
@@ -67,15 +83,29 @@ class Trainer:
     feature_set: tuple[str, ...]
     seed: int
 
+    def estimator(self) -> Estimator:
+        """The classifier as an estimator of the experiment driver (view :data:`INPUTS`), seeded
+        by the split it is fitted on (the bundle's rounds carry ``attribution.seed``, :attr:`seed`)."""
+        return Estimator(CLASSIFIER, lambda seed, view: build_classifier(
+            CLASSIFIER, seed=seed, feature_set=self.feature_set, **self.options), (INPUTS,))
+
+    @staticmethod
+    def network(fitted: Any) -> TrainedMLP:
+        """The trained network of a fitted classifier (``predict_proba``, ``classes``, ``save``)."""
+        return fitted.model
+
     def train(self, X: np.ndarray, labels: np.ndarray) -> TrainedMLP:
-        """A fitted network (the classifier's trained model: ``predict_proba``, ``save``)."""
-        model = build_classifier(CLASSIFIER, seed=self.seed, feature_set=self.feature_set, **self.options)
-        return model.fit(X, labels).model
+        """A network fitted on every row given (the deployed one)."""
+        return self.network(self.estimator().make(self.seed, INPUTS).fit(X, labels))
 
     def inputs_of(self, marks: np.ndarray, gaps: np.ndarray) -> np.ndarray:
         """The model inputs of one text (its features of :attr:`feature_set`, stacked)."""
 
         return stack_features(compute_features(marks, gaps), self.feature_set)[0]
+
+
+INPUTS = "inputs"
+"""The view the bundle's networks are trained on: the stacked features of :attr:`Trainer.feature_set`."""
 
 
 def length_curves(sequences: Sequence[Any], features: Mapping[str, np.ndarray], labels: np.ndarray,
@@ -95,7 +125,7 @@ def length_curves(sequences: Sequence[Any], features: Mapping[str, np.ndarray], 
                               features=settings.threshold_features, test_fraction=settings.test_fraction,
                               seed=settings.seed, groups=groups, folds=folds)
     full_features = stack_features(features, trainer.feature_set)
-    mlp = cross_fitted_mlp(sequences, labels, full_features, settings, trainer, folds)
+    mlp = cross_fitted_mlp(sequences, labels, full_features, settings, trainer, folds, groups)
     if mlp["model"] is not None and kept is not None:
         kept.append(mlp["model"])
     return {**record, "folds": int(np.unique(folds).size), "mlp_full_accuracy": mlp["full_accuracy"],
@@ -127,34 +157,48 @@ def counted_curve(right: np.ndarray, n_test: int, grid: Sequence[int]) -> tuple[
                   for j, n in enumerate(lengths)]
 
 
-def cross_fitted_mlp(sequences: Sequence[Any], labels: np.ndarray, full_features: np.ndarray,
-                     settings: AttributionSettings, trainer: Trainer, folds: np.ndarray) -> dict[str, Any]:
-    """The MLP's held-out curve and the calibration from one network per fold: for each round of
-    :func:`punctstyle.attribution.length.fold_rounds`, ``trainer`` trains the deployed recipe on the
-    other folds and predicts the fold's texts whole and cut to each grid length
-    (:func:`punctstyle.attribution.calibration.held_out_predictions`). The curve counts the right
-    top-1 answers, ``accuracy(n) = sum_k right_k(n) / sum_k n_k``; the same predictions give
-    :func:`punctstyle.attribution.calibration.cross_fitted_record`. Returns ``{"full_accuracy",
-    "full": {"n_test", "n_right"}, "curve", "calibration", "model"}`` (``model``: the first
-    round's network; None, an empty curve and no calibration without a round)."""
+def network_point(held_out: HeldOutRound, sequences: Sequence[Any], full_features: np.ndarray, trainer: Trainer,
+                  lengths: Sequence[int]) -> Point:
+    """One round's point for the network: its test documents once per length, whole then cut to
+    each of ``lengths`` (the split's ``test_index`` repeats them in that order), and the view of
+    their model inputs stacked alike (:func:`punctstyle.attribution.calibration.length_inputs`),
+    its training inputs the training documents' at full length."""
+    split = replace(held_out, test_index=np.tile(held_out.test, len(lengths) + 1))
+    test_inputs = length_inputs(sequences, held_out.test.tolist(), full_features, trainer.inputs_of, lengths)
+    return split, {INPUTS: View(np.asarray(full_features)[held_out.train], test_inputs)}
 
+
+def cross_fitted_mlp(sequences: Sequence[Any], labels: np.ndarray, full_features: np.ndarray,
+                     settings: AttributionSettings, trainer: Trainer, folds: np.ndarray,
+                     groups: Sequence[Any] | None = None) -> dict[str, Any]:
+    """The MLP's held-out curve and the calibration from one network per fold: for each round of
+    :func:`punctstyle.attribution.length.fold_rounds` (seeded with ``attribution.seed``), the
+    driver fits ``trainer``'s estimator (the deployed recipe) on the other folds and predicts the
+    fold's texts whole and cut to each grid length (:func:`network_point`). The curve counts the
+    right top-1 answers, ``accuracy(n) = sum_k right_k(n) / sum_k n_k``; the probabilities of the
+    same predictions give :func:`punctstyle.attribution.calibration.cross_fitted_record`. Returns
+    ``{"full_accuracy", "full": {"n_test", "n_right"}, "curve", "calibration", "model"}``
+    (``model``: the first round's network; None, an empty curve and no calibration without a round)."""
     y = np.asarray(labels, dtype=object)
     classes = np.unique(y.astype(str))
     index = {c: j for j, c in enumerate(classes.tolist())}
     lengths = sorted({int(n) for n in settings.mark_grid})
+    points = [network_point(r, sequences, full_features, trainer, lengths)
+              for r in fold_rounds(y, folds, settings.seed)]
     right = np.zeros(len(lengths) + 1, dtype=np.int64)
     n_test, first = 0, None
     blocks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    for held_out in fold_rounds(y, folds):
-        model = trainer.train(full_features[held_out.train], y[held_out.train])
-        first = model if first is None else first
-        proba, truth = held_out_predictions(model, sequences, y, held_out.test, full_features,
-                                            trainer.inputs_of, settings.mark_grid)
-        right += (np.argmax(proba, axis=1) == truth).reshape(len(lengths) + 1, -1).sum(axis=1)
-        n_test += truth.size // (len(lengths) + 1)
-        truth = np.array([index[str(model.classes[t])] for t in truth], dtype=np.int64)
-        proba = aligned_probabilities(proba, [str(c) for c in model.classes], classes.tolist())
-        blocks.append((proba, truth, np.full(truth.size, held_out.fold)))
+    records = run_points(Documents(y, groups), points, [trainer.estimator()])
+    for (split, views), record in zip(points, records, strict=True):
+        network = trainer.network(record.scored.model)
+        first = network if first is None else first
+        y_test = y[split.test_index]
+        right += (record.y_pred == y_test).reshape(len(lengths) + 1, -1).sum(axis=1)
+        n_test += y_test.size // (len(lengths) + 1)
+        truth = np.array([index[str(label)] for label in y_test], dtype=np.int64)
+        proba = aligned_probabilities(network.predict_proba(views[INPUTS].test), [str(c) for c in network.classes],
+                                      classes.tolist())
+        blocks.append((proba, truth, np.full(truth.size, split.fold)))
     if not blocks:  # no test text: the KL record says so in its note
         return {"full_accuracy": None, "full": None, "curve": [], "calibration": None, "model": None}
     full, curve = counted_curve(right, n_test, lengths)
@@ -169,7 +213,19 @@ def cross_fitted_calibration(sequences: Sequence[Any], labels: np.ndarray, full_
     """The ``calibration`` of :func:`cross_fitted_mlp` on the folds of :func:`bundle_folds` (None
     without a prediction)."""
     folds = bundle_folds(labels, groups, settings)
-    return cross_fitted_mlp(sequences, labels, full_features, settings, trainer, folds)["calibration"]
+    return cross_fitted_mlp(sequences, labels, full_features, settings, trainer, folds, groups)["calibration"]
+
+
+def corpus_matrices(tables: Mapping[str, pd.DataFrame]) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
+    """The features, ``author`` labels and book ids of the corpus tables f1..f6; a ValueError
+    without a table of :data:`punctstyle.rule_names.FEATURES` or without a book."""
+    missing = [f for f in FEATURES if f not in tables]
+    if missing:
+        raise ValueError(f"no corpus table for feature {missing[0]}")
+    features, labels, book_ids = matrices_from_tables({f: tables[f] for f in FEATURES}, "author")
+    if labels.size == 0:
+        raise ValueError("the corpus has no book: nothing to attribute to")
+    return features, labels, book_ids
 
 
 def build_attribution_bundle(
@@ -199,15 +255,7 @@ def build_attribution_bundle(
     field so that new texts are extracted alike (:mod:`punctstyle.text.language_rules`). Every
     file is written atomically, the manifest last.
     """
-
-    from punctstyle.classifiers.mlp import save_model  # lazy: loads torch
-
-    missing = [f for f in FEATURES if f not in tables]
-    if missing:
-        raise ValueError(f"no corpus table for feature {missing[0]}")
-    features, labels, book_ids = matrices_from_tables({f: tables[f] for f in FEATURES}, "author")
-    if labels.size == 0:
-        raise ValueError("the corpus has no book: nothing to attribute to")
+    features, labels, book_ids = corpus_matrices(tables)
     trainer = Trainer(classifier_options[CLASSIFIER], resolve_feature_set(settings.feature_set), settings.seed)
     log(f"training the MLP on {labels.size} books by {np.unique(labels).size} authors, "
         f"features {'+'.join(trainer.feature_set)}")
@@ -227,6 +275,16 @@ def build_attribution_bundle(
         rolling = extra["rolling"] or {}
         log(f"word methods: {len(word_models.words)} words; rolling default {rolling.get('default')} "
             f"(change-point F1 on {rolling.get('n_collaborations', 0)} collaborations of held-out books)")
+    return write_bundle(outputs, model, features, labels, threshold, word_models, settings, groups, extraction)
+
+
+def write_bundle(outputs: Mapping[str, Any], model: TrainedMLP, features: Mapping[str, np.ndarray], labels: np.ndarray,
+                 threshold: Mapping[str, Any], word_models: WordModels | None, settings: AttributionSettings,
+                 groups: Sequence[Any] | None, extraction: ExtractionLanguage | None) -> dict[str, Any]:
+    """Write the bundle's files (:data:`BUNDLE_FILES`, ``words`` when the rule asks for it: empty
+    without word methods), each atomically, the manifest last; return the manifest as read back."""
+    from punctstyle.classifiers.mlp import save_model  # lazy: loads torch
+
     save_model(outputs["model"], model)
     write_signatures(outputs["signatures"], features, labels)
     write_threshold(outputs["threshold"], threshold)
@@ -247,19 +305,10 @@ def word_methods(sequences: Sequence[Any], features: Mapping[str, np.ndarray], l
     """The deployed word models (:mod:`punctstyle.attribution.bundle_words`, the ``settings.words``
     most frequent words of every corpus book, Delta fitted on every book) and what
     ``threshold.json`` gains: ``word_curves`` (held-out accuracy per length, cross-fitted over the
-    folds of the MLP's and KL's curves, :func:`bundle_folds`) and ``rolling``
-    (:func:`punctstyle.attribution.bundle_words.rolling_choice` on the first round of those folds
-    only: its held-out books in the collaborations, its training books for the word models and KL
-    signatures, ``split_model`` its network; at the window ``punctstyle rolling`` uses by default,
-    :func:`punctstyle.attribution.rolling.rolling_window`, shrunk to what the collaboration parts hold,
-    :func:`punctstyle.attribution.rolling.choice_window`; ``window`` and ``command_window`` record
-    both; ``fold`` the fold held out; the punctuation method is the one
-    :func:`punctstyle.attribution.rolling.best_method_at` picks at that window, scored by that
-    network or KL signatures). Without held-out books (``split_model`` None) ``word_curves`` is
-    empty and ``rolling`` None."""
-    from punctstyle.attribution.rolling import (
-        PROBABILITY, SliceScores, best_method_at, choice_window, default_step, kl_slice_scores, rolling_window)
-    from punctstyle.classifiers.kl_nearest import class_signatures
+    folds of the MLP's and KL's curves, :func:`bundle_folds`, through the experiment driver:
+    :func:`punctstyle.attribution.bundle_words.word_length_curves`) and ``rolling``
+    (:func:`rolling_round` on the first round of those folds, ``split_model`` its network).
+    Without held-out books (``split_model`` None) ``word_curves`` is empty and ``rolling`` None."""
     from punctstyle.corpus.words import training_vocabulary
 
     y = np.asarray(labels, dtype=object)
@@ -267,20 +316,38 @@ def word_methods(sequences: Sequence[Any], features: Mapping[str, np.ndarray], l
     def stream(i: int) -> np.ndarray:
         return np.asarray(word_files.stream(i, *sequences[i]), dtype=object)
 
-    every = np.arange(y.size)
-    book_counts = [word_files.counts(int(i)) for i in every]  # each words file read once
-
-    def counts(i: int) -> tuple[Any, np.ndarray]:
-        return book_counts[i]
-
+    book_counts = [word_files.counts(int(i)) for i in np.arange(y.size)]  # each words file read once
     words = training_vocabulary(book_counts, settings.words)
     word_rows = np.vstack([count_frequencies(*c, words) for c in book_counts])
     models = fit_word_models(punctuation_block(features), word_rows, y, words)
-    rounds = fold_rounds(y, bundle_folds(y, groups, settings))
+    rounds = fold_rounds(y, bundle_folds(y, groups, settings), settings.seed)
     if split_model is None or not rounds:
         return models, {"word_curves": {}, "words": len(words), "rolling": None}
-    curves = word_length_curves(sequences, stream, counts, y, rounds, settings.mark_grid, settings.words)
-    train, test = rounds[0].train, rounds[0].test
+    curves = word_length_curves(sequences, stream, book_counts.__getitem__, y, rounds, settings.mark_grid,
+                                settings.words, groups)
+    choice = rolling_round(sequences, stream, features, y, settings, trainer, rounds[0], split_model, threshold,
+                           book_counts)
+    return models, {"word_curves": curves, "words": len(words), "rolling": choice}
+
+
+def rolling_round(sequences: Sequence[Any], stream: Callable[[int], np.ndarray], features: Mapping[str, np.ndarray],
+                  y: np.ndarray, settings: AttributionSettings, trainer: Trainer, held_out: HeldOutRound,
+                  split_model: TrainedMLP, threshold: Mapping[str, Any],
+                  book_counts: Sequence[tuple[Any, np.ndarray]]) -> dict[str, Any]:
+    """``rolling`` of ``threshold.json``: :func:`punctstyle.attribution.bundle_words.rolling_choice`
+    on one round (``held_out``: its held-out books in the collaborations, its training books for
+    the word models and KL signatures, ``split_model`` its network), at the window ``punctstyle
+    rolling`` uses by default (:func:`punctstyle.attribution.rolling.rolling_window`), shrunk to
+    what the collaboration parts hold (:func:`punctstyle.attribution.rolling.choice_window`;
+    ``window`` and ``command_window`` record both; ``fold`` the fold held out); the punctuation
+    method is the one :func:`punctstyle.attribution.rolling.best_method_at` picks at that window,
+    scored by that network or KL signatures."""
+    from punctstyle.attribution.rolling import (
+        PROBABILITY, SliceScores, best_method_at, choice_window, default_step, kl_slice_scores, rolling_window)
+    from punctstyle.classifiers.kl_nearest import class_signatures
+    from punctstyle.corpus.words import training_vocabulary
+
+    train, test = held_out.train, held_out.test
     split_words = training_vocabulary((book_counts[int(i)] for i in train), settings.words)
     split_rows = np.vstack([count_frequencies(*book_counts[int(i)], split_words) for i in train])
     split_models = fit_word_models(punctuation_block({f: features[f][train] for f in PAPER_FEATURES}),
@@ -304,9 +371,9 @@ def word_methods(sequences: Sequence[Any], features: Mapping[str, np.ndarray], l
                             part_marks=settings.part_marks, seed=settings.seed,
                             feature_names=tuple(dict.fromkeys([*PAPER_FEATURES, *trainer.feature_set])))
     choice["punctuation_method"] = punctuation_method
-    choice["fold"] = int(rounds[0].fold)
+    choice["fold"] = int(held_out.fold)
     choice["command_window"] = int(command_window)
-    return models, {"word_curves": curves, "words": len(words), "rolling": choice}
+    return choice
 
 
 def bundle_manifest(model: TrainedMLP, settings: AttributionSettings, labels: np.ndarray,

@@ -29,8 +29,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from punctstyle.attribution.length import WHOLE, cut_points
+from punctstyle.classifiers import build_classifier
 from punctstyle.classifiers.delta import BurrowsDelta
 from punctstyle.distances import delta, zscores
+from punctstyle.experiments.driver import Documents, Estimator, FitCache, Point, View, run_points
 from punctstyle.io import InputError, atomic_path
 from punctstyle.marks import PAPER_FEATURES
 
@@ -160,49 +163,72 @@ def read_word_models(path: Any) -> WordModels:
 # --------------------------------------------------------------------------- held-out measurements
 
 
+def cut_word_rows(sequences: Sequence[tuple[np.ndarray, np.ndarray]], stream: Stream, test: np.ndarray,
+                  lengths: Sequence[int], words: Sequence[str]) -> dict[int | None, tuple[np.ndarray, np.ndarray]]:
+    """The test books whole (``None``) and cut to their first ``n`` marks, ``n`` in ``lengths``:
+    ``n -> (f1..f6 of those marks, the frequencies of ``words`` among the words before them:
+    stream(i)[: sum_{j < n} g_j])``, one row per test book."""
+    from punctstyle.features import compute_features
+
+    views: dict[int | None, tuple[list[np.ndarray], list[np.ndarray]]] = {n: ([], []) for n in [None, *lengths]}
+    for i in test:
+        marks, gaps = sequences[i]
+        words_of = stream(int(i))
+        cumulative = np.concatenate([[0], np.cumsum(np.asarray(gaps, dtype=np.int64))])
+        for n in views:
+            stop = len(marks) if n is None else min(n, len(marks))
+            views[n][0].append(punctuation_block(compute_features(marks[:stop], gaps[:stop]))[0])
+            end = len(words_of) if n is None else int(cumulative[stop])
+            views[n][1].append(stream_frequencies(words_of[:end], words))
+    return {n: (np.vstack(punct), np.vstack(freqs)) for n, (punct, freqs) in views.items()}
+
+
+def delta_estimators() -> list[Estimator]:
+    """Both Delta methods (:data:`WORD_METHODS`) as estimators of the experiment driver: the
+    registry's ``delta`` with its defaults (variant ``centroid``, z-scores over the training
+    rows: what :class:`DeltaReference` fits), each on the view named after it."""
+    return [Estimator(m, lambda seed, view: build_classifier("delta", seed=seed, feature_set=(view,)), (m,))
+            for m in WORD_METHODS]
+
+
 def word_length_curves(sequences: Sequence[tuple[np.ndarray, np.ndarray]], stream: Stream,
                        counts: Callable[[int], tuple[Sequence[str], np.ndarray]], labels: Sequence[Any],
-                       rounds: Sequence[Any], grid: Sequence[int], k: int) -> dict[str, Any]:
+                       rounds: Sequence[Any], grid: Sequence[int], k: int,
+                       groups: Sequence[Any] | None = None) -> dict[str, Any]:
     """Held-out top-1 accuracy of both Delta methods, whole and per grid length, pooled over rounds.
 
-    ``rounds``: the ``train``/``test`` rows of the MLP's and KL's measurement
+    ``rounds``: the driver splits of the MLP's and KL's measurement
     (:func:`punctstyle.attribution.length.held_out_rounds`: cross-fitted folds, or one split). In
     each round the ``k`` words are chosen on the training books' whole counts (``counts(i)``), the
-    Deltas fitted on the training books whole; each test book is cut to its first ``n`` marks
-    (f1..f6 of those marks, the frequencies of the words before them: ``stream(i)[: sum_{j < n}
-    g_j]``). ``accuracy(n) = sum_r right_r(n) / sum_r n_r``. Returns ``{"<method>":
-    {"full_accuracy", "n_test", "n_right", "curve": [{"n_marks", "accuracy", "n_test", "n_right"}]}}``."""
+    Deltas (:func:`delta_estimators`) fitted once on the training books whole and scored on each
+    test book whole and cut to its first ``n`` marks (:func:`cut_word_rows`), one driver point per
+    length (:func:`punctstyle.attribution.length.cut_points`). ``accuracy(n) = sum_r right_r(n) /
+    sum_r n_r``. Returns ``{"<method>": {"full_accuracy", "n_test", "n_right", "curve":
+    [{"n_marks", "accuracy", "n_test", "n_right"}]}}``."""
     from punctstyle.corpus.words import training_vocabulary
     from punctstyle.features import compute_features
 
     y = np.asarray(labels, dtype=object)
     lengths = sorted({int(n) for n in grid})
-    right = {method: np.zeros(len(lengths) + 1, dtype=np.int64) for method in WORD_METHODS}
-    n_test = 0
     every = sorted({int(i) for held_out in rounds for i in held_out.train})
     book_counts = {i: counts(i) for i in every}  # read once, used by every round
     whole = {i: punctuation_block(compute_features(*sequences[i]))[0] for i in every}
+    points: list[Point] = []
     for held_out in rounds:
-        train, test = held_out.train, held_out.test
+        train = held_out.train
         words = training_vocabulary((book_counts[int(i)] for i in train), k)
         punct_train = np.vstack([whole[int(i)] for i in train])
         words_train = np.vstack([count_frequencies(*book_counts[int(i)], words) for i in train])
-        models = fit_word_models(punct_train, words_train, y[train], words)
-        views: dict[Any, tuple[list[np.ndarray], list[np.ndarray]]] = {n: ([], []) for n in [None, *lengths]}
-        for i in test:
-            marks, gaps = sequences[i]
-            words_of = stream(int(i))
-            cumulative = np.concatenate([[0], np.cumsum(np.asarray(gaps, dtype=np.int64))])
-            for n in views:
-                stop = len(marks) if n is None else min(n, len(marks))
-                views[n][0].append(punctuation_block(compute_features(marks[:stop], gaps[:stop]))[0])
-                end = len(words_of) if n is None else int(cumulative[stop])
-                views[n][1].append(stream_frequencies(words_of[:end], words))
-        for method, reference in models.references.items():
-            for j, n in enumerate(views):
-                rows = method_rows(method, np.vstack(views[n][0]), np.vstack(views[n][1]))
-                right[method][j] += int(np.sum(reference.predict(rows) == y[test]))
-        n_test += int(len(test))
+        inputs = {m: method_rows(m, punct_train, words_train) for m in WORD_METHODS}
+        cut = cut_word_rows(sequences, stream, held_out.test, lengths, words)
+        points += cut_points(held_out, lengths, lambda n, cut=cut, inputs=inputs: {
+            m: View(inputs[m], method_rows(m, *cut[n]), train_key=WHOLE) for m in WORD_METHODS})
+    right = {method: np.zeros(len(lengths) + 1, dtype=np.int64) for method in WORD_METHODS}
+    records = run_points(Documents(y, groups), points, delta_estimators(), cache=FitCache())
+    for k_record, record in enumerate(records):
+        j = k_record // len(WORD_METHODS) % (len(lengths) + 1)
+        right[record.method][j] += int(np.sum(record.y_pred == y[record.split.test_index]))
+    n_test = int(sum(len(held_out.test) for held_out in rounds))
     out: dict[str, Any] = {}
     for method in WORD_METHODS:
         share = [None if n_test == 0 else float(r) / n_test for r in right[method]]

@@ -150,6 +150,17 @@ def aligned_probabilities(proba: np.ndarray, model_classes: Sequence[Any], class
     return out
 
 
+def length_inputs(sequences: Sequence[Any], rows: Sequence[int], full_features: np.ndarray,
+                  features_of: Callable[[np.ndarray, np.ndarray], np.ndarray], grid: Sequence[int]) -> np.ndarray:
+    """The model inputs of ``rows`` whole (``full_features[rows]``), then cut to each grid length
+    (ascending, :func:`punctstyle.attribution.length.truncate_sequence`, ``features_of(marks,
+    gaps)``), stacked: ``(1 + |grid|) len(rows)`` rows, one block per length."""
+    inputs = [np.asarray(full_features)[list(rows)]]
+    for n in sorted({int(n) for n in grid}):
+        inputs.append(np.stack([features_of(*truncate_sequence(*sequences[i], n)) for i in rows]))
+    return np.concatenate(inputs)
+
+
 def held_out_predictions(model: Any, sequences: Sequence[Any], labels: Sequence[Any], test_rows: np.ndarray,
                          full_features: np.ndarray, features_of: Callable[[np.ndarray, np.ndarray], np.ndarray],
                          grid: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -162,11 +173,8 @@ def held_out_predictions(model: Any, sequences: Sequence[Any], labels: Sequence[
     known = [i for i in np.asarray(test_rows).tolist() if y[i] in index]
     if not known:
         return np.zeros((0, len(index))), np.zeros(0, np.int64)
-    inputs = [np.asarray(full_features)[known]]
-    for n in sorted({int(n) for n in grid}):
-        inputs.append(np.stack([features_of(*truncate_sequence(*sequences[i], n)) for i in known]))
-    proba = model.predict_proba(np.concatenate(inputs))
-    truth = np.tile(np.array([index[y[i]] for i in known], dtype=np.int64), len(inputs))
+    proba = model.predict_proba(length_inputs(sequences, known, full_features, features_of, grid))
+    truth = np.tile(np.array([index[y[i]] for i in known], dtype=np.int64), 1 + len({int(n) for n in grid}))
     return proba, truth
 
 
@@ -175,6 +183,7 @@ __all__ = [
     "cross_fitted_record",
     "fit_temperature",
     "held_out_predictions",
+    "length_inputs",
     "mean_nll",
     "reliability",
     "scaled_probabilities",

@@ -222,6 +222,84 @@ def _punctuation_block(features: Mapping[str, np.ndarray]) -> np.ndarray:
     return np.hstack([np.atleast_2d(features[f]) for f in PAPER_FEATURES])
 
 
+@dataclass(frozen=True)
+class SeedReferences:
+    """What one seed's training side gives the rolling methods: the KL signatures of f3
+    (``authors``, ``signatures``), the fitted Deltas by method and ``column_of``, the column of
+    each word of the word block (empty without words)."""
+
+    authors: np.ndarray
+    signatures: np.ndarray
+    deltas: dict[str, Any]
+    column_of: dict[str, int]
+
+
+def seed_references(punct: np.ndarray, f3: np.ndarray, labels: np.ndarray, train: np.ndarray, seed: int,
+                    settings: RollingSettings, word_matrix: Any = None, freqs: Any = None,
+                    book_ids: np.ndarray | None = None) -> SeedReferences:
+    """The references of the training rows ``train``: f3 signatures
+    (:func:`punctstyle.classifiers.kl_nearest.class_signatures`), Delta on f1..f6 (``delta_punct``)
+    and, with a ``word_matrix`` (``freqs``: its relative frequencies of the rows' ``book_ids``),
+    on the ``settings.words`` words chosen on the training rows (``delta_words``) and on both
+    (``delta_both``)."""
+    from punctstyle.classifiers.delta import BurrowsDelta
+    from punctstyle.classifiers.kl_nearest import class_signatures
+    from punctstyle.corpus.words import select_vocabulary
+
+    y = labels[train]
+    authors, signatures, _ = class_signatures(f3[train], y)
+    deltas = {"delta_punct": BurrowsDelta(seed=seed, feature_set=()).fit(punct[train], y)}
+    column_of: dict[str, int] = {}
+    if word_matrix is not None:
+        cutoff = word_matrix.cutoff[word_matrix.rows_of(book_ids[train])]
+        columns = select_vocabulary(freqs[train], settings.words, cutoff).columns
+        column_of = {w: j for j, w in enumerate(word_matrix.vocabulary[columns].tolist())}
+        train_words = freqs[train][:, columns].toarray()
+        deltas["delta_words"] = BurrowsDelta(seed=seed, feature_set=()).fit(train_words, y)
+        deltas["delta_both"] = BurrowsDelta(seed=seed, feature_set=()).fit(np.hstack([punct[train], train_words]), y)
+    return SeedReferences(authors, signatures, deltas, column_of)
+
+
+def roll_collaboration(collaboration: Collaboration, sequence: Callable[[int], tuple[np.ndarray, np.ndarray]],
+                       word_stream: Callable[[int], np.ndarray] | None, references: SeedReferences,
+                       methods: Sequence[str], settings: RollingSettings, *, seed: int, number: int,
+                       merge_same_author: bool = True) -> list[dict[str, Any]]:
+    """One record per method of one collaboration: rolled (:func:`punctstyle.attribution.rolling.roll_text`)
+    with the ``references`` of its seed and scored (:func:`evaluate_rolling`), plus ``seed``,
+    ``number``, ``method``, ``authors`` and ``seconds``. ``word_stream``: the books' words (None:
+    no word method)."""
+    from punctstyle.attribution.rolling import DISTANCE, SliceScores, kl_slice_scores, roll_text, \
+        slice_word_frequencies, slice_word_spans
+
+    marks, gaps, stream = assemble(collaboration, _Indexed(sequence), word_stream)
+    column_of, deltas = references.column_of, references.deltas
+    index = (np.array([column_of.get(w, -1) for w in stream], dtype=np.int64) if word_stream is not None
+             else np.zeros(0, dtype=np.int64))
+
+    def words_of(starts: np.ndarray) -> np.ndarray:
+        first, stop = slice_word_spans(gaps, starts, settings.window)
+        return slice_word_frequencies(index, first, stop, len(column_of))
+
+    def score(method: str, features: Mapping[str, np.ndarray], starts: np.ndarray) -> Any:
+        if method == "kl_f3":
+            return kl_slice_scores(references.signatures, references.authors, features["f3"], "f3")
+        rows = {"delta_punct": lambda: _punctuation_block(features), "delta_words": lambda: words_of(starts),
+                "delta_both": lambda: np.hstack([_punctuation_block(features), words_of(starts)])}[method]()
+        return SliceScores(method, DISTANCE, deltas[method].classes, deltas[method].distances(rows))
+
+    records = []
+    for method in methods:
+        start = time.perf_counter()
+        result = roll_text(marks, gaps, settings.window, settings.step,
+                           lambda features, starts, method=method: score(method, features, starts),
+                           PAPER_FEATURES, merge_same_author=merge_same_author)
+        record = evaluate_rolling(result, collaboration)
+        record.update(seed=seed, number=number, method=method, authors="|".join(collaboration.authors),
+                      seconds=time.perf_counter() - start)
+        records.append(record)
+    return records
+
+
 def rolling_collaborations(
     tables: Mapping[str, pd.DataFrame],
     sequence: Callable[[int], tuple[np.ndarray, np.ndarray]],
@@ -230,19 +308,13 @@ def rolling_collaborations(
     word_stream: Callable[[int], np.ndarray] | None = None,
     merge_same_author: bool = True,
 ) -> pd.DataFrame:
-    """One record per (seed, collaboration, method) (:func:`evaluate_rolling` plus ``seed``,
-    ``number``, ``method``, ``authors``, ``seconds``). ``tables``: the corpus tables f1..f6 (rows
-    aligned); ``sequence(i)``: the marks and gaps of row ``i``'s book; ``word_matrix``
-    (:class:`punctstyle.corpus.words.WordMatrix`) and ``word_stream(i)`` (the book's words in
-    extraction order) for the word methods, which are left out without them. Per seed the
-    ``rolling`` row is split once (:func:`collaboration_split`); the reference set is the
-    training side, the collaborations are cut from the held-out side."""
-    from punctstyle.attribution.rolling import DISTANCE, SliceScores, kl_slice_scores, roll_text, \
-        slice_word_frequencies, slice_word_spans
-    from punctstyle.classifiers.delta import BurrowsDelta
-    from punctstyle.classifiers.kl_nearest import class_signatures
+    """One record per (seed, collaboration, method) (:func:`roll_collaboration`). ``tables``: the
+    corpus tables f1..f6 (rows aligned); ``sequence(i)``: the marks and gaps of row ``i``'s book;
+    ``word_matrix`` (:class:`punctstyle.corpus.words.WordMatrix`) and ``word_stream(i)`` (the
+    book's words in extraction order) for the word methods, which are left out without them. Per
+    seed the ``rolling`` row is split once (:func:`collaboration_split`); the reference set is the
+    training side (:func:`seed_references`), the collaborations are cut from the held-out side."""
     from punctstyle.corpus.tables import feature_matrix
-    from punctstyle.corpus.words import select_vocabulary
 
     table = tables[PAPER_FEATURES[0]]
     labels = table["author"].to_numpy(dtype=object)
@@ -255,45 +327,16 @@ def rolling_collaborations(
     records = []
     for seed in settings.seeds:
         train, test = collaboration_split(table, labels, seed, settings.test_fraction, book_ids)
-        y = labels[train]
-        authors, signatures, _ = class_signatures(f3[train], y)
-        deltas = {"delta_punct": BurrowsDelta(seed=seed, feature_set=()).fit(punct[train], y)}
-        column_of: dict[str, int] = {}
-        if with_words:
-            cutoff = word_matrix.cutoff[word_matrix.rows_of(book_ids[train])]
-            columns = select_vocabulary(freqs[train], settings.words, cutoff).columns
-            column_of = {w: j for j, w in enumerate(word_matrix.vocabulary[columns].tolist())}
-            train_words = freqs[train][:, columns].toarray()
-            deltas["delta_words"] = BurrowsDelta(seed=seed, feature_set=()).fit(train_words, y)
-            deltas["delta_both"] = BurrowsDelta(seed=seed, feature_set=()).fit(np.hstack([punct[train], train_words]), y)
+        references = seed_references(punct, f3, labels, train, seed, settings,
+                                     word_matrix if with_words else None, freqs, book_ids)
         rng = np.random.default_rng([seed, 2016])
         collaborations = draw_collaborations(labels, table["n_marks"].to_numpy(), test, settings.kinds,
-                                             settings.per_kind, settings.part_marks, rng, known_authors=np.unique(y))
+                                             settings.per_kind, settings.part_marks, rng,
+                                             known_authors=np.unique(labels[train]))
         for number, collaboration in enumerate(collaborations):
-            marks, gaps, stream = assemble(collaboration, _Indexed(sequence), word_stream if with_words else None)
-            index = (np.array([column_of.get(w, -1) for w in stream], dtype=np.int64) if with_words
-                     else np.zeros(0, dtype=np.int64))
-
-            def words_of(starts: np.ndarray, gaps: np.ndarray = gaps, index: np.ndarray = index) -> np.ndarray:
-                first, stop = slice_word_spans(gaps, starts, settings.window)
-                return slice_word_frequencies(index, first, stop, len(column_of))
-
-            def score(method: str, features: Mapping[str, np.ndarray], starts: np.ndarray) -> Any:
-                if method == "kl_f3":
-                    return kl_slice_scores(signatures, authors, features["f3"], "f3")
-                rows = {"delta_punct": lambda: _punctuation_block(features), "delta_words": lambda: words_of(starts),
-                        "delta_both": lambda: np.hstack([_punctuation_block(features), words_of(starts)])}[method]()
-                return SliceScores(method, DISTANCE, deltas[method].classes, deltas[method].distances(rows))
-
-            for method in methods:
-                start = time.perf_counter()
-                result = roll_text(marks, gaps, settings.window, settings.step,
-                                   lambda features, starts, method=method: score(method, features, starts),
-                                   PAPER_FEATURES, merge_same_author=merge_same_author)
-                record = evaluate_rolling(result, collaboration)
-                record.update(seed=seed, number=number, method=method, authors="|".join(collaboration.authors),
-                              seconds=time.perf_counter() - start)
-                records.append(record)
+            records += roll_collaboration(collaboration, sequence, word_stream if with_words else None, references,
+                                          methods, settings, seed=seed, number=number,
+                                          merge_same_author=merge_same_author)
     return pd.DataFrame(records)
 
 

@@ -4,24 +4,34 @@
 ``n`` marks, the top-1 accuracy of KL-nearest attribution for every ``n`` of a grid, and
 returns the smallest ``n`` reaching a fraction of the full-length accuracy; the books are held
 out in the rounds of :func:`held_out_rounds` (the bundle: cross-fitted over K folds of texts,
-every text held out once; else one 80/20 split).
-:func:`mlp_length_curve` measures the MLP's accuracy on the same split and lengths, so that
-the command line can say which method to trust at a text's length.
-:func:`threshold_record` combines both into the record of ``threshold.json``.
+every text held out once; else one 80/20 split). :func:`threshold_record` makes it the record
+of ``threshold.json``; the bundle adds the MLP's and the word methods' curves on the same
+rounds (:mod:`punctstyle.attribution.bundle_build`), so that the command line can say which
+method to trust at a text's length.
+
+Every held-out curve goes through the experiment driver
+(:func:`punctstyle.experiments.driver.run_points`): a round is a driver
+:class:`~punctstyle.experiments.driver.Split` (:class:`HeldOutRound`, with its fold), the
+classifier comes from the registry (:func:`punctstyle.classifiers.build_classifier`), and the
+truncation of the test documents to ``n`` marks is a view of them: one point per (round,
+length) (:func:`cut_points`), the fit made once per round on the training documents at full
+length and shared by the round's lengths (a :class:`~punctstyle.experiments.driver.FitCache`,
+``train_key`` :data:`WHOLE`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from punctstyle.classifiers.kl_nearest import class_signatures, kl_nearest
-from punctstyle.experiments.metrics import accuracy, baseline_accuracy
+from punctstyle.classifiers import build_classifier
+from punctstyle.experiments.driver import Documents, Estimator, FitCache, Point, Split, View, run_points
+from punctstyle.experiments.metrics import baseline_accuracy
 from punctstyle.experiments.row import documents_split
 from punctstyle.features import compute_feature
 
@@ -32,14 +42,35 @@ Sequences = Sequence[tuple[np.ndarray, np.ndarray]]
 
 CURVE_COLUMNS: tuple[str, ...] = ("n_marks", "accuracy", "n_test", "n_right", "n_truncated", "n_fallback")
 
+TASK = "attribution"
+"""The task of the held-out rounds (their :class:`~punctstyle.experiments.driver.Split`'s)."""
+WHOLE = "whole"
+"""The ``train_key`` of a round's training documents at full length (one fit per round)."""
+
 
 @dataclass(frozen=True)
-class HeldOutRound:
-    """One round of a held-out measurement: ``fold`` (its number), ``train`` and ``test`` row indices."""
+class HeldOutRound(Split):
+    """One round of a held-out measurement: a driver split (task :data:`TASK`, the classes of
+    its training rows, the measurement's seed) and its ``fold`` (number); ``train`` and
+    ``test`` name its row indices."""
 
-    fold: int
-    train: np.ndarray
-    test: np.ndarray
+    fold: int = 0
+
+    @property
+    def train(self) -> np.ndarray:
+        """The training rows (:attr:`train_index`)."""
+        return self.train_index
+
+    @property
+    def test(self) -> np.ndarray:
+        """The test rows (:attr:`test_index`)."""
+        return self.test_index
+
+
+def held_out_round(labels: np.ndarray, train: np.ndarray, test: np.ndarray, *, fold: int, seed: int) -> HeldOutRound:
+    """The round of rows ``train`` / ``test``, its classes those of its training rows."""
+    classes = np.unique(labels[train])
+    return HeldOutRound(TASK, int(classes.size), int(seed), classes, train, test, int(fold))
 
 
 @dataclass(frozen=True)
@@ -100,11 +131,12 @@ def attribution_split(
     return documents_split(labels, groups, test_fraction, np.random.default_rng(seed))
 
 
-def fold_rounds(labels: Sequence[Any], folds: np.ndarray) -> list[HeldOutRound]:
+def fold_rounds(labels: Sequence[Any], folds: np.ndarray, seed: int = 0) -> list[HeldOutRound]:
     """Cross-fitting rounds: for each fold ``k`` (ascending), ``train`` = the rows of the other
     folds, ``test`` = the rows of fold ``k`` whose author has a training row (a measurement of
     closed-set attribution cannot name an author it never saw); rounds without a test row are left
-    out. Over the rounds every row whose author has texts in two folds is tested once."""
+    out. Over the rounds every row whose author has texts in two folds is tested once. ``seed``:
+    the rounds' (what a classifier trained in them is seeded with)."""
     y = np.asarray(labels, dtype=object)
     folds = np.asarray(folds)
     rounds = []
@@ -113,24 +145,76 @@ def fold_rounds(labels: Sequence[Any], folds: np.ndarray) -> list[HeldOutRound]:
         train = np.flatnonzero(~inside)
         test = np.flatnonzero(inside & np.isin(y.astype(str), y[train].astype(str)))
         if test.size:
-            rounds.append(HeldOutRound(int(k), train, test))
+            rounds.append(held_out_round(y, train, test, fold=int(k), seed=seed))
     return rounds
 
 
 def held_out_rounds(labels: Sequence[Any], test_fraction: float, seed: int, groups: Sequence[Any] | None = None,
                     folds: np.ndarray | None = None) -> list[HeldOutRound]:
-    """The rounds of a length measurement: :func:`fold_rounds` of ``folds`` (cross-fitted: every
-    text held out once) or, without ``folds``, the one split of :func:`attribution_split` (no
-    round when it has no test row)."""
+    """The rounds of a length measurement, seeded with ``seed``: :func:`fold_rounds` of ``folds``
+    (cross-fitted: every text held out once) or, without ``folds``, the one split of
+    :func:`attribution_split` (no round when it has no test row)."""
+    y = np.asarray(labels, dtype=object)
     if folds is not None:
-        return fold_rounds(labels, folds)
-    train, test = attribution_split(labels, test_fraction, seed, groups)
-    return [HeldOutRound(0, train, test)] if test.size else []
+        return fold_rounds(y, folds, seed)
+    train, test = attribution_split(y, test_fraction, seed, groups)
+    return [held_out_round(y, train, test, fold=0, seed=seed)] if test.size else []
+
+
+def cut_points(held_out: HeldOutRound, lengths: Sequence[int],
+               views_at: Callable[[int | None], Mapping[str, View]]) -> list[Point]:
+    """The points of one round for :func:`punctstyle.experiments.driver.run_points`: its test
+    documents whole (``None``), then cut to each of ``lengths`` (ascending), each a copy of the
+    round with the views ``views_at(n)``."""
+    return [(replace(held_out), dict(views_at(n))) for n in (None, *lengths)]
 
 
 NO_TEST_BOOK = (
     "no test books: every class needs at least 3 books (texts, when documents are excerpts) for a test document"
 )
+
+
+@dataclass(frozen=True)
+class KLCounts:
+    """KL's held-out counts pooled over the rounds: ``right`` (test books attributed right at full
+    length, then at each grid length), ``n_fallback`` and ``n_truncated`` (per grid length) and
+    ``n_test``."""
+
+    right: np.ndarray
+    n_fallback: np.ndarray
+    n_truncated: np.ndarray
+    n_test: int
+
+
+def kl_length_counts(sequences: Sequences, labels: np.ndarray, compute_features: FeaturesFunction, feature: str,
+                     rounds: Sequence[HeldOutRound], lengths: Sequence[int],
+                     groups: Sequence[Any] | None = None) -> KLCounts:
+    """KL nearest class (the registry's ``kl`` on ``feature``) in every round, through the driver:
+    the signatures (the mean ``feature`` of each author's training books at full length) fitted
+    once per round, each test book attributed whole and cut to its first ``n`` marks, ``n`` in
+    ``lengths`` (:func:`cut_points`): ``argmin_a d_KL(signature_a, f(truncated book))``; the
+    right answers and all-NaN fallbacks are counted per length over the rounds."""
+    points: list[Point] = []
+    for held_out in rounds:
+        train_rows = _feature_rows(sequences, held_out.train, compute_features, feature)
+
+        def views_at(n: int | None, train_rows: np.ndarray = train_rows, test: np.ndarray = held_out.test) -> dict:
+            test_rows = _feature_rows(sequences, test, compute_features, feature, n)
+            return {feature: View(train_rows, test_rows, train_key=WHOLE)}
+
+        points += cut_points(held_out, lengths, views_at)
+    kl = Estimator("kl", lambda seed, view: build_classifier("kl", seed=seed, feature_set=(view,)), (feature,))
+    right = np.zeros(len(lengths) + 1, dtype=np.int64)  # full length, then each grid length
+    fallbacks = np.zeros(len(lengths), dtype=np.int64)
+    for k, record in enumerate(run_points(Documents(labels, groups), points, [kl], cache=FitCache())):
+        j = k % (len(lengths) + 1)
+        right[j] += int(np.sum(record.y_pred == labels[record.split.test_index]))
+        if j:
+            fallbacks[j - 1] += record.scored.n_fallback
+    tested = np.concatenate([held_out.test for held_out in rounds])
+    text_lengths = np.array([len(sequences[i][0]) for i in tested])
+    n_truncated = (text_lengths[None, :] > np.array(lengths)[:, None]).sum(axis=1)
+    return KLCounts(right, fallbacks, n_truncated, int(tested.size))
 
 
 def minimum_marks_for_attribution(
@@ -150,11 +234,9 @@ def minimum_marks_for_attribution(
 
     Books (``(marks, gaps)`` sequences with author ``labels``) are held out in the rounds of
     :func:`held_out_rounds` (``folds``: cross-fitted over the folds; without, the one split of
-    :func:`attribution_split`). In each round, author signatures are the mean ``feature`` of the
-    full-length training books; each test book is truncated to its first ``n`` marks for every
-    ``n`` of ``grid`` and attributed to ``argmin_a d_KL(signature_a, f(truncated book))``. The
-    accuracy at ``n`` is ``n_right / n_test`` pooled over the rounds. The threshold is the
-    smallest ``n`` whose top-1 accuracy is at least ``fraction`` times the full-length accuracy.
+    :func:`attribution_split`) and attributed by :func:`kl_length_counts`. The accuracy at ``n``
+    is ``n_right / n_test`` pooled over the rounds. The threshold is the smallest ``n`` of
+    ``grid`` whose top-1 accuracy is at least ``fraction`` times the full-length accuracy.
     ``groups``: see :func:`attribution_split` (excerpts: the full length is an excerpt's).
     """
     y = np.asarray(labels, dtype=object)
@@ -166,72 +248,16 @@ def minimum_marks_for_attribution(
     if not rounds:
         raise ValueError(NO_TEST_BOOK)
     lengths = sorted({int(n) for n in grid})
-    right = np.zeros(len(lengths) + 1, dtype=np.int64)  # full length, then each grid length
-    fallbacks = np.zeros(len(lengths), dtype=np.int64)
-    n_truncated = np.zeros(len(lengths), dtype=np.int64)
-    n_test = 0
-    for held_out in rounds:
-        train, test = held_out.train, held_out.test
-        classes, signatures, counts = class_signatures(
-            _feature_rows(sequences, train, compute_features, feature), y[train]
-        )
-        fallback = int(np.argmax(counts))
-        for j, n in enumerate([None, *lengths]):
-            nearest, n_fallback = kl_nearest(signatures, _feature_rows(sequences, test, compute_features, feature, n),
-                                             fallback)
-            right[j] += int(np.sum(classes[nearest] == y[test]))
-            if j:
-                fallbacks[j - 1] += n_fallback
-        text_lengths = np.array([len(sequences[i][0]) for i in test])
-        n_truncated += (text_lengths[None, :] > np.array(lengths)[:, None]).sum(axis=1)
-        n_test += int(test.size)
+    counts = kl_length_counts(sequences, y, compute_features, feature, rounds, lengths, groups)
+    right, n_test = counts.right, counts.n_test
     full_accuracy = right[0] / n_test
-    rows = [(n, right[j + 1] / n_test, n_test, int(right[j + 1]), int(n_truncated[j]), int(fallbacks[j]))
-            for j, n in enumerate(lengths)]
+    rows = [(n, right[j + 1] / n_test, n_test, int(right[j + 1]), int(counts.n_truncated[j]),
+             int(counts.n_fallback[j])) for j, n in enumerate(lengths)]
     curve = pd.DataFrame(rows, columns=list(CURVE_COLUMNS))
     target = fraction * full_accuracy
     reached = curve.loc[curve["accuracy"] >= target - 1e-12, "n_marks"]
     n_min = None if full_accuracy == 0 or reached.empty or math.isnan(full_accuracy) else int(reached.iloc[0])
     return MarksThreshold(n_min, float(full_accuracy), float(target), fraction, feature, curve, int(right[0]))
-
-
-def mlp_length_curve(
-    sequences: Sequences,
-    labels: Sequence[Any],
-    full_features: np.ndarray,
-    features_of: Callable[[np.ndarray, np.ndarray], np.ndarray],
-    train: Callable[[np.ndarray, np.ndarray], Any],
-    *,
-    grid: Sequence[int],
-    test_fraction: float,
-    seed: int,
-    groups: Sequence[Any] | None = None,
-) -> dict[str, Any]:
-    """Held-out top-1 accuracy of an MLP on books truncated to ``n`` marks, per grid length.
-
-    The split is :func:`attribution_split` (the same as the KL curve's, with the same ``groups``). ``full_features``:
-    the (n_books, d) model inputs at full length; ``features_of(marks, gaps)``: the d inputs
-    of one (truncated) text; ``train(X, y)``: a model with ``predict(X)``, trained on the
-    training rows at full length. Returns ``{"full_accuracy", "curve": [{"n_marks",
-    "accuracy"}]}``.
-    """
-    y = np.asarray(labels, dtype=object)
-    train_rows, test_rows = attribution_split(y, test_fraction, seed, groups)
-    if test_rows.size == 0:
-        raise ValueError(NO_TEST_BOOK)
-    model = train(np.asarray(full_features)[train_rows], y[train_rows])
-    lengths = sorted({int(n) for n in grid})
-    truncated = np.empty((len(lengths), test_rows.size, np.asarray(full_features).shape[1]))
-    for j, i in enumerate(test_rows):
-        marks, gaps = sequences[i]
-        for k, n in enumerate(lengths):
-            truncated[k, j] = features_of(*truncate_sequence(marks, gaps, n))
-    full = accuracy(y[test_rows], model.predict(np.asarray(full_features)[test_rows]))
-    curve = [
-        {"n_marks": n, "accuracy": _json_number(accuracy(y[test_rows], model.predict(truncated[k])))}
-        for k, n in enumerate(lengths)
-    ]
-    return {"full_accuracy": _json_number(full), "curve": curve}
 
 
 # --------------------------------------------------------------------------- threshold.json
@@ -297,6 +323,73 @@ def _chosen_threshold(result: MarksThreshold, grid: list[int], baseline: float) 
     )
 
 
+def threshold_header(y: np.ndarray, *, grid: list[int], fraction: float, features: list[str], test_fraction: float,
+                     seed: int, groups: Sequence[Any] | None, folds: np.ndarray | None) -> dict[str, Any]:
+    """The settings and corpus size ``threshold.json`` opens with (``n_texts`` with ``groups``,
+    ``folds`` with ``folds``)."""
+    record: dict[str, Any] = {
+        "fraction": float(fraction),
+        "grid": grid,
+        "candidates": features,
+        "test_fraction": float(test_fraction),
+        "seed": int(seed),
+        "n_books": int(y.size),
+        "n_authors": int(np.unique(y).size),
+    }
+    if groups is not None:
+        record["n_texts"] = int(np.unique(np.asarray(groups, dtype=object)).size)
+    if folds is not None:
+        record["folds"] = int(np.unique(np.asarray(folds)).size)
+    return record
+
+
+def pooled_baseline(y: np.ndarray, rounds: Sequence[HeldOutRound]) -> tuple[float, int]:
+    """The proportional random baseline pooled over the rounds, ``sum_r n_r b_r / sum_r n_r``
+    (``b_r`` :func:`punctstyle.experiments.metrics.baseline_accuracy` of round ``r``'s ``n_r``
+    test books), and ``sum_r n_r``."""
+    sizes = np.array([r.test.size for r in rounds], dtype=np.float64)
+    baseline = float(np.dot(sizes, [baseline_accuracy(y[r.train], y[r.test]) for r in rounds]) / sizes.sum())
+    return baseline, int(sizes.sum())
+
+
+def feature_curve(result: MarksThreshold, n_test: int) -> dict[str, Any]:
+    """One candidate feature's entry of ``curves``."""
+    return {
+        "full_accuracy": _json_number(result.full_accuracy),
+        "n_test": n_test,
+        "n_right": result.full_right,
+        "target_accuracy": _json_number(result.target_accuracy),
+        "n_min": result.n_min,
+        "curve": curve_records(result.curve),
+    }
+
+
+def chosen_record(results: Mapping[str, MarksThreshold], features: list[str], grid: list[int], baseline: float,
+                  curves: Mapping[str, Any]) -> dict[str, Any]:
+    """The estimate of ``threshold.json`` from the candidate features' ``results``: that of the feature
+    with the highest full-length accuracy (the first on a tie) among those above ``baseline``,
+    or not estimated when none is."""
+    better = [f for f in features if results[f].full_accuracy > baseline + 1e-12]
+    if not better:
+        accuracies = ", ".join(f"{f} {results[f].full_accuracy:.3f}" for f in features)
+        note = (
+            f"not estimated: at full length no KL feature attributes better than the "
+            f"random baseline {baseline:.3f} ({accuracies})"
+        )
+        return _not_estimated(note, baseline_accuracy=_json_number(baseline), curves=dict(curves))
+    result = results[max(better, key=lambda f: (results[f].full_accuracy, -features.index(f)))]
+    return {
+        **_chosen_threshold(result, grid, baseline),
+        "n_min": result.n_min,
+        "feature": result.feature,
+        "full_accuracy": _json_number(result.full_accuracy),
+        "target_accuracy": _json_number(result.target_accuracy),
+        "baseline_accuracy": _json_number(baseline),
+        "curve": curve_records(result.curve),
+        "curves": dict(curves),
+    }
+
+
 def threshold_record(
     sequences: Sequences,
     labels: Sequence[Any],
@@ -311,42 +404,25 @@ def threshold_record(
 ) -> dict[str, Any]:
     """:func:`minimum_marks_for_attribution` as the JSON record of ``threshold.json``.
 
-    The estimate is run for each candidate KL feature of ``features`` (same split). The
-    threshold is taken from the feature whose full-length KL-nearest accuracy is highest
-    (the first on a tie) among those that beat the proportional random baseline
-    (:func:`punctstyle.experiments.metrics.baseline_accuracy` on the same split): a feature that
-    attributes no better than chance at full length cannot say how long a text must be.
+    The estimate is run for each candidate KL feature of ``features`` (same rounds). The
+    threshold is taken from the feature whose full-length KL-nearest accuracy is highest (the
+    first on a tie) among those that beat the proportional random baseline
+    (:func:`pooled_baseline`): a feature that attributes no better than chance at full length
+    cannot say how long a text must be.
 
     ``min_marks`` is what the CLI compares a text with: the chosen feature's ``n_min``; when
-    no grid length reaches the target, the largest grid length (a lower bound,
-    ``estimated`` false); None when nothing can be estimated (no test book, or no feature
-    better than chance). ``curve`` is the chosen feature's accuracy per grid length,
-    ``curves`` those of every candidate; ``note`` says how the value was obtained.
-
-    With ``groups`` (documents are excerpts of texts; :func:`attribution_split`) the record adds
-    ``n_texts``; the test documents are then excerpts, so the full length is an excerpt's and
-    ``min_marks`` is at most the first grid length from the excerpt length on.
-
-    With ``folds`` (cross-fitted, :func:`held_out_rounds`) the record adds ``folds`` (their
-    number) and the baseline is pooled over the rounds: ``sum_r n_r b_r / sum_r n_r`` (``b_r``
-    the baseline of round ``r``'s ``n_r`` test books).
+    no grid length reaches the target, the largest grid length (a lower bound, ``estimated``
+    false); None when nothing can be estimated (no test book, or no feature better than
+    chance). ``curve`` is the chosen feature's accuracy per grid length, ``curves`` those of
+    every candidate; ``note`` says how the value was obtained. With ``groups`` (documents are
+    excerpts of texts: the full length is an excerpt's) the record adds ``n_texts``; with
+    ``folds`` (cross-fitted, :func:`held_out_rounds`) ``folds``, their number.
     """
     y = np.asarray(labels, dtype=object)
     grid = sorted({int(n) for n in grid})
     features = list(dict.fromkeys(features))
-    record: dict[str, Any] = {
-        "fraction": float(fraction),
-        "grid": grid,
-        "candidates": features,
-        "test_fraction": float(test_fraction),
-        "seed": int(seed),
-        "n_books": int(y.size),
-        "n_authors": int(np.unique(y).size),
-    }
-    if groups is not None:
-        record["n_texts"] = int(np.unique(np.asarray(groups, dtype=object)).size)
-    if folds is not None:
-        record["folds"] = int(np.unique(np.asarray(folds)).size)
+    record = threshold_header(y, grid=grid, fraction=fraction, features=features, test_fraction=test_fraction,
+                              seed=seed, groups=groups, folds=folds)
     try:
         results = {
             f: minimum_marks_for_attribution(
@@ -357,51 +433,23 @@ def threshold_record(
         }
     except ValueError as exc:
         return {**record, **_not_estimated(f"not estimated: {exc}")}
-    rounds = held_out_rounds(y, test_fraction, seed, groups, folds)
-    sizes = np.array([r.test.size for r in rounds], dtype=np.float64)
-    baseline = float(np.dot(sizes, [baseline_accuracy(y[r.train], y[r.test]) for r in rounds]) / sizes.sum())
-    curves = {
-        f: {
-            "full_accuracy": _json_number(r.full_accuracy),
-            "n_test": int(sizes.sum()),
-            "n_right": r.full_right,
-            "target_accuracy": _json_number(r.target_accuracy),
-            "n_min": r.n_min,
-            "curve": curve_records(r.curve),
-        }
-        for f, r in results.items()
-    }
-    better = [f for f in features if results[f].full_accuracy > baseline + 1e-12]
-    if not better:
-        accuracies = ", ".join(f"{f} {results[f].full_accuracy:.3f}" for f in features)
-        note = (
-            f"not estimated: at full length no KL feature attributes better than the "
-            f"random baseline {baseline:.3f} ({accuracies})"
-        )
-        return {**record, **_not_estimated(note, baseline_accuracy=_json_number(baseline), curves=curves)}
-    result = results[max(better, key=lambda f: (results[f].full_accuracy, -features.index(f)))]
-    return {
-        **record,
-        **_chosen_threshold(result, grid, baseline),
-        "n_min": result.n_min,
-        "feature": result.feature,
-        "full_accuracy": _json_number(result.full_accuracy),
-        "target_accuracy": _json_number(result.target_accuracy),
-        "baseline_accuracy": _json_number(baseline),
-        "curve": curve_records(result.curve),
-        "curves": curves,
-    }
+    baseline, n_test = pooled_baseline(y, held_out_rounds(y, test_fraction, seed, groups, folds))
+    curves = {f: feature_curve(r, n_test) for f, r in results.items()}
+    return {**record, **chosen_record(results, features, grid, baseline, curves)}
 
 
 __all__ = [
     "HeldOutRound",
+    "KLCounts",
     "MarksThreshold",
     "attribution_split",
+    "cut_points",
     "fold_rounds",
     "held_out_rounds",
     "curve_records",
+    "kl_length_counts",
     "minimum_marks_for_attribution",
-    "mlp_length_curve",
+    "pooled_baseline",
     "single_feature_function",
     "threshold_record",
     "truncate_sequence",

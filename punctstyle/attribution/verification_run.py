@@ -34,6 +34,7 @@ import pandas as pd
 
 from punctstyle.attribution.verification import (
     Band,
+    Cases,
     ImpostersSettings,
     case_measures,
     case_rng,
@@ -180,6 +181,79 @@ def excerpt_vectors(
     return np.asarray(kept, dtype=bool), features, (np.vstack(word_rows) if word_rows else None)
 
 
+def seed_cases(labels: np.ndarray, groups: Sequence[Any] | None, seed: int, settings: VerificationSettings) -> Cases:
+    """The cases of one seed (:func:`punctstyle.attribution.verification.verification_cases` with
+    :func:`punctstyle.attribution.verification.case_rng`), kept to ``settings.max_texts`` held-out
+    texts (a random choice by the same generator) when it is set."""
+    rng = case_rng(seed)
+    cases = verification_cases(labels, groups, seed=seed, test_fraction=settings.test_fraction,
+                               n_different=settings.n_different, rng=rng)
+    if settings.max_texts is not None:
+        texts = np.unique(cases.text)
+        keep = np.isin(cases.text, rng.permutation(texts)[: settings.max_texts])
+        cases = type(cases)(cases.reference, cases.text[keep], cases.candidate[keep], cases.same[keep])
+    return cases
+
+
+HeldOutView = tuple[np.ndarray, dict[str, np.ndarray], np.ndarray | None]
+"""The held-out texts at one length: which are kept, their features and word frequencies."""
+
+
+def seed_views(features: Mapping[str, np.ndarray], word_all: np.ndarray | None, held_out: np.ndarray,
+               book_ids: np.ndarray, seed: int, settings: VerificationSettings, words: Sequence[str],
+               documents: Callable[[int], tuple[np.ndarray, np.ndarray]],
+               streams: Callable[[int], np.ndarray] | None) -> dict[str, HeldOutView]:
+    """The held-out texts whole (:data:`WHOLE`) and at each excerpt length of ``settings``
+    (:func:`excerpt_vectors`)."""
+    views: dict[str, HeldOutView] = {
+        WHOLE: (np.ones(held_out.size, bool), {f: m[held_out] for f, m in features.items()},
+                None if word_all is None else word_all[held_out]),
+    }
+    for length in settings.lengths:
+        views[str(length)] = excerpt_vectors(documents, streams if words else None, held_out, book_ids,
+                                             length, seed, words)
+    return views
+
+
+def view_measures(view: HeldOutView, cases: Cases, features: Mapping[str, np.ndarray], word_all: np.ndarray | None,
+                  labels: np.ndarray, held_out: np.ndarray, seed: int, length: str,
+                  settings: VerificationSettings) -> list[tuple[str, dict[str, Any], np.ndarray, np.ndarray]]:
+    """``(family, measures, scores, same)`` of each family on the cases whose text the view holds
+    (General Imposters against the reference documents, :func:`punctstyle.attribution.verification.score_cases`;
+    :func:`punctstyle.attribution.verification.case_measures`); none when it holds none."""
+    kept, test_features, test_words = view
+    position = np.full(labels.size, -1)
+    position[held_out[kept]] = np.arange(int(kept.sum()))
+    in_view = position[cases.text] >= 0
+    if not in_view.any():
+        return []
+    reference = cases.reference
+    measured = []
+    for family in settings.families:
+        tests = family_matrix(family, test_features, test_words)[position[cases.text[in_view]]]
+        ref = family_matrix(family, {f: m[reference] for f, m in features.items()},
+                            None if word_all is None else word_all[reference])
+        family_rng = _rng(seed, family, length)
+        draws = imposters_draws(family_rng, ref.shape[1], ref.shape[0], settings.imposters)
+        scores = score_cases(tests, ref, labels[reference], cases.candidate[in_view], draws, settings.imposters)
+        same = cases.same[in_view]
+        measures = case_measures(scores, same, cases.text[in_view], settings.band_step, family_rng)
+        measured.append((family, measures, scores, same))
+    return measured
+
+
+def pooled_bands(pooled: Mapping[tuple[str, str], Sequence[tuple[np.ndarray, np.ndarray]]],
+                 step: float) -> dict[str, dict[str, Band]]:
+    """The band of each (family, length), fitted on every seed's cases pooled
+    (:func:`punctstyle.attribution.verification.optimal_band`)."""
+    bands: dict[str, dict[str, Band]] = {}
+    for (family, length), parts in pooled.items():
+        scores = np.concatenate([p[0] for p in parts])
+        same = np.concatenate([p[1] for p in parts])
+        bands.setdefault(family, {})[length] = optimal_band(scores, same, step)
+    return bands
+
+
 def verification_run(
     tables: Mapping[str, pd.DataFrame],
     matrix: WordMatrix | None,
@@ -200,51 +274,20 @@ def verification_run(
     rows: list[dict[str, Any]] = []
     pooled: dict[tuple[str, str], list[tuple[np.ndarray, np.ndarray]]] = {}
     for seed in settings.seeds:
-        rng = case_rng(seed)
-        cases = verification_cases(labels, groups, seed=seed, test_fraction=settings.test_fraction,
-                                   n_different=settings.n_different, rng=rng)
-        if settings.max_texts is not None:
-            texts = np.unique(cases.text)
-            keep = np.isin(cases.text, rng.permutation(texts)[: settings.max_texts])
-            cases = type(cases)(cases.reference, cases.text[keep], cases.candidate[keep], cases.same[keep])
+        cases = seed_cases(labels, groups, seed, settings)
         reference = cases.reference
         words = vocabulary_of(matrix, book_ids[reference], settings.top_words) if settings.uses_words else []
         word_all = whole_word_frequencies(matrix, book_ids, words) if words else None
         held_out = np.unique(cases.text)
         log(f"seed {seed}: {reference.size} reference documents, {held_out.size} held-out, {cases.text.size} cases")
-        views: dict[str, tuple[np.ndarray, dict[str, np.ndarray], np.ndarray | None]] = {
-            WHOLE: (np.ones(held_out.size, bool), {f: m[held_out] for f, m in features.items()},
-                    None if word_all is None else word_all[held_out]),
-        }
-        for length in settings.lengths:
-            views[str(length)] = excerpt_vectors(documents, streams if words else None, held_out, book_ids,
-                                                 length, seed, words)
-        for length, (kept, test_features, test_words) in views.items():
-            position = np.full(labels.size, -1)
-            position[held_out[kept]] = np.arange(int(kept.sum()))
-            in_view = position[cases.text] >= 0
-            if not in_view.any():
-                continue
-            for family in settings.families:
-                tests = family_matrix(family, test_features, test_words)[position[cases.text[in_view]]]
-                ref = family_matrix(family, {f: m[reference] for f, m in features.items()},
-                                    None if word_all is None else word_all[reference])
-                family_rng = _rng(seed, family, length)
-                draws = imposters_draws(family_rng, ref.shape[1], ref.shape[0], settings.imposters)
-                scores = score_cases(tests, ref, labels[reference], cases.candidate[in_view], draws,
-                                     settings.imposters)
-                same = cases.same[in_view]
-                measured = case_measures(scores, same, cases.text[in_view], settings.band_step, family_rng)
+        views = seed_views(features, word_all, held_out, book_ids, seed, settings, words, documents, streams)
+        for length, view in views.items():
+            for family, measured, scores, same in view_measures(view, cases, features, word_all, labels, held_out,
+                                                                seed, length, settings):
                 rows.append({"family": family, "length": length, "seed": seed, **measured})
                 pooled.setdefault((family, length), []).append((scores, same))
                 log(f"seed {seed} {family} {length}: AUC {measured['auc']:.3f}, c@1 {measured['c_at_1']:.3f}")
-    bands: dict[str, dict[str, Band]] = {}
-    for (family, length), parts in pooled.items():
-        scores = np.concatenate([p[0] for p in parts])
-        same = np.concatenate([p[1] for p in parts])
-        bands.setdefault(family, {})[length] = optimal_band(scores, same, settings.band_step)
-    frame = pd.DataFrame(rows, columns=list(RESULT_COLUMNS))
-    return frame, bands
+    return pd.DataFrame(rows, columns=list(RESULT_COLUMNS)), pooled_bands(pooled, settings.band_step)
 
 
 def summary_table(results: pd.DataFrame) -> pd.DataFrame:

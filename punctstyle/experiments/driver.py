@@ -20,6 +20,9 @@ An experiment is given as three things:
   on). The driver imports no classifier: the caller resolves the registry
   (:mod:`punctstyle.classifiers`) and its options into factories.
 
+:func:`run_points` runs splits given each with its own views (a length curve: one split per
+length, its views the test documents cut to that length), sharing fits through a :class:`FitCache`.
+
 Every experiment yields one :class:`Record`, whose :meth:`Record.record` has one schema:
 :data:`KEY_FIELDS` then :data:`punctstyle.experiments.runner.RECORD_FIELDS`, then the view's own
 ``info`` (e.g. the word baselines' ``top_k``).
@@ -305,6 +308,30 @@ def run_experiments(
                 else:
                     scored = score_fitted(model, view.test, y_train, y_test)
                 yield Record(split, estimator.name, name, scored, dict(view.info), view.context)
+
+
+Point = tuple[Split, Mapping[str, View]]
+"""A split with its own views (:func:`run_points`)."""
+
+
+def run_points(
+    documents: Documents,
+    points: Sequence[Point],
+    estimators: Sequence[Estimator],
+    *,
+    cache: FitCache | None = None,
+) -> Iterator[Record]:
+    """:func:`run_experiments` on splits given with their views, each point ``(split, views)``
+    in order: one split object per point, so that points with the same documents can read
+    different views of them (the length curves: one point per length, its view the test
+    documents cut to that length). With a ``cache``, a view with a ``train_key`` is fitted
+    once over the points that share its classifier, view name and training documents, and
+    only scored at the others."""
+    by_split = {id(split): views for split, views in points}
+    if len(by_split) != len(points):
+        raise ValueError("each point needs a split object of its own (dataclasses.replace(split) copies one)")
+    splits = [split for split, _ in points]
+    return run_experiments(documents, splits, lambda split: by_split[id(split)], estimators, cache=cache)
 
 
 def records_frame(records: Iterable[Record], extra: Sequence[str] = ()) -> pd.DataFrame:

@@ -74,7 +74,7 @@ from punctstyle.training.length_features import (
 from punctstyle.book.excerpts import SHORT_RULES, Document
 from punctstyle.classifiers import build_classifier, classifier_spec
 from punctstyle.experiments.metrics import baseline_accuracy
-from punctstyle.experiments.driver import Documents, Estimator, FitCache, Split, View, row_split, run_experiments
+from punctstyle.experiments.driver import Documents, Estimator, FitCache, Split, View, row_split, run_points
 from punctstyle.featuresets import stack_features
 from punctstyle.marks import DISTRIBUTION_FEATURES
 from punctstyle.corpus.words import training_vocabulary
@@ -288,12 +288,9 @@ def mode_points(
 def score_points(
     documents: Documents, points: Sequence[Point], name: str, estimator: Estimator, cache: FitCache
 ) -> None:
-    """Fit and score every point through :func:`punctstyle.experiments.driver.run_experiments`
+    """Fit and score every point through :func:`punctstyle.experiments.driver.run_points`
     (view ``name``) and write its accuracy, fallbacks and epochs into the point's result row."""
-    by_split = {id(part): {name: view} for _, part, view in points}
-    records = run_experiments(
-        documents, [part for _, part, _ in points], lambda part: by_split[id(part)], [estimator], cache=cache
-    )
+    records = run_points(documents, [(part, {name: view}) for _, part, view in points], [estimator], cache=cache)
     for (result, _, _), record in zip(points, records, strict=True):
         scored = record.scored
         result.update(accuracy=scored.accuracy, n_fallback=scored.n_fallback, epochs=scored.epochs)
@@ -343,10 +340,35 @@ def length_curve_row(
     """
     check_row_options(methods, training, short_documents, grouped=groups is not None)
     y = np.asarray(labels, dtype=object)
-    options = classifier_options or {}
     rows_of = Documents(y, None if groups is None else np.asarray(groups, dtype=object), ids)
     split = row_split(rows_of, task=task, n_classes=n_classes, seed=seed, test_fraction=test_fraction)
-    grid = length_labels(lengths)
+    excerpts, vocabulary = row_excerpts(documents, rows_of, split, length_labels(lengths), methods, training,
+                                        short_documents, word_counts)
+    cache = FitCache() if fits is None else fits  # training mode "whole": one fit per (method, feature set)
+    keys = {"task": task, "n_classes": n_classes, "seed": seed}
+    rows = score_methods(rows_of, excerpts, keys, methods, training, classifier_options or {}, vocabulary, cache)
+    records = pd.DataFrame(excerpts.test.records + excerpts.train.records)
+    records.insert(0, "seed", seed)
+    records.insert(0, "n_classes", n_classes)
+    return LengthRow(
+        split, pd.DataFrame(rows, columns=RESULT_COLUMNS), records.reindex(columns=EXCERPT_COLUMNS), vocabulary
+    )
+
+
+def row_excerpts(
+    documents: Callable[[int], Document],
+    rows_of: Documents,
+    split: Split,
+    grid: Sequence[str],
+    methods: Mapping[str, Sequence[str]],
+    training: Sequence[str],
+    short_documents: str,
+    word_counts: Callable[[int], tuple[Sequence[str], np.ndarray]] | None,
+) -> tuple[RowExcerpts, tuple[str, ...]]:
+    """The row's excerpts on both sides of ``split`` at the length labels ``grid`` (the training
+    side at :data:`WHOLE` only unless training mode ``"excerpt"`` runs), with the features of every
+    feature set of ``methods``, and the row's words (:func:`row_reader`)."""
+    y, seed = rows_of.labels, split.seed
     features = sorted({f for sets in methods.values() for name in sets for f in resolve_excerpt_features(name)})
     reader, functions, vocabulary = row_reader(documents, features, split.train_index, word_counts)
     test = excerpt_matrices(reader, split.test_index, grid, features, seed=seed, role="test", functions=functions)
@@ -355,7 +377,22 @@ def length_curve_row(
         reader, split.train_index, train_lengths, features, seed=seed, role="train", functions=functions
     )
     excerpts = RowExcerpts(split, train, test, y[split.train_index], y[split.test_index], grid, short_documents)
-    cache = FitCache() if fits is None else fits  # training mode "whole": one fit per (method, feature set)
+    return excerpts, vocabulary
+
+
+def score_methods(
+    rows_of: Documents,
+    excerpts: RowExcerpts,
+    keys: Mapping[str, Any],
+    methods: Mapping[str, Sequence[str]],
+    training: Sequence[str],
+    options: Mapping[str, Mapping[str, Any]],
+    vocabulary: Sequence[str],
+    cache: FitCache,
+) -> list[dict[str, Any]]:
+    """The result rows (:data:`RESULT_COLUMNS`) of every (classifier, feature set, training mode)
+    of the row, scored through the driver (:func:`mode_points`, :func:`score_points`); ``keys``:
+    the row's task, class count and seed."""
     rows: list[dict[str, Any]] = []
     for method, feature_sets in methods.items():
         for name in feature_sets:
@@ -363,14 +400,9 @@ def length_curve_row(
             words = block_words(names, vocabulary)
             context = {} if words is None else {"words": words}
             estimator = Estimator(method, _factory(method, names, options.get(method, {})), (name,))
-            keys = {"task": task, "n_classes": n_classes, "seed": seed, "method": method, "feature_set": name}
             for mode in training:
-                mode_rows, points = mode_points(excerpts, keys, names, context, mode)
+                mode_rows, points = mode_points(excerpts, {**keys, "method": method, "feature_set": name}, names,
+                                                context, mode)
                 rows += mode_rows
                 score_points(rows_of, points, name, estimator, cache)
-    records = pd.DataFrame(test.records + train.records)
-    records.insert(0, "seed", seed)
-    records.insert(0, "n_classes", n_classes)
-    return LengthRow(
-        split, pd.DataFrame(rows, columns=RESULT_COLUMNS), records.reindex(columns=EXCERPT_COLUMNS), vocabulary
-    )
+    return rows

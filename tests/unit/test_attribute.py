@@ -239,35 +239,6 @@ def test_method_disagreement_none_when_they_agree_and_no_curve_means_no_verdict(
     assert tie.trusted is None and tie.message().endswith("neither is more reliable")
 
 
-def test_mlp_length_curve_uses_the_split_and_truncated_inputs():
-    _, books, labels = corpus(n_books=10, length=600, seed=2, concentration=4.0)
-    features = feature_arrays(books)
-    seen_lengths = []
-
-    def inputs_of(marks, gaps):
-        seen_lengths.append(len(marks))
-        return compute_features(marks, gaps)["f1"]
-
-    class Nearest:
-        """A stand-in model: nearest training mean of f1 in Euclidean distance."""
-
-        def __init__(self, X, y):
-            self.classes = np.unique(y)
-            self.means = np.vstack([X[y == c].mean(axis=0) for c in self.classes])
-
-        def predict(self, X):
-            return self.classes[np.argmin(((X[:, None, :] - self.means[None]) ** 2).sum(axis=2), axis=1)]
-
-    result = length.mlp_length_curve(
-        books, labels, features["f1"], inputs_of, Nearest, grid=(600, 5, 50), test_fraction=0.2, seed=0
-    )
-    assert [row["n_marks"] for row in result["curve"]] == [5, 50, 600]
-    assert sorted(seen_lengths) == sorted([5, 50, 600] * 8)  # 2 test books per author
-    assert result["curve"][-1]["accuracy"] == pytest.approx(result["full_accuracy"])
-    train, test = length.attribution_split(labels, 0.2, 0)
-    assert test.size == 8 and np.intersect1d(train, test).size == 0
-
-
 # --------------------------------------------------------------------------- excerpts of texts
 
 
@@ -367,6 +338,36 @@ def test_fold_rounds_hold_each_book_out_once_among_known_authors():
     assert [r.fold for r in rounds] == [0, 1]
     assert rounds[0].train.tolist() == [1, 3] and rounds[0].test.tolist() == [0, 2]  # c has no training book
     assert rounds[1].train.tolist() == [0, 2, 4] and rounds[1].test.tolist() == [1, 3]
+
+
+def test_the_rounds_are_driver_splits_and_a_length_is_a_view_of_their_test_documents():
+    from punctstyle.experiments.driver import Split
+
+    labels = np.array(["a", "a", "b", "b", "c"], dtype=object)
+    rounds = length.fold_rounds(labels, np.array([0, 1, 0, 1, 0]), seed=7)
+    assert all(isinstance(r, Split) for r in rounds)
+    assert [(r.task, r.seed, r.n_classes, r.fold) for r in rounds] == [("attribution", 7, 2, 0), ("attribution", 7, 3, 1)]
+    assert rounds[1].classes.tolist() == ["a", "b", "c"] and rounds[1].train_index is rounds[1].train
+    points = length.cut_points(rounds[0], [5, 10], lambda n: {"cut": n})
+    assert [views["cut"] for _, views in points] == [None, 5, 10]  # whole, then each length
+    assert len({id(split) for split, _ in points}) == 3  # a split object a point (driver.run_points)
+    assert all(split.test.tolist() == [0, 2] and split.fold == 0 for split, _ in points)
+    (single,) = length.held_out_rounds(np.repeat(["a", "b"], 5), 0.2, 3)
+    assert (single.fold, single.seed, single.test.size) == (0, 3, 2)
+
+
+def test_the_kl_curve_fits_each_rounds_signatures_once(monkeypatch):
+    from punctstyle.attribution.calibration import text_folds
+    from punctstyle.classifiers import kl_nearest
+
+    fits = []
+    fit = kl_nearest.KLNearestClass.fit
+    monkeypatch.setattr(kl_nearest.KLNearestClass, "fit", lambda self, X, y: fits.append(len(y)) or fit(self, X, y))
+    _, books, labels = corpus(n_books=5, length=400, seed=2, concentration=4.0)
+    folds = text_folds(labels, None, 5, np.random.default_rng(0))
+    length.minimum_marks_for_attribution(books, labels, compute_features, grid=(20, 50, 100), fraction=0.9,
+                                         feature="f3", test_fraction=0.2, seed=0, folds=folds)
+    assert fits == [16] * 5  # one fit a fold (the other 4 folds' 16 books), scored at 4 lengths
 
 
 def test_the_cross_fitted_kl_curve_pools_the_rounds_counts():

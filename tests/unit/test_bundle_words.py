@@ -122,6 +122,47 @@ def test_delta_reference_worked_example(tmp_path):
         read_word_models(tmp_path / "bad.npz")
 
 
+def test_the_word_curves_through_the_driver_are_the_deltas_fitted_on_each_rounds_books():
+    """The driver's Deltas (the registry's ``delta`` with its defaults) predict what the deployed
+    class (:class:`DeltaReference`, :func:`fit_word_models`) fitted on each round's training books
+    predicts, whole and at every length."""
+    from punctstyle.attribution.bundle_words import (
+        WORD_METHODS, cut_word_rows, fit_word_models, method_rows, punctuation_block, word_length_curves)
+    from punctstyle.attribution.calibration import text_folds
+    from punctstyle.attribution.length import fold_rounds
+    from punctstyle.corpus.words import training_vocabulary
+    from punctstyle.features import compute_features
+
+    rng = np.random.default_rng(5)
+    labels = np.repeat(np.array(AUTHORS, dtype=object), 4)
+    sequences, streams = [], []
+    for book in range(labels.size):
+        gaps = rng.integers(0, 4, size=60)
+        sequences.append((rng.integers(0, 10, size=60).astype(np.uint8), gaps))
+        streams.append(rng.choice(OWN_WORDS[book // 4] + SHARED, size=int(gaps.sum())).tolist())
+    words = MemoryWords(streams)
+
+    def stream(i):
+        return np.asarray(streams[i], dtype=object)
+
+    rounds = fold_rounds(labels, text_folds(labels, None, 2, np.random.default_rng(0)))
+    grid = [10, 30]
+    curves = word_length_curves(sequences, stream, words.counts, labels, rounds, grid, 5)
+    right = {m: np.zeros(3, dtype=np.int64) for m in WORD_METHODS}
+    for held_out in rounds:
+        vocabulary = training_vocabulary((words.counts(int(i)) for i in held_out.train), 5)
+        punct = np.vstack([punctuation_block(compute_features(*sequences[i]))[0] for i in held_out.train])
+        freqs = np.vstack([count_frequencies(*words.counts(int(i)), vocabulary) for i in held_out.train])
+        models = fit_word_models(punct, freqs, labels[held_out.train], vocabulary)
+        cut = cut_word_rows(sequences, stream, held_out.test, grid, vocabulary)
+        for method, reference in models.references.items():
+            for j, n in enumerate([None, *grid]):
+                right[method][j] += np.sum(reference.predict(method_rows(method, *cut[n])) == labels[held_out.test])
+    for method in WORD_METHODS:
+        assert curves[method]["n_test"] == 12 and curves[method]["n_right"] == right[method][0]
+        assert [row["n_right"] for row in curves[method]["curve"]] == right[method][1:].tolist()
+
+
 def test_bundle_stores_word_methods_with_their_curves(word_bundle):
     threshold = json.loads((word_bundle / "threshold.json").read_text())
     manifest = json.loads((word_bundle / "manifest.json").read_text())

@@ -116,15 +116,37 @@ class LookupModel:
         return proba
 
 
+class LookupClassifier:
+    """A registered-classifier stand-in (fit, predict) whose network is a :class:`LookupModel`."""
+
+    def __init__(self, trained):
+        self.trained = trained
+
+    def fit(self, X, labels):
+        self.model = LookupModel(labels)
+        self.trained.append(self.model)
+        return self
+
+    def predict(self, X):
+        return self.model.classes[np.argmax(self.model.predict_proba(X), axis=1)]
+
+
 class CountingTrainer:
-    """Trains :class:`LookupModel` and counts the trainings; a text cut below 10 marks reads as author 0."""
+    """Trains :class:`LookupModel` through the driver and counts the trainings; a text cut below
+    10 marks reads as author 0."""
 
     def __init__(self):
         self.trained = []
 
-    def train(self, X, labels):
-        self.trained.append(LookupModel(labels))
-        return self.trained[-1]
+    def estimator(self):
+        from punctstyle.attribution.bundle_build import INPUTS
+        from punctstyle.experiments.driver import Estimator
+
+        return Estimator("mlp", lambda seed, view: LookupClassifier(self.trained), (INPUTS,))
+
+    @staticmethod
+    def network(fitted):
+        return fitted.model
 
     def inputs_of(self, marks, gaps):
         return np.array([float(marks[0]) if len(marks) >= 10 else 0.0])

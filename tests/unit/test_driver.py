@@ -206,3 +206,30 @@ def test_a_shared_fit_is_made_once_and_a_loaded_fit_never():
     no_key = list(run_experiments(documents, halves, matrix_views({"x": x}), [Estimator("toy", make, ("x",))],
                                   cache=FitCache(Store())))  # fmt: skip
     assert made == [0, 0, 0] and len(no_key) == 2
+
+
+def test_run_points_give_each_split_its_own_views_and_share_the_fit():
+    """A length curve's shape: the same split twice (a copy each, dataclasses.replace), the test
+    documents as they are, then shifted by 10 (a view of them): one fit, each point scored on its
+    own view; a split object given twice is refused (its views could not be told apart)."""
+    from dataclasses import replace
+
+    from punctstyle.experiments.driver import run_points
+
+    documents = Documents(LABELS, None)
+    (split,) = grid_splits(documents, task="author", class_sizes=[3], seeds=[0], test_fraction=0.5)
+    x = np.array([[0], [1], [10], [11], [20], [21]])
+    made = []
+
+    def make(seed, view):
+        made.append(view)
+        return NearestMean(seed, view)
+
+    points = [(replace(split), {"x": View(x[split.train_index], x[split.test_index] + shift, train_key="whole")})
+              for shift in (0, 10)]
+    records = list(run_points(documents, points, [Estimator("toy", make, ("x",))], cache=FitCache()))
+    assert made == ["x"]  # one fit (training means a = 1, b = 11, c = 21), scored twice
+    assert [r.y_pred.tolist() for r in records] == [["a", "b", "c"], ["b", "c", "c"]]  # 10, 20, 30
+    assert all(r.split is p[0] for r, p in zip(records, points, strict=True)) and records[1].scored.train_seconds == 0.0
+    with pytest.raises(ValueError, match="a split object of its own"):
+        run_points(documents, [points[0], (points[0][0], points[1][1])], [Estimator("toy", make, ("x",))])

@@ -502,7 +502,7 @@ def test_parts_legends_sit_outside_the_axes():
         {"feature": f, "n_parts": p, "kl_to_own_book": v, "kl_to_own_author": v + 0.1, "kl_to_other_author": v + 0.3}
         for f in ("f3", "f5") for p in (2, 4) for v in np.linspace(0.1, 1.0, 6)
     ])
-    from punctstyle.report.plots.beyond import REFERENCE_LABELS, plot_part_distributions, plot_parts_by_size
+    from punctstyle.report.plots.parts import REFERENCE_LABELS, plot_part_distributions, plot_parts_by_size
 
     rows = rows.rename(columns=dict(zip(["kl_to_own_book", "kl_to_own_author", "kl_to_other_author"],
                                         REFERENCE_LABELS)))

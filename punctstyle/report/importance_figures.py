@@ -1,4 +1,6 @@
-"""The figures and report tables of the analyses beyond the paper: f3 importance and book parts."""
+"""The figures and report table of the f3 importance (rule figures_f3_importance; the analysis:
+:mod:`punctstyle.training.importance`): the importance heat maps, the top-k accuracies and the
+table of the most important transitions."""
 
 from __future__ import annotations
 
@@ -7,17 +9,11 @@ from typing import Any
 import pandas as pd
 
 from punctstyle.classifiers import display_name
-from punctstyle.training.importance import importance_matrix, top_transitions
 from punctstyle.io import read_json_object, write_text_atomic
-from punctstyle.descriptive.parts import PART_FEATURES
 from punctstyle.report.plots.base import placeholder_figure, save_figure
-from punctstyle.report.plots.beyond import (
-    plot_importance_heatmaps,
-    plot_part_distributions,
-    plot_parts_by_size,
-    plot_top_k_accuracy,
-)
+from punctstyle.report.plots.importance import plot_importance_heatmaps, plot_top_k_accuracy
 from punctstyle.report.render import html_page, html_paragraph, html_table
+from punctstyle.training.importance import importance_matrix, top_transitions
 
 
 def importance_figures(inputs: Any, output: Any) -> None:
@@ -62,35 +58,7 @@ def importance_figures(inputs: Any, output: Any) -> None:
     write_text_atomic(output.table, html_page("Which f3 transitions matter", parts))
 
 
-def parts_figures(inputs: Any, output: Any) -> None:
-    """Rule figures_parts: the parts' KL distributions, closeness by size and their table."""
-    record = read_json_object(inputs.info)
-    rows, summary = pd.read_csv(inputs.parts), pd.read_csv(inputs.summary)
-    empty = f"No parts: {record['reason'] or 'every book is shorter than p x beyond.parts.min_part_marks'}"
-    if rows.empty:
-        distributions, by_size = placeholder_figure(empty), placeholder_figure(empty)
-    else:
-        distributions = plot_part_distributions(
-            rows, PART_FEATURES, "KL divergence of a part of a book to three references"
-        )
-        by_size = plot_parts_by_size(summary, "Parts closer to their own book or author than to any other author")
-    save_figure(distributions, output.distributions, output.distributions_pdf)
-    save_figure(by_size, output.by_size, output.by_size_pdf)
-    table = summary.drop(columns=["n_parts_total"]) if len(summary) else summary
-    parts = (
-        [html_paragraph(empty)]
-        if summary.empty
-        else [
-            html_table(table, {"n_parts": "auto", "n_books": "auto", "n_skipped": "auto", "median_part_marks": "auto"})
-        ]
-    )
-    write_text_atomic(output.table, html_page("Is a part representative of the whole", parts))
-
-
-def beyond_figures(rule: str, inputs: Any, output: Any, log: Any) -> None:
-    """Rules figures_f3_importance and figures_parts (one script for both, by ``rule``)."""
-    if rule == "figures_f3_importance":
-        importance_figures(inputs, output)
-    else:
-        parts_figures(inputs, output)
-    log.info("%s: done", rule)
+def importance_figures_job(inputs: Any, output: Any, log: Any) -> None:
+    """Rule figures_f3_importance (:func:`importance_figures`), logged."""
+    importance_figures(inputs, output)
+    log.info("figures_f3_importance: done")

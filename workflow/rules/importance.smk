@@ -1,6 +1,7 @@
-# Beyond the paper (its open questions, section 5): which f3 transitions carry the author
-# signal, and whether a part of a book is representative of the whole. Targets
-# (their entries importance, parts): punctstyle.plan.analyses; switches in config beyond.*.enabled.
+# The f3 importance (beyond the paper, its open questions, section 5): which f3 transitions
+# carry the author signal. Targets (entry importance): punctstyle.plan.analyses; switch in
+# config beyond.importance.enabled (the config key and the output folder analysis/beyond/ keep
+# their names for existing configs and results folders).
 
 
 rule f3_importance_row:
@@ -49,31 +50,6 @@ rule f3_importance:
         "../../scripts/importance.py"
 
 
-rule book_parts:
-    input:
-        tables=plan_corpus.part_tables(config),
-        sequences=attribution_sequences,
-    output:
-        **plan_targets.parts_analysis_files(config),
-    log:
-        log_path("beyond/book_parts"),
-    benchmark:
-        out("benchmarks/beyond/book_parts.tsv")
-    conda:
-        "../../envs/analysis.yaml"
-    threads: 1
-    resources:
-        mem_mb=4000,
-        runtime=120,
-    params:
-        part_counts=config["beyond"]["parts"]["part_counts"],
-        min_part_marks=config["beyond"]["parts"]["min_part_marks"],
-        other_books=config["beyond"]["parts"]["other_books"],
-        seed=config["beyond"]["parts"]["seed"],
-    script:
-        "../../scripts/parts.py"
-
-
 rule figures_f3_importance:
     input:
         **plan_targets.importance_analysis_files(config),
@@ -100,37 +76,4 @@ rule figures_f3_importance:
     resources:
         mem_mb=1000,
     script:
-        "../../scripts/figures_beyond.py"
-
-
-rule figures_parts:
-    input:
-        **plan_targets.parts_analysis_files(config),
-    output:
-        distributions=FLAGS.beyond(
-            "beyond/parts_kl", "parts_kl", "Is a part representative of the whole"
-        ),
-        distributions_pdf=pdf("beyond/parts_kl"),
-        by_size=FLAGS.beyond(
-            "beyond/parts_by_size",
-            "parts_by_size",
-            "Is a part representative of the whole",
-        ),
-        by_size_pdf=pdf("beyond/parts_by_size"),
-        table=report(
-            out("tables/beyond_parts.html"),
-            caption=caption("parts_table"),
-            category=Section.BEYOND,
-            subcategory="Is a part representative of the whole",
-        ),
-    log:
-        log_path("figures/beyond_parts"),
-    benchmark:
-        out("benchmarks/beyond/figures_parts.tsv")
-    conda:
-        "../../envs/figures.yaml"
-    threads: 1
-    resources:
-        mem_mb=2000,
-    script:
-        "../../scripts/figures_beyond.py"
+        "../../scripts/figures_importance.py"
