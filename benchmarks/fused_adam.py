@@ -14,7 +14,8 @@ grid (``--sets``, default the schema's ``recognition.methods.mlp``) is trained t
 driver (:func:`punctstyle.experiments.driver.run_experiments`) with the registry's ``mlp`` and
 the options of :func:`punctstyle.classifiers.options.options_by_classifier` (1 thread, CPU): with
 ``recognition.mlp.adam: foreach`` (the default) and ``fused``, same seed, same split, one right
-after the other (foreach first on even seeds, fused first on odd ones).
+after the other (foreach first on even seeds, fused first on odd ones), after an untimed
+warm-up of both (:func:`warm_up`).
 
 Recorded per network (``networks.csv``): each update's accuracy, epochs and CPU seconds of the
 fit (``time.process_time`` around ``fit``, ``torch.set_num_threads(1)``); the paired accuracy
@@ -120,6 +121,15 @@ def pair_record(foreach: Any, fused: Any) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def warm_up(config: dict[str, Any], view: Any, y_train: np.ndarray, epochs: int = 5) -> None:
+    """Train each update's network for ``epochs`` epochs, untimed, so that the first timed fit
+    does not pay the process's first allocations and kernel selection."""
+    config = copy.deepcopy(config)
+    config["recognition"]["mlp"]["max_epochs"] = epochs
+    for update in UPDATES:
+        build_classifier("mlp", seed=0, feature_set=(), **mlp_options(config, update)).fit(view.train, y_train)
+
+
 def measure(tables: dict[str, pd.DataFrame], config: dict[str, Any], sizes: list[int], seeds: list[int],
             sets: list[str], on_pair: Any = None) -> pd.DataFrame:
     """One :func:`pair_record` per (class size, seed, feature set) of the author rows;
@@ -131,6 +141,8 @@ def measure(tables: dict[str, pd.DataFrame], config: dict[str, Any], sizes: list
                          test_fraction=config["recognition"]["test_fraction"])
     records = []
     for split in splits:
+        if not records:
+            warm_up(config, views(split)[sets[0]], documents.labels[split.train_index])
         order = UPDATES if split.seed % 2 == 0 else UPDATES[::-1]
         pending: dict[str, Any] = {}
         for record in run_experiments(documents, [split], views, paired_estimators(config, sets, order)):
