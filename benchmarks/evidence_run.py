@@ -37,10 +37,16 @@ def write_evidence(out: Path, tables: dict[str, pd.DataFrame], run: dict[str, An
 
 def corpus_fingerprint(results: Path) -> dict[str, Any]:
     """What a results folder's corpus is, without its path (docs/ name no folder of a
-    developer's machine): its books and authors (``corpus/summary.json``) and the SHA-256 of
-    its sorted book ids (the ``book_id`` column of ``corpus/f1.parquet``), one per line."""
-    summary = json.loads((results / "corpus" / "summary.json").read_text(encoding="utf-8"))
-    ids = sorted(pd.read_parquet(results / "corpus" / "f1.parquet", columns=["book_id"])["book_id"].unique())
+    developer's machine): :func:`corpus_tables_fingerprint` of its ``corpus/``."""
+    return corpus_tables_fingerprint(results / "corpus")
+
+
+def corpus_tables_fingerprint(corpus: Path) -> dict[str, Any]:
+    """What a folder of corpus tables is, without its path: its books and authors
+    (``summary.json``) and the SHA-256 of its sorted book ids (the ``book_id`` column of
+    ``f1.parquet``), one per line."""
+    summary = json.loads((corpus / "summary.json").read_text(encoding="utf-8"))
+    ids = sorted(pd.read_parquet(corpus / "f1.parquet", columns=["book_id"])["book_id"].unique())
     digest = hashlib.sha256("".join(f"{int(i)}\n" for i in ids).encode()).hexdigest()
     return {"books_in_corpus": summary["books_in_corpus"], "authors_in_corpus": summary["authors_in_corpus"],
             "book_ids_sha256": digest}

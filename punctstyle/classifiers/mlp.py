@@ -2,7 +2,8 @@
 
 A feed-forward network with one hidden layer (``hidden`` ReLU units) and a softmax output,
 on the standardised concatenation of a feature set (mean and scale of the training rows);
-Adam, minibatches. Two stopping rules (``MLPParams.stopping``):
+Adam (its update: ``MLPParams.adam``, :func:`adam`), minibatches. Two stopping rules
+(``MLPParams.stopping``):
 
 * ``"paper"`` -- the authors' protocol: every training document is used, and training stops
   when the training loss (mean cross-entropy over the epoch's minibatches) has improved by
@@ -35,6 +36,11 @@ from punctstyle.settings import load_settings
 
 MODEL_FORMAT: str = "punctstyle-mlp/1"
 STOPPING_RULES: tuple[str, ...] = ("paper", "validation")
+ADAM_UPDATES: tuple[str, ...] = ("foreach", "fused")
+"""How :func:`adam` applies its update (``recognition.mlp.adam``)."""
+SAVED_BEFORE_ADAM_OPTION: dict[str, str] = {"adam": "foreach"}
+"""The update of a model or fit saved before ``adam`` was a parameter: the grouped one (or the
+per-tensor loop before it, the same weights to the bit on the CPU: docs/performance.md)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,7 @@ class MLPParams:
     stopping: str
     tolerance: float
     validation_fraction: float
+    adam: str
 
     SECTION: ClassVar[tuple[str, ...]] = ("recognition", "mlp")
     SCHEMA_NAMES: ClassVar[dict[str, str]] = {"hidden": "hidden_units"}
@@ -56,6 +63,8 @@ class MLPParams:
     def __post_init__(self) -> None:
         if self.stopping not in STOPPING_RULES:
             raise ValueError(f"bad MLP stopping rule {self.stopping!r}: expected one of {STOPPING_RULES}")
+        if self.adam not in ADAM_UPDATES:
+            raise ValueError(f"bad MLP Adam update {self.adam!r}: expected one of {ADAM_UPDATES}")
 
     @classmethod
     def from_config(cls, mlp: Mapping[str, Any]) -> MLPParams:
@@ -179,12 +188,20 @@ def build_network(n_inputs: int, hidden: int, n_classes: int) -> torch.nn.Sequen
     return torch.nn.Sequential(torch.nn.Linear(n_inputs, hidden), torch.nn.ReLU(), torch.nn.Linear(hidden, n_classes))
 
 
-def adam(parameters: Any, learning_rate: float) -> torch.optim.Adam:
-    """The networks' optimiser: Adam at ``learning_rate``, its update applied to all parameters
-    at once (``foreach=True``, torch's default on CUDA only): on the CPU the same weights to the
-    bit as the per-tensor loop, and a few percent less CPU over the grid's networks
-    (benchmarks/mlp_rate.py, docs/performance.md)."""
-    return torch.optim.Adam(parameters, lr=learning_rate, foreach=True)
+def adam(parameters: Any, learning_rate: float, update: str = "foreach") -> torch.optim.Adam:
+    """The networks' optimiser: Adam at ``learning_rate``, its update applied one of
+    :data:`ADAM_UPDATES` ways (``recognition.mlp.adam``):
+
+    * ``"foreach"`` (the default): to all parameters at once (``foreach=True``, torch's default
+      on CUDA only); on the CPU the same weights to the bit as the per-tensor loop, and a few
+      percent less CPU over the grid's networks (benchmarks/mlp_rate.py, docs/performance.md);
+    * ``"fused"``: torch's fused kernel (``fused=True``), one pass over each parameter; other
+      arithmetic (the step count in float32, the operations in another order), so other weights
+      in the last bits and, through training, other networks (benchmarks/fused_adam.py).
+    """
+    if update not in ADAM_UPDATES:
+        raise ValueError(f"bad Adam update {update!r}: expected one of {ADAM_UPDATES}")
+    return torch.optim.Adam(parameters, lr=learning_rate, **{update: True})
 
 
 def _loss(network: torch.nn.Module, X: torch.Tensor, y: torch.Tensor) -> float:
@@ -280,7 +297,7 @@ def train_mlp(
     with torch_settings(num_threads, deterministic), torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         network = build_network(X.shape[1], params.hidden, classes.size).to(dev)
-        optimiser = adam(network.parameters(), params.learning_rate)
+        optimiser = adam(network.parameters(), params.learning_rate, params.adam)
         generator = torch.Generator().manual_seed(seed)
         if params.stopping == "paper":
             fit = _fit_paper(network, optimiser, tensors(np.arange(y.size)), params, generator)
@@ -322,12 +339,13 @@ def save_model(path: str | os.PathLike[str], model: TrainedMLP) -> None:
 def load_model(path: str | os.PathLike[str], device: str = "cpu") -> TrainedMLP:
     """Load a model written by :func:`save_model` (``torch.load(weights_only=True)``).
 
-    Models saved before the stopping rule was a parameter were trained with ``"validation"``.
+    Models saved before the stopping rule was a parameter were trained with ``"validation"``,
+    those saved before the Adam update was one with ``"foreach"`` (:data:`SAVED_BEFORE_ADAM_OPTION`).
     """
     payload = torch.load(path, map_location="cpu", weights_only=True)
     if not isinstance(payload, dict) or payload.get("format") != MODEL_FORMAT:
         raise ValueError(f"{path}: not a punctstyle MLP model ({MODEL_FORMAT})")
-    params = MLPParams(**{"stopping": "validation", "tolerance": 0.0, **payload["params"]})
+    params = MLPParams(**{"stopping": "validation", "tolerance": 0.0, **SAVED_BEFORE_ADAM_OPTION, **payload["params"]})
     state = payload["state_dict"]
     network = build_network(state["0.weight"].shape[1], params.hidden, state["2.weight"].shape[0])
     network.load_state_dict(state)
@@ -464,10 +482,11 @@ class MLPClassifier:
     def load_fitted_state(self, arrays: Mapping[str, np.ndarray], meta: Mapping[str, Any]) -> MLPClassifier:
         """This classifier, fitted with a stored state (:meth:`fitted_state`) instead of trained;
         a ValueError naming the field when the state was fitted on other feature columns or with
-        other parameters than this classifier's."""
+        other parameters than this classifier's (a state fitted before the Adam update was a
+        parameter was fitted with ``"foreach"``: :data:`SAVED_BEFORE_ADAM_OPTION`)."""
         checks = (
             ("feature columns", list(meta["feature_columns"]), list(self.feature_set)),
-            ("protocol", dict(meta["protocol"]), asdict(self.params)),
+            ("protocol", {**SAVED_BEFORE_ADAM_OPTION, **meta["protocol"]}, asdict(self.params)),
         )
         for name, stored, asked in checks:
             if stored != asked:

@@ -64,7 +64,7 @@ def trained():
         stack_features(features, "f3"),
         labels,
         params=MLPParams(hidden=32, learning_rate=1e-3, batch_size=200, max_epochs=40, patience=5,
-                         stopping="validation", tolerance=0.0, validation_fraction=0.1),
+                         stopping="validation", tolerance=0.0, validation_fraction=0.1, adam="foreach"),
         seed=0,
         feature_set=("f3",),
         num_threads=1,

@@ -195,3 +195,32 @@ def test_rolling_summary_averages_texts_per_seed_then_seeds():
     assert row["recall_mean"] == pytest.approx(0.75) and row["recall_sd"] == pytest.approx(np.sqrt(0.125))
     assert row["false_alarms_mean"] == pytest.approx(1.0) and row["false_alarms_sd"] == pytest.approx(0.0)
     assert (row["n_seeds"], row["n_texts"], row["window"]) == (2, 3, 800)
+
+
+def test_fused_adam_summary_pairs_networks_and_averages_each_seeds_sets_first():
+    fused = load("fused_adam")
+    rows = [  # (seed, set, accuracy foreach, fused, documents predicted differently, CPU s foreach, fused)
+        (0, "f1", 0.5, 0.6, 1, 4.0, 2.0), (0, "f3", 0.8, 0.8, 0, 2.0, 2.0),
+        (1, "f1", 0.5, 0.5, 2, 3.0, 1.0), (1, "f3", 0.7, 0.5, 3, 1.0, 1.0),
+    ]
+    networks = pd.DataFrame([
+        {"n_classes": 10, "seed": s, "feature_set": f, "n_test": 10, "accuracy_foreach": a, "accuracy_fused": b,
+         "accuracy_difference": b - a, "documents_predicted_differently": d, "epochs_foreach": 10,
+         "epochs_fused": 10, "cpu_s_foreach": ca, "cpu_s_fused": cb, "cpu_ratio": ca / cb,
+         "epoch_cpu_ratio": ca / cb, "max_weight_difference": 0.1 * s}
+        for s, f, a, b, d, ca, cb in rows])  # fmt: skip
+    table = fused.summarise(networks).set_index("feature_set")
+    # f1: differences 0.1 and 0 -> mean 0.05, sd sqrt(0.005); CPU ratios 2 and 3
+    assert table.loc["f1", "accuracy_difference_mean"] == pytest.approx(0.05)
+    assert table.loc["f1", "accuracy_difference_sd"] == pytest.approx(np.sqrt(0.005))
+    assert table.loc["f1", "cpu_ratio_mean"] == pytest.approx(2.5) and table.loc["f1", "cpu_ratio_overall"] == 7 / 3
+    assert table.loc["f3", "networks_predicting_differently"] == 1 and table.loc["f3", "cpu_ratio_max"] == 1.0
+    # all sets: seed 0's mean difference 0.05, seed 1's -0.1; CPU 6/4 and 4/2 summed per seed
+    every = table.loc["all sets"]
+    assert every["accuracy_difference_mean"] == pytest.approx(-0.025)
+    assert every["accuracy_difference_sd"] == pytest.approx(np.std([0.05, -0.1], ddof=1))
+    assert every["cpu_ratio_mean"] == pytest.approx((1.5 + 2.0) / 2) and every["cpu_ratio_overall"] == 10 / 6
+    assert (every["networks"], every["networks_predicting_differently"], every["documents_predicted_differently"]) \
+        == (4, 3, 6)
+    assert every["epoch_cpu_ratio_mean"] == pytest.approx((2 + 1 + 3 + 1) / 4)
+    assert every["max_weight_difference"] == pytest.approx(0.1)
