@@ -89,6 +89,17 @@ def json_table(path: Path) -> pd.DataFrame:
                          "text": [None if isinstance(v, int | float) else v for _, v in rows]})
 
 
+def aliased(frame: pd.DataFrame, aliases: list[list[str]]) -> pd.DataFrame:
+    """``frame`` with each text cell's absolute folder ``ABS`` written ``REL`` (``aliases``: pairs
+    [ABS, REL]), so that no stored table names a folder of the machine the run ran on (an
+    exclusion's reason names its file)."""
+    frame = frame.copy()
+    for column in frame.select_dtypes(include=["object", "string"]).columns:
+        for absolute, relative in aliases:
+            frame[column] = frame[column].map(lambda v, a=absolute, r=relative: v.replace(a, r) if isinstance(v, str) else v)
+    return frame
+
+
 def length_curve(results: Path) -> pd.DataFrame | None:
     """Every length-curve row file, one table (columns ``classes`` and ``seed`` added), and its
     mean and sd over seeds per (classes, method, training, marks) when those columns exist."""
@@ -244,6 +255,8 @@ def main() -> int:
     parser.add_argument("--compare-with", type=Path,
                         help="another run's outdir (the 5-seed default run): each of this run's experiments beside the "
                              "same experiment there (seed_comparison.csv)")
+    parser.add_argument("--path-alias", action="append", default=[], metavar="ABS=REL",
+                        help="write the folder ABS as REL in every stored table (e.g. /data/shared=../shared)")
     parser.add_argument("--machine-note", required=True,
                         help="what else ran on the machine during the call (stored in run.json as said)")
     parser.add_argument("--started", help="ISO time (UTC) the call started: milestones are seconds after it")
@@ -319,7 +332,8 @@ def main() -> int:
         snaps[["snakemake_cpu_s", "finished_children_cpu_s"]] = snaps[["snakemake_cpu_s", "finished_children_cpu_s"]].astype(float)
         snaps["tree_cpu_s_finished"] = snaps["snakemake_cpu_s"] + snaps["finished_children_cpu_s"]
         tables["cpu_snapshots.csv"] = snaps
-    write_evidence(args.out, tables, run)
+    aliases = [alias.split("=", 1) for alias in args.path_alias]
+    write_evidence(args.out, {name: aliased(frame, aliases) for name, frame in tables.items()}, run)
     print(f"{args.out}: {len(tables)} tables; left out (over {MAX_BYTES} bytes): {left_out or 'none'}")
     return 0
 

@@ -224,3 +224,13 @@ def test_fused_adam_summary_pairs_networks_and_averages_each_seeds_sets_first():
         == (4, 3, 6)
     assert every["epoch_cpu_ratio_mean"] == pytest.approx((2 + 1 + 3 + 1) / 4)
     assert every["max_weight_difference"] == pytest.approx(0.1)
+
+
+def test_stored_tables_write_the_machines_folder_as_the_alias():
+    store = load("store_default_run")
+    frame = pd.DataFrame({"reason": ["/data/shared/eltec/a.xml: no body", None, "kept"], "n": [1, 2, 3]})
+    out = store.aliased(frame, [["/data/shared", "../shared"]])
+    assert out["reason"].tolist()[0] == "../shared/eltec/a.xml: no body"
+    assert out["reason"].isna().tolist() == [False, True, False] and out["reason"][2] == "kept"
+    assert out["n"].tolist() == [1, 2, 3]
+    assert frame["reason"][0].startswith("/data/")  # the input is not changed
