@@ -1,0 +1,100 @@
+"""Punctuation against words per ELTeC language, on whole novels (issue 34): from the stored
+whole-novel runs (``docs/evidence/eltec_<lang>_whole/``, written by ``store_default_run.py``), one
+table per (language, task) of each method's accuracy (mean and sd over seeds) and the paired
+difference of the best punctuation network and the best word method, seed by seed (the same
+split: the word baselines run beside the punctuation rows).
+
+    python benchmarks/eltec_words_punctuation.py docs/evidence/eltec_fra_whole ... \\
+        --out docs/evidence/eltec_words_punctuation
+
+Methods compared: KL nearest class on f3, the network on {f1,f3,f4,f5} and on all features
+(punctuation); Burrows' Delta and the network on the 500 most frequent training words, the
+network on words and all punctuation features (words). The paired difference of two methods is
+``d_s = acc_a(s) - acc_b(s)`` per seed ``s``; reported as the mean and sd (ddof 1) of ``d_s`` and
+the seeds where ``d_s > 0``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from evidence_run import commit, write_evidence  # noqa: E402
+
+METHODS: tuple[tuple[str, str, str, str], ...] = (
+    ("punctuation", "KL nearest class, f3", "kl", "f3"),
+    ("punctuation", "network, {f1,f3,f4,f5}", "mlp", "f1+f3+f4+f5"),
+    ("punctuation", "network, all features", "mlp", "all"),
+    ("words", "Delta, 500 words", "delta", "words500"),
+    ("words", "network, 500 words", "mlp", "words500"),
+    ("words", "network, 500 words + all features", "mlp", "all+words500"),
+)
+TASKS = ("time_slot", "gender")
+
+
+def per_seed(folder: Path, task: str) -> pd.DataFrame:
+    """Accuracy per seed (rows) and method label (columns) of one task of a stored run."""
+    frames = [pd.read_csv(folder / f"{task}_results.csv"), pd.read_csv(folder / f"{task}_words_results.csv")]
+    rows = pd.concat(frames, ignore_index=True)
+    columns = {}
+    for _, label, method, feature_set in METHODS:
+        chosen = rows[(rows["method"] == method) & (rows["feature_set"] == feature_set)]
+        columns[label] = chosen.set_index("seed")["accuracy"]
+    return pd.DataFrame(columns).sort_index()
+
+
+def paired(a: pd.Series, b: pd.Series) -> dict[str, float]:
+    """Mean and sd (ddof 1) over seeds of ``a - b``, and the seeds where it is positive."""
+    d = a - b
+    return {"difference": float(d.mean()), "difference_sd": float(d.std(ddof=1)), "seeds_above": int((d > 0).sum()),
+            "seeds": int(d.size)}
+
+
+def language_rows(folder: Path) -> tuple[list[dict], list[dict]]:
+    """(method rows, comparison rows) of one stored whole-novel run."""
+    language = json.loads((folder / "run.json").read_text(encoding="utf-8"))["config"]["my.yaml"]["tei"]["path"]
+    language = Path(language).name
+    methods, comparisons = [], []
+    for task in TASKS:
+        table = per_seed(folder, task)
+        baseline = float(pd.read_csv(folder / f"{task}_summary.csv")["baseline"].iloc[0])
+        for kind, label, _, _ in METHODS:
+            methods.append({"collection": language, "task": task, "kind": kind, "method": label,
+                            "accuracy": float(table[label].mean()), "accuracy_sd": float(table[label].std(ddof=1)),
+                            "baseline": baseline})
+        punctuation = [label for kind, label, _, _ in METHODS if kind == "punctuation"]
+        words = [label for kind, label, _, _ in METHODS if kind == "words" and "+" not in label]
+        best_p = max(punctuation, key=lambda m: table[m].mean())
+        best_w = max(words, key=lambda m: table[m].mean())
+        comparisons.append({"collection": language, "task": task, "best_punctuation": best_p, "best_words": best_w,
+                            **paired(table[best_p], table[best_w])})
+    return methods, comparisons
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folders", nargs="+", type=Path)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    own = commit()
+    methods, comparisons = [], []
+    for folder in args.folders:
+        m, c = language_rows(folder)
+        methods += m
+        comparisons += c
+    methods_table, comparison_table = pd.DataFrame(methods), pd.DataFrame(comparisons)
+    print(methods_table.round(3).to_string(index=False))
+    print(comparison_table.round(3).to_string(index=False))
+    write_evidence(args.out, {"methods.csv": methods_table, "best_punctuation_minus_best_words.csv": comparison_table},
+                   {"command": "python benchmarks/eltec_words_punctuation.py " + " ".join(f.name for f in args.folders),
+                    "commit": own, "sources": [f"docs/evidence/{f.name}/" for f in args.folders]})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
