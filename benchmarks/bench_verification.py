@@ -1,8 +1,8 @@
 """Verification on a built corpus (the shared mirror's tables): PAN measures per family and
 length over seeds, and the time of one `verify` against the bundle-sized reference.
 
-    nice -n 10 .venv/bin/python benchmarks/bench_verification.py /work/results-mirror \
-        --out /work/measure/verify --seeds 0 1 2 --lengths 800 --max-texts 80
+    nice -n 10 .venv/bin/python benchmarks/bench_verification.py RESULTS \
+        --out OUT --seeds 0 1 2 --lengths 800 --max-texts 80
 
 Reads RESULTS/corpus/f*.parquet, RESULTS/corpus/words.npz, RESULTS/sequences/{id}.parquet and
 (word families at excerpt lengths) RESULTS/books/{id}.txt.gz, RESULTS/words/{id}.parquet and
