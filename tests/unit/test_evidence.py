@@ -1,9 +1,9 @@
 """Numbers in docs/ traced to stored outputs (issue 35 item 1, for the sections that cite one).
 
-A section of a page under docs/ (from one ``##`` heading to the next) that names a folder
-``docs/evidence/<name>/`` must quote only numbers found in that folder's stored outputs: every
+A section of a page under docs/ (from one ``##`` heading to the next) that names folders
+``docs/evidence/<name>/`` must quote only numbers found in those folders' stored outputs: every
 decimal number of its prose and tables (fenced code blocks left out) equals, at the precision it
-is written with, a value of one of the folder's CSV files or of its ``run.json``. Whole numbers
+is written with, a value of one of the cited folders' CSV files or of their ``run.json``. Whole numbers
 (counts, years, seeds) are not checked. A number that is neither is reported with its section.
 """
 
@@ -71,13 +71,14 @@ def untraced(body: str, values: np.ndarray) -> list[str]:
     return missing
 
 
-def cited_sections() -> list[tuple[str, str, str, str]]:
-    """(page, heading, evidence folder name, body) of every docs section citing stored outputs."""
+def cited_sections() -> list[tuple[str, str, tuple[str, ...], str]]:
+    """(page, heading, evidence folder names, body) of every docs section citing stored outputs."""
     found = []
     for page in sorted((REPO / "docs").glob("*.md")):
         for heading, body in sections(page.read_text(encoding="utf-8")):
-            for name in sorted(set(CITED.findall(body))):
-                found.append((page.name, heading, name, body))
+            names = tuple(sorted(set(CITED.findall(body))))
+            if names:
+                found.append((page.name, heading, names, body))
     return found
 
 
@@ -92,18 +93,22 @@ def test_the_matcher_reports_a_number_not_stored(tmp_path):
 
 
 def test_some_section_cites_stored_outputs():
-    assert {name for _, _, name, _ in cited_sections()} >= {"editions", "languages"}
+    assert {name for _, _, names, _ in cited_sections() for name in names} >= {"editions", "languages"}
 
 
 CITING = cited_sections()
 
 
-@pytest.mark.parametrize(("page", "heading", "name", "body"), CITING, ids=[f"{p}:{n}" for p, _, n, _ in CITING])
-def test_every_decimal_of_a_citing_section_is_a_stored_value(page, heading, name, body):
-    folder = EVIDENCE / name
-    assert folder.is_dir(), f"docs/{page} {heading}: cites docs/evidence/{name}/, which does not exist"
-    missing = untraced(body, stored_values(folder))
-    assert not missing, f"docs/{page} {heading}: numbers not in docs/evidence/{name}/: {', '.join(missing)}"
+@pytest.mark.parametrize(
+    ("page", "heading", "names", "body"), CITING, ids=[f"{p}:{'+'.join(n)}:{h[3:40]}" for p, h, n, _ in CITING]
+)
+def test_every_decimal_of_a_citing_section_is_a_stored_value(page, heading, names, body):
+    for name in names:
+        assert (EVIDENCE / name).is_dir(), f"docs/{page} {heading}: cites docs/evidence/{name}/, which does not exist"
+    values = np.sort(np.concatenate([stored_values(EVIDENCE / name) for name in names]))
+    missing = untraced(body, values)
+    cited = ", ".join(f"docs/evidence/{name}/" for name in names)
+    assert not missing, f"docs/{page} {heading}: numbers not in {cited}: {', '.join(missing)}"
 
 
 def absolute_paths(value: object) -> list[str]:
