@@ -15,6 +15,9 @@ ROWS_DIR: recognition_rows.py's OUT_DIR of one variant. Writes to OUT
 * ``summary.csv``: per variant, class size and k, mean and sd over seeds of the accuracy;
 * ``paired.csv``: each variant minus ours, per class size and k: mean and sd over seeds of the
   per-seed difference (same rows, splits and seeds), and the seeds where it is above 0;
+* ``zscore.csv``: per variant run with both ``zscore_over`` values, ``all`` minus ``training``
+  per class size and k: mean and sd over seeds of the per-seed difference, and the seeds where it
+  is not 0;
 * ``reproduced.csv``: a re-run of ours (``centroid:training``), if given, against the default
   run's rows: the largest absolute difference per class size and k.
 """
@@ -64,6 +67,19 @@ def paired(results: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def zscore_effect(results: pd.DataFrame) -> pd.DataFrame:
+    """Per variant run with both z-score sources: ``all`` minus ``training`` on the same rows."""
+    rows = results[results["source"] == "rows"]
+    wide = rows.pivot_table(index=["variant", *KEYS], columns="zscore_over", values="accuracy")
+    if not {"all", "training"} <= set(wide.columns):
+        return pd.DataFrame(columns=["variant", "n_classes", "top_k", "n_seeds", "diff_mean", "diff_sd",
+                                     "seeds_not_0"])
+    diff = (wide["all"] - wide["training"]).dropna()
+    grouped = diff.groupby(level=["variant", "n_classes", "top_k"])
+    return grouped.agg(n_seeds="size", diff_mean="mean", diff_sd="std",
+                       seeds_not_0=lambda d: int((d != 0).sum())).reset_index()
+
+
 def reproduced(results: pd.DataFrame) -> pd.DataFrame:
     """A re-run of ours against the default run's rows: the largest absolute difference."""
     rerun = results[(results["source"] == "rows") & (results["variant"] == OURS[0])
@@ -96,12 +112,13 @@ def main() -> int:
     sizes = set(results.loc[results["source"] == "rows", "n_classes"])
     results = results[results["n_classes"].isin(sizes)].reset_index(drop=True)
     tables = {"results.csv": results, "summary.csv": summary(results), "paired.csv": paired(results),
-              "reproduced.csv": reproduced(results)}
+              "zscore.csv": zscore_effect(results), "reproduced.csv": reproduced(results)}
     run = {"command": args.command, "commit": revision, "corpus": corpus_fingerprint(args.results),
            "ours": "the default run's analysis/recognition/author_words_results.csv (docs/evidence/default_run/)",
            "cpu_s": args.cpu_s, "wall_s": args.wall_s}
     write_evidence(args.out, tables, run)
-    print(tables["summary.csv"].to_string(), tables["paired.csv"].to_string(), tables["reproduced.csv"].to_string(),
+    print(tables["summary.csv"].to_string(), tables["paired.csv"].to_string(), tables["zscore.csv"].to_string(),
+          tables["reproduced.csv"].to_string(),
           sep="\n\n")
     return 0
 
