@@ -1,10 +1,12 @@
 """Every method of `punctstyle attribute` and `punctstyle rolling` on a run's held-out books
 (issue 36): the bundle's own measurements, and the time of `rolling` on a 100,000-word text.
 
-    python benchmarks/bench_attribution_methods.py OUTDIR OUT.json
+    python benchmarks/bench_attribution_methods.py OUTDIR OUT_DIR
 
 OUTDIR: a finished run's outdir (its ``models/attribution`` bundle built with word methods, its
-``books/*.txt.gz``). Prints and writes to OUT.json:
+``books/*.txt.gz``). Prints the record and writes it to OUT_DIR (:func:`record_tables`:
+``accuracy.csv``, ``rolling_choice.csv``, ``rolling_timing.csv``; ``run.json`` with the command,
+the commit, the corpus fingerprint and the record itself):
 
 * per method (``mlp``, ``kl_<f>``, ``delta_words``, ``delta_both``) the held-out top-1 accuracy of
   ``threshold.json`` (the bundle's split: whole books and the first 200, 800 and 3,200 marks),
@@ -15,6 +17,10 @@ OUTDIR: a finished run's outdir (its ``models/attribution`` bundle built with wo
 * ``rolling`` of a text of 100,000 words (the run's books joined in id order, cut at the
   100,000th word) with each method, wall seconds on this machine (one process, torch on one
   thread), beside the punctuation method's as the baseline of the same run (ratio).
+
+``--from-json RECORD.json OUT_DIR [--commit SHA]`` writes the same folder from a record this script
+wrote as one JSON file before it wrote folders (``--commit``: the commit it was measured at, as
+far as known; the corpus as the record gives it, without a fingerprint).
 
 **On books the bundle never saw** (issue 36's targets):
 
@@ -94,6 +100,10 @@ def main(outdir: str, out: str) -> int:
     from punctstyle.api.text import sequence_and_words
     from punctstyle.attribution.bundle import load_attribution_bundle
 
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from evidence_run import commit
+
+    revision = commit()
     torch.set_num_threads(1)
     run = Path(outdir)
     bundle = load_attribution_bundle(run / "models" / "attribution")
@@ -123,8 +133,55 @@ def main(outdir: str, out: str) -> int:
     for method, timing in timings.items():
         timing["ratio_to_punctuation"] = timing["seconds"] / timings["punctuation"]["seconds"]
     record["rolling_timing"] = {"n_words": len(stream), "n_marks": len(sequence), "methods": timings}
-    Path(out).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    from evidence_run import corpus_fingerprint, write_evidence
+
+    run_json = {"command": f"python benchmarks/bench_attribution_methods.py OUTDIR {out}", "commit": revision,
+                "corpus": corpus_fingerprint(run), "record": record}
+    write_evidence(Path(out), record_tables(record), run_json)
     print(json.dumps(record, indent=1))
+    return 0
+
+
+def record_tables(record: dict) -> dict:
+    """The record's tables: ``accuracy.csv`` (method, length: 200, 800, 3200 marks or ``whole``,
+    held-out top-1 accuracy, whether the trusted rule picks the method there),
+    ``rolling_choice.csv`` (per rolling method: precision, recall, F1, false alarms per text, true
+    changes within one step, with the window, step and margin they were measured at) and
+    ``rolling_timing.csv`` (per method: seconds, slices, ratio to the punctuation method)."""
+    import pandas as pd
+
+    accuracy = pd.DataFrame([{"method": method, "length": length, "accuracy": value,
+                              "trusted": record["trusted"].get(length) == method}
+                             for method, row in record["accuracy"].items() for length, value in row.items()])
+    choice = record.get("rolling_choice") or {}
+    rolling = pd.DataFrame([{"method": method, **scores, "default": method == choice.get("default"),
+                             **{k: choice.get(k) for k in ("window", "step", "margin", "n_collaborations")}}
+                            for method, scores in (choice.get("methods") or {}).items()])
+    timing = record.get("rolling_timing") or {}
+    seconds = pd.DataFrame([{"method": method, **values, "n_words": timing.get("n_words"),
+                             "n_marks": timing.get("n_marks")} for method, values in (timing.get("methods") or {}).items()])
+    return {"accuracy.csv": accuracy, "rolling_choice.csv": rolling, "rolling_timing.csv": seconds}
+
+
+def from_json_main(argv) -> int:
+    """``--from-json RECORD.json OUT_DIR [--commit SHA]``: the folder of an earlier JSON record."""
+    import argparse
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from evidence_run import write_evidence
+
+    parser = argparse.ArgumentParser(prog="bench_attribution_methods.py --from-json")
+    parser.add_argument("record", type=Path)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--commit", default=None, help="the commit the record was measured at, as far as known")
+    args = parser.parse_args(argv)
+    record = json.loads(args.record.read_text(encoding="utf-8"))
+    run_json = {"command": "python benchmarks/bench_attribution_methods.py OUTDIR RECORD.json (a JSON record, "
+                           f"converted by --from-json RECORD.json {args.out})", "commit": args.commit,
+                "corpus": {"books_in_corpus": record.get("n_books"), "authors_in_corpus": record.get("n_authors"),
+                           "book_ids_sha256": None}, "record": record}
+    write_evidence(args.out, record_tables(record), run_json)
+    print(f"{args.out}: accuracy.csv, rolling_choice.csv, rolling_timing.csv, run.json")
     return 0
 
 
@@ -388,4 +445,6 @@ def held_out_main(argv) -> int:
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--held-out":
         raise SystemExit(held_out_main(sys.argv[2:]))
+    if len(sys.argv) > 1 and sys.argv[1] == "--from-json":
+        raise SystemExit(from_json_main(sys.argv[2:]))
     raise SystemExit(main(*sys.argv[1:3]))
