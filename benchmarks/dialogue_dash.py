@@ -140,7 +140,7 @@ def main() -> None:
     if args.evidence:
         names = " ".join(f"../shared/eltec/{Path(c).name}" for c in args.collection)
         command = (f"python benchmarks/dialogue_dash.py --collection {names} --excerpt-marks {args.excerpt_marks} "
-                   f"--min-novels {args.min_novels} --evidence {args.evidence.name}")  # fmt: skip
+                   f"--min-novels {args.min_novels} --evidence docs/evidence/{args.evidence.name}")  # fmt: skip
         write_evidence(args.evidence, {"accuracy.csv": table, "quotation_marks.csv": pd.DataFrame(quotes)},
                        {"command": command, "commit": own, "excerpt_marks": args.excerpt_marks,
                         "min_novels": args.min_novels, "corpora": corpora})  # fmt: skip
