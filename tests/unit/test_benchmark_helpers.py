@@ -234,3 +234,37 @@ def test_stored_tables_write_the_machines_folder_as_the_alias():
     assert out["reason"].isna().tolist() == [False, True, False] and out["reason"][2] == "kept"
     assert out["n"].tolist() == [1, 2, 3]
     assert frame["reason"][0].startswith("/data/")  # the input is not changed
+
+
+def test_dialogue_dash_leaves_one_novel_out_and_votes_per_novel():
+    dash = load("dialogue_dash")
+    a, b = [0.8, 0.1, 0.1], [0.1, 0.1, 0.8]
+    # novels 0-1 by "A", 2-3 by "B"; novel 3 has one excerpt like A's and two like B's
+    matrix = np.array([a, a, a, a, b, b, b, a, b, b])
+    authors = np.array(["A"] * 4 + ["B"] * 6)
+    novels = np.array([0, 0, 1, 1, 2, 2, 2, 3, 3, 3])
+    on_excerpts, on_novels = dash.leave_one_novel_out("f1", matrix, authors, novels)
+    assert on_excerpts == 9 / 10  # the A-like excerpt of novel 3 goes to A
+    assert on_novels == 1.0  # novel 3's vote is B, 2 to 1
+    # a novel by A written like B (novel 2) is lost on both counts, the others kept
+    matrix = np.array([a, a, a, a, b, b, b, b, b])
+    authors = np.array(["A"] * 5 + ["B"] * 4)
+    novels = np.array([0, 0, 1, 1, 2, 3, 3, 4, 4])
+    assert dash.leave_one_novel_out("f1", matrix, authors, novels) == (8 / 9, 4 / 5)
+
+
+def test_tei_cost_totals_sum_each_collection_and_divide():
+    cost = load("tei_cost")
+    per_novel = pd.DataFrame({
+        "collection": ["x", "x", "y"], "language": ["fr", "fr", "pl"], "file": ["1", "2", "3"],
+        "mb": [1.0, 3.0, 2.0], "parse_cpu_s": [0.05, 0.15, 0.1], "tei_cpu_s": [1.0, 3.0, 2.5],
+        "plain_cpu_s": [0.5, 1.5, 2.0], "plain_lang_cpu_s": [1.0, 2.0, 2.0],
+    })  # fmt: skip
+    table = cost.totals(per_novel).set_index("collection")
+    assert table.loc["x", "novels"] == 2 and table.loc["y", "novels"] == 1
+    assert table.loc["x", "mb"] == 4.0 and table.loc["x", "tei_cpu_s"] == 4.0
+    assert table.loc["x", "tei_over_plain"] == 2.0
+    assert table.loc["x", "tei_over_plain_lang"] == 4.0 / 3.0
+    assert table.loc["x", "plain_lang_over_plain"] == 1.5
+    assert np.isclose(table.loc["x", "parse_ms_per_mb"], 50.0)
+    assert np.isclose(table.loc["y", "parse_share_of_tei"], 0.04)
