@@ -22,11 +22,14 @@ EVIDENCE = REPO / "docs" / "evidence"
 CITED = re.compile(r"docs/evidence/([\w.-]+)/")
 DECIMAL = re.compile(r"(?<![\w.])-?\d+\.\d+(?![\w.])")
 FENCE = re.compile(r"```.*?```", re.S)
+# not measurements: addresses (a DOI's 10.5281) and licence versions (CC BY 4.0)
+NAMES = re.compile(r"https?://\S+|\bCC BY(?:-[A-Z]+)* \d+\.\d+")
 
 
 def sections(text: str) -> list[tuple[str, str]]:
-    """(heading, body) of every ``##`` section of a markdown page, code blocks removed."""
-    text = FENCE.sub("", text)
+    """(heading, body) of every ``##`` section of a markdown page, code blocks, addresses and
+    licence names removed."""
+    text = NAMES.sub("", FENCE.sub("", text))
     parts = re.split(r"^(## .*)$", text, flags=re.M)
     return [(parts[i].strip(), parts[i + 1]) for i in range(1, len(parts) - 1, 2)]
 
@@ -90,6 +93,7 @@ def test_the_matcher_reports_a_number_not_stored(tmp_path):
     body = "KL 0.123 (0.1235), rate 0.50, ratio 7.00; but 0.124 and 0.12346 are not stored; 3 seeds, f1 v1.2.3"
     assert untraced(body, values) == ["0.124", "0.12346"]
     assert sections("## A\nx 0.1\n```\n0.9\n```\n## B\ny\n") == [("## A", "\nx 0.1\n\n"), ("## B", "\ny\n")]
+    assert sections("## C\nCC BY 4.0, https://doi.org/10.5281/z.3 and 0.2\n") == [("## C", "\n,  and 0.2\n")]
 
 
 def test_some_section_cites_stored_outputs():
