@@ -69,22 +69,25 @@ def main() -> int:
     tables = {"spread.csv": spread, "draw_means.csv": pd.concat(means, ignore_index=True),
               "paper.csv": pd.DataFrame(paper_rows), "one_run.csv": pd.DataFrame(one_run)}
     tables = {name: frame for name, frame in tables.items() if len(frame)}
-    seconds = {}
-    for path in sorted(args.runs.glob("time_*.txt")):
-        text = path.read_text(encoding="utf-8")
-        user = float(re.search(r"User time \(seconds\): ([\d.]+)", text).group(1))
-        system = float(re.search(r"System time \(seconds\): ([\d.]+)", text).group(1))
-        wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)", text).group(1)
-        total = 0.0
-        for part in wall.split(":"):
-            total = total * 60 + float(part)
-        seconds[path.stem.removeprefix("time_")] = {"cpu_s": round(user + system, 1), "wall_s": round(total, 1)}
+    seconds = {path.stem.removeprefix("time_"): gnu_time_seconds(path) for path in sorted(args.runs.glob("time_*.txt"))}
     run = {"command": args.command, "commit": args.commit, "corpus": corpus_fingerprint(args.results),
            "scale_to": [k_target, n_target], "seconds_per_classes": seconds,
            "note": "2 cores shared with other developers' jobs and the default run, under nice -n 10"}
     write_evidence(args.out, tables, run)
     print(f"{args.out}: {', '.join(tables)}")
     return 0
+
+
+def gnu_time_seconds(path: Path) -> dict[str, float]:
+    """CPU (user + system) and wall seconds of a ``/usr/bin/time -v`` report, one decimal."""
+    text = path.read_text(encoding="utf-8")
+    user = float(re.search(r"User time \(seconds\): ([\d.]+)", text).group(1))
+    system = float(re.search(r"System time \(seconds\): ([\d.]+)", text).group(1))
+    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)", text).group(1)
+    total = 0.0
+    for part in wall.split(":"):
+        total = total * 60 + float(part)
+    return {"cpu_s": round(user + system, 1), "wall_s": round(total, 1)}
 
 
 if __name__ == "__main__":
