@@ -71,7 +71,7 @@ def main() -> int:
            "corpus": corpus_fingerprint(args.results),
            "grid_rows": "RESULTS's analysis/recognition/author_summary.csv (docs/evidence/default_run/)",
            "scale_to": [k_target, n_target], "seconds_per_classes": seconds,
-           "note": "2 cores shared with other developers' jobs and the default run, under nice -n 10"}
+           "note": "2 cores shared with other developers' jobs, under nice -n 10"}
     write_evidence(args.out, tables, run)
     print(f"{args.out}: {', '.join(tables)}")
     return 0
