@@ -4,10 +4,13 @@ on a default run's corpus tables, and the protocol effect (the paper's protocol 
 validation hold-out, per task, class size and feature set: mean and sd over seeds of the paired
 per-seed differences, and the seeds in which the paper's protocol is at least as good).
 
-    python benchmarks/store_protocol_rows.py RESULTS ROWS OUT --commit SHA --command "..." [--cpu-s S --wall-s S]
+    python benchmarks/store_protocol_rows.py RESULTS ROWS OUT --commit SHA --command "..." \
+        [--time genre=TIME_FILE author=TIME_FILE --clock "..."]
 
 RESULTS: the default run's outdir (its ``analysis/recognition/{task}_results.csv``, the paper's
-protocol); ROWS: recognition_rows.py's OUT_DIR; OUT: the evidence folder.
+protocol); ROWS: recognition_rows.py's OUT_DIR; OUT: the evidence folder; ``--commit``: the
+commit that computed ROWS (the script's own commit is stored beside it); ``--time``: each task's
+``/usr/bin/time -v`` report of its recognition_rows.py call.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from pathlib import Path
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from evidence_run import corpus_fingerprint, write_evidence  # noqa: E402
+from evidence_run import commit, corpus_fingerprint, write_evidence  # noqa: E402
+from store_author_population import gnu_time_seconds  # noqa: E402
 
 from punctstyle.analyses.recognition_files import read_results  # noqa: E402
 from punctstyle.report.recognition_tables import summarise  # noqa: E402
@@ -34,9 +38,10 @@ def main() -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--commit", required=True)
     parser.add_argument("--command", required=True)
-    parser.add_argument("--cpu-s", type=float)
-    parser.add_argument("--wall-s", type=float)
+    parser.add_argument("--time", nargs="*", default=[], metavar="TASK=FILE")
+    parser.add_argument("--clock", default="", help="how the seconds were measured (stored with them)")
     args = parser.parse_args()
+    store_commit = commit()
 
     tables: dict[str, pd.DataFrame] = {}
     effects = []
@@ -67,9 +72,11 @@ def main() -> int:
         raise SystemExit(f"{args.rows}: no row files")
     if effects:
         tables["protocol_effect.csv"] = pd.concat(effects, ignore_index=True)
-    run = {"command": args.command, "commit": args.commit, "corpus": corpus_fingerprint(args.results),
+    seconds = {f"{item.split('=', 1)[0]}_rows": gnu_time_seconds(Path(item.split("=", 1)[1])) for item in args.time}
+    run = {"command": args.command, "commit": args.commit, "stored_by_commit": store_commit,
+           "corpus": corpus_fingerprint(args.results),
            "paper_protocol_rows": "the default run's analysis/recognition/{task}_results.csv (docs/evidence/default_run/)",
-           "cpu_s": args.cpu_s, "wall_s": args.wall_s}
+           "seconds": {**seconds, "clock": args.clock} if seconds else None}
     write_evidence(args.out, tables, run)
     print(f"{args.out}: {', '.join(tables)}")
     return 0

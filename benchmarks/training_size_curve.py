@@ -12,12 +12,20 @@ nested: a smaller fraction keeps a subset of a larger one) and the same test doc
 classified by KL nearest class (f3) and the network (f3, all) with the schema's default
 settings. Prints, per method, the least-squares slope of accuracy against
 log2(training documents per class) and writes one line per (row, fraction, method, set).
+
+``--evidence DIR`` also stores the measurement (issue 35 item 1): ``results.csv`` (the lines),
+``summary.csv`` (mean and sd over seeds per fraction), ``slopes.csv`` (:func:`slopes`, pooled
+and per seed), ``extrapolation.csv`` (:func:`extrapolation`: the gain the slope predicts at the
+paper's training documents per class), ``paper.csv`` (the paper's Table 2 training sizes it
+uses) and ``run.json`` (command, commit, corpus fingerprint, seconds).
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing
+import resource
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -34,6 +42,8 @@ from punctstyle.settings import schema_defaults
 from punctstyle.experiments.row import Row
 
 METHODS: dict[str, tuple[str, ...]] = {"kl": ("f3",), "mlp": ("f3", "all")}
+# the paper's training documents at 10 and 50 authors (Tables 2 and 3, column "train")
+PAPER_TRAIN: dict[int, int] = {10: 216, 50: 834}
 
 
 def nested_subsample(train_index: np.ndarray, y: np.ndarray, fraction: float, seed: int) -> np.ndarray:
@@ -88,12 +98,54 @@ def slopes(frame: pd.DataFrame) -> pd.DataFrame:
     """Least-squares slope of accuracy against log2(training documents per class), per (classes, method, set).
 
     ``accuracy ~ a + b * log2(docs)`` fitted on every (seed, fraction) line; ``b`` is the gain
-    per doubling of the training documents."""
+    per doubling of the training documents. Also ``b`` fitted per seed (its lines only): the
+    mean and sd over seeds (``gain_per_doubling_seed_mean``, ``_seed_sd``)."""
     rows = []
     for (size, method, name), group in frame.groupby(["n_classes", "method", "feature_set"]):
         b, a = np.polyfit(np.log2(group["train_docs_per_class"]), group["accuracy"], 1)
-        rows.append(dict(n_classes=size, method=method, feature_set=name, gain_per_doubling=b, intercept=a))
+        per_seed = [
+            np.polyfit(np.log2(lines["train_docs_per_class"]), lines["accuracy"], 1)[0]
+            for _, lines in group.groupby("seed")
+        ]
+        rows.append(
+            dict(
+                n_classes=size,
+                method=method,
+                feature_set=name,
+                gain_per_doubling=b,
+                intercept=a,
+                gain_per_doubling_seed_mean=float(np.mean(per_seed)),
+                gain_per_doubling_seed_sd=float(np.std(per_seed, ddof=1)) if len(per_seed) > 1 else np.nan,
+            )
+        )
     return pd.DataFrame(rows)
+
+
+def extrapolation(frame: pd.DataFrame, fitted: pd.DataFrame, paper_train: dict[int, int]) -> pd.DataFrame:
+    """What the slope predicts at the paper's training documents per class, per (classes,
+    method, set) with a paper size: ``d`` = mean training documents per class at fraction 1,
+    ``d_paper`` = paper train / classes, doublings ``= log2(d_paper / d)``, predicted gain
+    ``= b * doublings`` (``b``: :func:`slopes`'s pooled gain per doubling; an extrapolation
+    past the largest measured training set)."""
+    full = frame[frame["fraction"] == frame["fraction"].max()]
+    docs = full.groupby("n_classes")["train_docs_per_class"].mean()
+    out = fitted[fitted["n_classes"].isin(list(paper_train))].copy()
+    out["docs_per_class"] = out["n_classes"].map(docs)
+    out["paper_docs_per_class"] = out["n_classes"].map(lambda k: paper_train[int(k)] / int(k))
+    out["doublings"] = np.log2(out["paper_docs_per_class"] / out["docs_per_class"])
+    out["predicted_gain"] = out["gain_per_doubling"] * out["doublings"]
+    return out[
+        [
+            "n_classes",
+            "method",
+            "feature_set",
+            "docs_per_class",
+            "paper_docs_per_class",
+            "doublings",
+            "gain_per_doubling",
+            "predicted_gain",
+        ]
+    ]
 
 
 def main() -> None:
@@ -106,8 +158,13 @@ def main() -> None:
     parser.add_argument("--device", default="auto")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--evidence", type=Path, help="also store the measurement here (docs/evidence/<name>/)")
     args = parser.parse_args()
-    start = time.perf_counter()
+    sys.path.insert(0, str(Path(__file__).resolve().parent))  # benchmarks/evidence_run.py
+    from evidence_run import commit
+
+    checkout = commit()
+    start, cpu_start = time.perf_counter(), time.process_time()
     rows = [(size, seed) for size in args.sizes for seed in args.seeds]
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=max(1, args.jobs), mp_context=context) as pool:
@@ -120,7 +177,50 @@ def main() -> None:
     summary = frame.groupby(["n_classes", "method", "feature_set", "fraction"])[["train_docs_per_class", "accuracy"]]
     print(summary.agg(["mean", "std"]).round(3).to_string())
     print(slopes(frame).round(4).to_string(index=False))
-    print(f"{len(rows)} rows in {time.perf_counter() - start:.1f} s wall")
+    wall = time.perf_counter() - start
+    print(f"{len(rows)} rows in {wall:.1f} s wall")
+    if args.evidence is not None:
+        store(args, frame, checkout, wall, time.process_time() - cpu_start)
+
+
+def store(args: argparse.Namespace, frame: pd.DataFrame, checkout: str, wall: float, own_cpu: float) -> None:
+    """The measurement as evidence (``--evidence``): the lines, their summary, the slopes, the
+    extrapolation to the paper's training sizes and ``run.json``."""
+    from evidence_run import corpus_tables_fingerprint, write_evidence
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    fitted = slopes(frame)
+    summary = frame.groupby(["n_classes", "method", "feature_set", "fraction"])[["train_docs_per_class", "accuracy"]]
+    summary = summary.agg(["mean", "std"])
+    summary.columns = [f"{column}_{stat}" for column, stat in summary.columns]
+    paper = pd.DataFrame([{"table": "Tables 2-3, train", "n_classes": k, "train": n} for k, n in PAPER_TRAIN.items()])
+    tables = {
+        "results.csv": frame,
+        "summary.csv": summary.reset_index(),
+        "slopes.csv": fitted,
+        "extrapolation.csv": extrapolation(frame, fitted, PAPER_TRAIN),
+        "paper.csv": paper,
+    }
+    argv = " ".join(sys.argv[1:3]).replace(str(args.corpus), "CORPUS").replace(str(args.out), "OUT.csv")
+    command = f"python benchmarks/training_size_curve.py {argv} " + " ".join(
+        f"--{k} {' '.join(map(str, v)) if isinstance(v, list) else v}"
+        for k, v in (
+            ("sizes", args.sizes),
+            ("seeds", args.seeds),
+            ("fractions", args.fractions),
+            ("device", args.device),
+            ("threads", args.threads),
+            ("jobs", args.jobs),
+        )
+    )
+    run = {
+        "command": command + " --evidence DIR",
+        "commit": checkout,
+        "corpus": corpus_tables_fingerprint(args.corpus),
+        "seconds": {"wall_s": round(wall, 1), "cpu_s": round(own_cpu + children.ru_utime + children.ru_stime, 1)},
+    }
+    write_evidence(args.evidence, tables, run)
+    print(f"{args.evidence}: {', '.join(tables)}")
 
 
 if __name__ == "__main__":

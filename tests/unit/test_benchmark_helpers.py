@@ -48,18 +48,57 @@ def test_nested_subsample_only_draws_from_the_training_indices(curve):
 
 
 def test_slopes_recover_the_gain_per_doubling(curve):
+    # seed 0 gains 0.05 a doubling, seed 1 0.03: pooled 0.04, per seed 0.04 +- sqrt(0.0002)
     frame = pd.DataFrame(
         dict(
             n_classes=10,
             method="kl",
             feature_set="f3",
-            train_docs_per_class=[2.0, 4.0, 8.0, 16.0],
-            accuracy=[0.30, 0.35, 0.40, 0.45],
+            seed=[0] * 4 + [1] * 4,
+            train_docs_per_class=[2.0, 4.0, 8.0, 16.0] * 2,
+            accuracy=[0.30, 0.35, 0.40, 0.45, 0.30, 0.33, 0.36, 0.39],
         )
     )
     row = curve.slopes(frame).iloc[0]
-    assert row["gain_per_doubling"] == pytest.approx(0.05)
-    assert row["intercept"] == pytest.approx(0.25)
+    assert row["gain_per_doubling"] == pytest.approx(0.04)
+    assert row["intercept"] == pytest.approx(0.26)
+    assert row["gain_per_doubling_seed_mean"] == pytest.approx(0.04)
+    assert row["gain_per_doubling_seed_sd"] == pytest.approx(np.sqrt(0.0002))
+
+
+def test_extrapolation_predicts_the_gain_at_the_papers_training_size(curve):
+    # 10 training documents per class at fraction 1; the paper's 400 / 10 = 40: two doublings
+    frame = pd.DataFrame(
+        dict(n_classes=10, method="mlp", feature_set="f3", seed=[0, 0, 1, 1], fraction=[0.5, 1.0, 0.5, 1.0],
+             train_docs_per_class=[5.0, 9.0, 5.0, 11.0], accuracy=[0.5, 0.6, 0.5, 0.6])
+    )  # fmt: skip
+    fitted = pd.DataFrame([dict(n_classes=10, method="mlp", feature_set="f3", gain_per_doubling=0.05)])
+    row = curve.extrapolation(frame, fitted, {10: 400, 50: 834}).iloc[0]
+    assert (row["docs_per_class"], row["paper_docs_per_class"]) == (10.0, 40.0)
+    assert row["doublings"] == pytest.approx(2.0) and row["predicted_gain"] == pytest.approx(0.10)
+    assert len(curve.extrapolation(frame, fitted, {50: 834})) == 0  # no paper size for 10 classes
+
+
+def test_one_run_sd_combines_the_scaled_author_sd_with_the_split_sd(tmp_path):
+    store = load("store_author_population")
+    spread = pd.DataFrame(
+        dict(classes=[10, 10, 50], method=["kl", "mlp", "kl"], feature_set="f3", mean=[0.7, 0.8, 0.55],
+             sd_splits=[0.06, 0.05, 0.04], sd_authors_net_50_of_651=[0.03, 0.05, 0.07])
+    )  # fmt: skip
+    grid = pd.DataFrame(
+        dict(method=["kl", "mlp"], classes=50, feature_set="f3", mean=[0.57, 0.76], sd=[0.037, 0.12])
+    ).set_index(["method", "classes", "feature_set"])
+    table = store.one_run_table(spread, grid, 50, 651).set_index("method")
+    # KL: the split sd of the largest K (0.04); the network has no K = 50 run: the grid's sd (0.12)
+    assert table.loc["kl", "one_run_sd"] == pytest.approx(0.05)  # sqrt(0.03^2 + 0.04^2)
+    assert table.loc["mlp", "one_run_sd"] == pytest.approx(0.13)  # sqrt(0.05^2 + 0.12^2)
+    assert table.loc["kl", "grid_gap"] == pytest.approx(0.57 - 0.66)
+    assert table.loc["kl", "population_gap_in_sd"] == pytest.approx((0.55 - 0.66) / 0.05)
+    assert np.isnan(table.loc["mlp", "population_mean"])
+    report = tmp_path / "time.txt"
+    report.write_text("\tUser time (seconds): 10.25\n\tSystem time (seconds): 0.5\n"
+                      "\tElapsed (wall clock) time (h:mm:ss or m:ss): 1:02:03.5\n")
+    assert store.gnu_time_seconds(report) == {"cpu_s": 10.8, "wall_s": 3723.5}
 
 
 def test_recognition_rows_plans_the_workflow_rows():
