@@ -10,7 +10,7 @@ seconds beside a baseline measured in the same run: the Delta distance matrix al
 A family ``words+SET`` (e.g. ``words+f3``, ``words+all``) maps words and punctuation together:
 the ``--words`` word frequencies and the feature set's columns side by side (Delta z-scores every
 column, so each word and each punctuation column weighs ``1/d``). With ``--evidence OUT`` it
-stores each family's summary (``{family}_summary.csv``, key and value), and ``nearest_paired.csv``:
+stores each family's summary (``{family}_summary.csv``: key, value (numbers), text), and ``nearest_paired.csv``:
 per family, the documents whose nearest other document (Delta) has the same author, paired with
 the first family's on the same documents (documents where only one of the two holds).
 """
@@ -116,7 +116,8 @@ def main() -> None:
         print(family, f"{seconds:.1f} s (Delta matrix alone {baseline:.2f} s, ratio {seconds / baseline:.1f})",
               json.dumps({k: v for k, v in result.summary.items() if k not in ("label_policy",)}), flush=True)
         tables_out[f"{family}_summary.csv"] = pd.DataFrame(
-            [(key, value) for key, value in flat_summary(result.summary)], columns=["key", "value"])
+            [(key, value, None) if isinstance(value, int | float) else (key, None, value)
+             for key, value in flat_summary(result.summary)], columns=["key", "value", "text"])
     if args.evidence:
         tables_out["nearest_paired.csv"] = paired_nearest(indicators)
         command = (f"python benchmarks/bench_maps.py RESULTS OUT --families {' '.join(args.families)} "
