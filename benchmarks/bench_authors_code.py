@@ -18,9 +18,13 @@ cleaning, :func:`punctstyle.text.clean.clean_text`):
   ``--excerpt-marks`` marks of the books, ``--pairs`` seeded ordered pairs).
 
     python benchmarks/bench_authors_code.py [--mirror ../shared/gutenberg-mirror] [--books 6]
+        [--evidence docs/evidence/authors_code]
 
 Prints the table and the departures documented in the README that this comparison does not
 exercise. Exit status 0 when the comparison ran (the differences are printed, not judged).
+With ``--evidence OUT`` it also stores ``books.csv`` (per book: marks and counts, ours and
+theirs), ``kl.csv`` (per feature: the largest differences) and ``run.json`` (command, commit,
+settings, seconds) under ``OUT`` (``benchmarks/evidence_run.py``).
 """
 
 from __future__ import annotations
@@ -39,6 +43,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # benchmarks/evidence_run.py
+from evidence_run import commit, write_evidence  # noqa: E402
 
 PACKAGE = "punctuation-stylometry==0.0.11"
 COMPARED_MARKS = ("!", '"', "(", ")", ",", ".", ":", ";", "?")
@@ -235,6 +242,22 @@ def print_report(report: dict[str, object]) -> None:
         print(f"  - {line}")
 
 
+def evidence_tables(report: dict[str, object]) -> dict[str, object]:
+    """``books.csv``: one row per book (marks ours and theirs, whether marks and gaps agree,
+    each mark's count ours and theirs); ``kl.csv``: :func:`compare_kl`'s values per feature."""
+    import pandas as pd
+
+    books = []
+    for book_id, result in report["books"]:
+        row = {"book_id": book_id, "n_ours": result["n_ours"], "n_theirs": result["n_theirs"],
+               "same_marks": result["same_marks"], "same_gaps": result["same_gaps"]}
+        for mark, (ours, theirs) in result["counts"].items():
+            row[f"ours {mark}"], row[f"theirs {mark}"] = ours, theirs
+        books.append(row)
+    kl = pd.DataFrame([{"feature": feature, **values} for feature, values in report["kl"].items()])
+    return {"books.csv": pd.DataFrame(books), "kl.csv": kl}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -248,9 +271,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--excerpt-marks", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--package-dir", type=Path, default=None, help="an existing --target install (skips pip)")
+    parser.add_argument("--evidence", type=Path, default=None, help="store the tables and run.json in this folder")
     args = parser.parse_args(argv)
     if not (args.mirror / "MANIFEST.csv").is_file():
         parser.error(f"{args.mirror}: no MANIFEST.csv (the shared Gutenberg mirror)")
+    revision = commit() if args.evidence is not None else ""
     with tempfile.TemporaryDirectory(prefix="authors-code-") as scratch:
         target = args.package_dir or Path(scratch) / "site"
         if args.package_dir is None:
@@ -258,8 +283,26 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         report = run(args.mirror, args.books, args.pairs, args.excerpt_marks, args.seed, target)
         print_report(report)
-        print(f"({time.perf_counter() - started:.1f} s)")
+        seconds = time.perf_counter() - started
+        print(f"({seconds:.1f} s)")
+    if args.evidence is not None:
+        store_evidence(args, report, seconds, revision)
     return 0
+
+
+def store_evidence(args: argparse.Namespace, report: dict[str, object], seconds: float, revision: str) -> None:
+    """The report's tables and a ``run.json`` (command, commit, package, settings, seconds)."""
+    run = {
+        "command": f"python benchmarks/bench_authors_code.py --books {args.books} --pairs {args.pairs} "
+        f"--excerpt-marks {args.excerpt_marks} --seed {args.seed} --evidence {args.evidence}",
+        "commit": revision,
+        "package": PACKAGE,
+        "mirror": "the shared Gutenberg mirror (../shared/gutenberg-mirror)",
+        "settings": {"books": args.books, "pairs": args.pairs, "excerpt_marks": args.excerpt_marks, "seed": args.seed},
+        "seconds": round(seconds, 1),
+        "departures_not_exercised": list(DOCUMENTED_DEPARTURES),
+    }
+    write_evidence(args.evidence, evidence_tables(report), run)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,11 @@ The exit status is 1 when a book id, a feature value or one of the compared meta
 differs (or a route fails), else 0.
 
 Usage: ``python benchmarks/folder_from_mirror.py [--authors 20] [--max-docs 250] [--seed 0]
-[--min-docs-per-author N] [--genre-min-docs N] [--cores 2] [--workdir DIR] [--keep]``.
+[--min-docs-per-author N] [--genre-min-docs N] [--cores 2] [--workdir DIR] [--keep]
+[--evidence docs/evidence/parts_folder_route]``. With ``--evidence OUT`` it stores ``tables.csv``
+(one row per corpus table), ``routes.csv`` (each route's CPU and wall seconds) and ``run.json``
+(command, commit, settings, verdict, the corpus fingerprint) under ``OUT``
+(``benchmarks/evidence_run.py``).
 """
 
 from __future__ import annotations
@@ -72,6 +76,9 @@ from punctstyle.sources.folder import safe_doc_id
 from punctstyle.marks import FEATURES, feature_column_names
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "benchmarks"))  # benchmarks/evidence_run.py
+from evidence_run import commit, corpus_tables_fingerprint, write_evidence  # noqa: E402
+
 DEFAULT_MIRROR = REPO.parent / "shared" / "gutenberg-mirror"
 CATALOG = Path("cache/epub/feeds/pg_catalog.csv")
 METADATA_HEADER = ("file", "id", "author", "title", "year", "author_birth", "author_death", "genre")
@@ -521,6 +528,43 @@ def report(result: Comparison) -> None:
     print(f"\nresult: {verdict}: {len(result.tables)} tables, {n_values} feature values compared")
 
 
+def evidence_tables(result: Comparison) -> dict[str, pd.DataFrame]:
+    """``tables.csv``: per corpus table the books of each route, the books in one route only, the
+    values compared, the largest difference, the books differing in values and per metadata
+    column; ``routes.csv``: each route's CPU and wall seconds, in all and per selected book."""
+    tables = pd.DataFrame([
+        {"feature": t.feature, "books_gutenberg": t.n_a, "books_folder": t.n_b, "only_gutenberg": len(t.only_a),
+         "only_folder": len(t.only_b), "values": t.n_values, "max_abs_diff": t.max_abs_diff,
+         "books_differing": t.books_differing, **{f"{c}_differing": n for c, n in {**t.metadata, **t.explained}.items()}}
+        for t in result.tables
+    ])  # fmt: skip
+    routes = pd.DataFrame([
+        {"route": r.label, "cpu_s": round(r.cpu_s, 1), "wall_s": round(r.wall_s, 1),
+         "cpu_s_per_book": round(r.cpu_s / result.books, 3), "wall_s_per_book": round(r.wall_s / result.books, 3)}
+        for r in result.routes
+    ])  # fmt: skip
+    return {"tables.csv": tables, "routes.csv": routes}
+
+
+def store_evidence(out: Path, result: Comparison, args: argparse.Namespace, revision: str) -> None:
+    """:func:`evidence_tables` and a ``run.json`` (no path of this machine in it)."""
+    command = (f"python benchmarks/folder_from_mirror.py --authors {args.authors} --max-docs {args.max_docs} "
+               f"--seed {args.seed} --cores {args.cores} --evidence {out}")
+    run = {
+        "command": command, "commit": revision, "mirror": "the shared Gutenberg mirror (../shared/gutenberg-mirror)",
+        "settings": {"authors": args.authors, "max_docs": args.max_docs, "seed": args.seed, "cores": args.cores,
+                     "min_docs_per_author": args.min_docs_per_author, "genre_min_docs": args.genre_min_docs},
+        "books_selected": result.books, "authors_selected": result.authors, "books_in_corpus": result.books_in_corpus,
+        "books_with_genre": result.books_with_genre, "genres": result.genres, "folder_mb": round(result.folder_mb, 1),
+        "texts_stripped": result.stripped, "texts_markers_missed": result.markers_missed,
+        "selection_differences": result.selection, "exclusion_differences": result.exclusions,
+        "identical": result.ok, "values_compared": sum(t.n_values for t in result.tables),
+        "corpus": corpus_tables_fingerprint(result.routes[1].outdir / "corpus"),
+        "clock": "CPU: user + system of the snakemake process tree (getrusage RUSAGE_CHILDREN); wall clock",
+    }  # fmt: skip
+    write_evidence(out, evidence_tables(result), run)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mirror", type=Path, default=DEFAULT_MIRROR)
@@ -533,7 +577,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--workdir", type=Path, help="run folder (default: a new one under /tmp)")
     parser.add_argument("--keep", action="store_true", help="keep the run folder (kept anyway when not identical)")
+    parser.add_argument("--evidence", type=Path, help="store the comparison's tables and run.json in this folder")
     args = parser.parse_args(argv)
+    revision = commit() if args.evidence else ""
     if args.workdir:
         args.workdir.mkdir(parents=True, exist_ok=True)
         if any(args.workdir.iterdir()):
@@ -552,6 +598,8 @@ def main(argv: list[str] | None = None) -> int:
         years_csv=args.publication_years,
     )
     report(result)
+    if args.evidence:
+        store_evidence(args.evidence, result, args, revision)
     print(json.dumps({"ok": result.ok, "books": result.books}))
     if result.ok and not args.keep and not args.workdir:
         shutil.rmtree(workdir, ignore_errors=True)
