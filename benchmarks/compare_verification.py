@@ -2,19 +2,23 @@
 ``benchmarks/bench_verification.py`` run at successive commits on the same corpus, side by side.
 
     python benchmarks/compare_verification.py RESULTS --steps base=OUT0 draws=OUT1 applied=OUT2 \
-        twice=OUT3 --commits base=a2e6ca7 ... --command "..." --out docs/evidence/verification_corrections
+        twice=OUT3 --commits base=a2e6ca7 ... --command "..." --out docs/evidence/verification_corrections \
+        [--timing TIMING.json]
 
 RESULTS: the run folder the benchmarks read (its ``corpus/f1.parquet`` gives the corpus's book
 ids); each ``OUTi``: a bench_verification ``--out`` folder (``results.csv``, ``timing.json``).
-Writes ``OUT.csv``: per step, family and length the mean and sd over seeds of AUC, c@1, F0.5u,
-F1, Brier, overall, p1 and p2, and the paired difference of each measure to the step before
-(mean, sd over seeds, seeds higher); and ``OUT.json``: the command, the commits, the steps' CPU
-seconds (``run_cpu_s``) and the corpus's book ids.
+Writes, into the folder ``OUT`` (issue 35 item 1: a stored evidence folder), ``corrections.csv``:
+per step, family and length the mean and sd over seeds of AUC, c@1, F0.5u, F1, Brier, overall,
+p1 and p2, and the paired difference of each measure to the step before (mean, sd over seeds,
+seeds higher); and ``run.json``: the command, the commits, the steps' CPU seconds
+(``run_cpu_s``), the corpus (counts, SHA-256 of its sorted book ids, the book ids) and, with
+``--timing``, a JSON of further CPU-second runs (``timing_alternating``).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 
@@ -60,7 +64,8 @@ def main() -> None:
     parser.add_argument("--steps", nargs="+", required=True, help="label=bench output folder, in order")
     parser.add_argument("--commits", nargs="+", required=True, help="label=commit")
     parser.add_argument("--command", required=True, help="the bench_verification command each step ran")
-    parser.add_argument("--out", required=True, help="path without extension: OUT.csv and OUT.json")
+    parser.add_argument("--out", required=True, help="folder: OUT/corrections.csv and OUT/run.json")
+    parser.add_argument("--timing", default=None, help="a JSON of further run_cpu_s runs, stored in run.json")
     args = parser.parse_args()
     steps = pairs(args.steps)
     table = step_table(steps)
@@ -69,14 +74,21 @@ def main() -> None:
     for step, folder in steps.items():
         with open(os.path.join(folder, "timing.json"), encoding="utf-8") as handle:
             cpu[step] = round(float(json.load(handle)["run_cpu_s"]), 1)
-    table.to_csv(args.out + ".csv", index=False, float_format="%.4f")
+    os.makedirs(args.out, exist_ok=True)
+    table.to_csv(os.path.join(args.out, "corrections.csv"), index=False, float_format="%.4f")
+    ids = sorted(int(b) for b in book_ids["book_id"])
     meta = {
         "what": "verification before and after each correction (issues 35 item 3, 37 item 4), same corpus and settings",
         "command": args.command, "commits": pairs(args.commits), "steps": list(steps), "run_cpu_s": cpu,
         "n_books": int(len(book_ids)), "n_authors": int(book_ids["author"].nunique()),
-        "book_ids": sorted(int(b) for b in book_ids["book_id"]),
+        "corpus": {"books_in_corpus": len(ids), "authors_in_corpus": int(book_ids["author"].nunique()),
+                   "book_ids_sha256": hashlib.sha256("".join(f"{i}\n" for i in ids).encode()).hexdigest()},
+        "book_ids": ids,
     }
-    with open(args.out + ".json", "w", encoding="utf-8") as handle:
+    if args.timing:
+        with open(args.timing, encoding="utf-8") as handle:
+            meta["timing_alternating"] = json.load(handle)
+    with open(os.path.join(args.out, "run.json"), "w", encoding="utf-8") as handle:
         json.dump(meta, handle, indent=1)
     view = table[table["length"] == "whole"][["step", "family", "auc_mean", "c_at_1_mean", "overall_mean"]]
     print(view.to_string(index=False, float_format=lambda v: f"{v:.3f}"))

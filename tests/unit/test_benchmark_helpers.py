@@ -170,6 +170,28 @@ def test_compare_verification_pairs_each_step_with_the_one_before(tmp_path):
     assert np.isnan(table.loc["before", "d_auc_mean"])  # the first step has no step before
 
 
+def test_bench_verification_pairs_families_by_seed_and_compares_with_the_workflow(tmp_path):
+    bench = load("bench_verification")
+    rows = [{"family": f, "length": "200", "seed": s, "auc": a, "c_at_1": 0.5, "f_05_u": 0.5, "overall": 0.5,
+             "p1": 0.1 * (s + 1), "p2": 0.5}
+            for f, aucs in (("words", [0.90, 0.80, 0.70]), ("f3+words", [0.95, 0.78, 0.71])) for s, a in enumerate(aucs)]
+    results = pd.DataFrame(rows)
+    paired = bench.paired_table(results, pairs=(("f3+words", "words"),)).iloc[0]
+    # d = +0.05, -0.02, +0.01 on the same seeds
+    assert paired["d_auc_mean"] == pytest.approx(0.04 / 3)
+    assert paired["d_auc_sd"] == pytest.approx(np.std([0.05, -0.02, 0.01], ddof=1))
+    assert (paired["d_auc_higher"], paired["d_auc_lower"], paired["d_c_at_1_higher"]) == (2, 1, 0)
+    assert bench.band_summary(results).set_index("family").loc["words", "p1_mean"] == pytest.approx(0.2)
+    assert bench.workflow_difference(results, str(tmp_path)) is None
+    stored = tmp_path / "analysis" / "verification"
+    stored.mkdir(parents=True)
+    changed = results.copy()
+    changed.loc[4, "auc"] += 0.25
+    changed.to_csv(stored / "results.csv", index=False)
+    assert bench.workflow_difference(results, str(tmp_path)) == {"rows_compared": 6,
+                                                                 "max_abs_difference": pytest.approx(0.25)}
+
+
 def test_mlp_rate_counts_an_epochs_work_and_the_feature_widths():
     rate = load("mlp_rate")
     # N = 10, d = 3, h = 4, c = 2: 10 * (4*3*4 + 6*4*2) = 10 * (48 + 48) = 960 flop
