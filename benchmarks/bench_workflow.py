@@ -293,6 +293,16 @@ def _import_times(command: str, cwd: Path, env: dict[str, str]) -> dict[str, flo
     return times
 
 
+def book_job_environment(config: dict) -> dict[str, str]:
+    """The variables a per-book ``shell:`` command reads (``$PUNCTSTYLE_JOB_PYTHON``,
+    ``$PUNCTSTYLE_DOWNLOAD_POLICY``), as the workflow sets them for ``config``; the commands of a
+    version with ``script:`` jobs ignore them."""
+    from punctstyle.plan.book_jobs import job_environment
+    from punctstyle.settings import schema_defaults
+
+    return job_environment([], {**schema_defaults()["mirror"], **config["mirror"]})
+
+
 def per_book_processes(tree: Path, config: dict, folder: Path, books: int, repeats: int) -> list[ProcessCost]:
     """Remake the per-book files of ``books`` selected books in one call, then run each job's
     process again (module docstring, ``--processes``)."""
@@ -308,6 +318,7 @@ def per_book_processes(tree: Path, config: dict, folder: Path, books: int, repea
     command = [sys.executable, "-m", "snakemake", *[str(outdir / f"features/{b}.parquet") for b in ids],
                "--skip-script-cleanup", "--printshellcmds", "--cores", "2", "--configfile", str(folder / "config.yaml")]  # fmt: skip
     env = dict(os.environ, PYTHONPATH=str(tree), OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    env.update(book_job_environment(config))
     with open(log, "w") as out:
         subprocess.run(command, cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT, check=True)
     jobs: list[tuple[str, str]] = [(_JOB_MODULE_RULE[m], c) for c, m in _SHELL_COMMAND.findall(log.read_text())]
