@@ -16,7 +16,11 @@ The target: peak at most 5 x the text (plus the base). Exit status 1 when this t
 ``--vocabulary N``: an invented text of N distinct words instead (issue 22 item 12: a 20 MB
 text of 200,000 distinct words, ``--sizes 20 --vocabulary 200000``), the chunk cache's worst case.
 
-Usage: ``python benchmarks/bench_extract_memory.py [--sizes 50 200] [--baseline PATH] [--vocabulary N]``.
+``--evidence OUT``: the measurements as ``OUT/memory.csv`` and ``OUT/run.json`` (command, commits,
+settings; benchmarks/evidence_run.py).
+
+Usage: ``python benchmarks/bench_extract_memory.py [--sizes 50 200] [--baseline PATH] [--vocabulary N]
+[--evidence OUT]``.
 """
 
 from __future__ import annotations
@@ -30,6 +34,11 @@ import tempfile
 import textwrap
 import zipfile
 from pathlib import Path
+
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from evidence_run import commit, write_evidence  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_MIRROR = REPO.parent / "shared" / "gutenberg-mirror"
@@ -114,6 +123,12 @@ def generate_vocabulary_text(n_words: int, megabytes: float, path: Path, seed: i
     return written
 
 
+def tree_commit(tree: Path) -> str:
+    """The short commit of a checkout."""
+    out = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return out.stdout.strip()
+
+
 def measure(tree: Path, text_path: Path) -> tuple[int, int, int]:
     """(base, peak, marks) of extracting ``text_path`` with the punctstyle of ``tree``."""
     env = dict(os.environ, PYTHONPATH=str(tree))
@@ -135,12 +150,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markers", action="store_true", help="one Gutenberg header/footer around each text")
     parser.add_argument("--vocabulary", type=int, metavar="N",
                         help="invented text of N distinct words instead of mirror books (no mirror needed)")
+    parser.add_argument("--evidence", type=Path, metavar="OUT", help="store memory.csv and run.json in OUT")
     args = parser.parse_args(argv)
     if args.vocabulary is None and not (args.mirror / "files").is_dir():
         print(f"{args.mirror}: no files/ folder (a Gutenberg mirror)", file=sys.stderr)
         return 2
     trees = [("this tree", REPO)] + ([("baseline", args.baseline)] if args.baseline else [])
     ok = True
+    revision = commit()
+    rows = []
     print(f"{'text MB':>8} {'tree':<10} {'base MB':>8} {'peak-base MB':>13} {'x text':>7} {'marks':>10}")
     with tempfile.TemporaryDirectory() as folder:
         for size in args.sizes:
@@ -156,12 +174,24 @@ def main(argv: list[str] | None = None) -> int:
                 factor = (peak - base) / n_bytes
                 print(f"{n_bytes / 2**20:8.0f} {label:<10} {base / 2**20:8.0f} {(peak - base) / 2**20:13.0f} "
                       f"{factor:7.2f} {marks:10d}")
+                rows.append({"text_mb": n_bytes / 2**20, "tree": label, "base_mb": base / 2**20,
+                             "peak_above_base_mb": (peak - base) / 2**20, "peak_over_text": factor, "marks": marks})
                 if label == "this tree" and factor > TARGET_FACTOR:
                     ok = False
             if len(marks_seen) > 1:
                 print(f"  the trees disagree on the number of marks: {sorted(marks_seen)}")
                 ok = False
     print(f"target: peak - base <= {TARGET_FACTOR:g} x text: {'met' if ok else 'MISSED'}")
+    if args.evidence:
+        write_evidence(args.evidence, {"memory.csv": pd.DataFrame(rows)}, {
+            "command": "python benchmarks/bench_extract_memory.py " + " ".join(
+                "BASELINE" if a == str(args.baseline) else a for a in (argv if argv is not None else sys.argv[1:])),
+            "commit": revision, "baseline_commit": tree_commit(args.baseline) if args.baseline else None,
+            "settings": {"sizes_mb": args.sizes, "vocabulary": args.vocabulary, "seed": args.seed,
+                         "markers": args.markers, "target_factor": TARGET_FACTOR},
+            "clock": "Linux VmHWM above VmRSS once the modules are loaded, one fresh process per text and tree",
+            "target_met": ok,
+        })
     return 0 if ok else 1
 
 

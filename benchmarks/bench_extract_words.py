@@ -16,7 +16,10 @@ of a finished run, read only) it measures, book by book:
 Every format's stream is checked against the re-tokenized one. Prints one line per format:
 total bytes, bytes per word, read CPU s and its ratio to re-tokenizing.
 
-Usage: ``python benchmarks/bench_extract_words.py RESULTS [--books N] [--seed S] [--out DIR]``.
+``--evidence OUT``: the same figures as ``OUT/formats.csv`` and ``OUT/run.json`` (command, commit,
+corpus fingerprint, books; benchmarks/evidence_run.py).
+
+Usage: ``python benchmarks/bench_extract_words.py RESULTS [--books N] [--seed S] [--out DIR] [--evidence OUT]``.
 """
 
 from __future__ import annotations
@@ -33,12 +36,17 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+import pandas as pd
+
 from punctstyle.book.sequence_file import read_sequence, ranked_word_ids, read_word_stream, write_words
 from punctstyle.book.steps import clean_and_extract_with_word_ids
 from punctstyle.corpus.words import BookWordStreams
 from punctstyle.io import read_gzip_text
 from punctstyle.text.chunk_cache import ChunkCachedExtractor
 from punctstyle.text.tokenizer import TokenizerRules
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from evidence_run import commit, corpus_fingerprint, write_evidence  # noqa: E402
 
 
 def cpu(function: Callable[[], object], repeat: int = 3) -> tuple[float, object]:
@@ -60,7 +68,9 @@ def main() -> int:
     parser.add_argument("--books", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--evidence", type=Path, metavar="OUT", help="store formats.csv and run.json in OUT")
     args = parser.parse_args()
+    revision = commit()
     root = Path(args.results)
     rules_file = sorted((root / "extraction").glob("tokenizer_rules-spacy*.json"))[0]
     rules = TokenizerRules.load(rules_file)
@@ -125,6 +135,20 @@ def main() -> int:
             f"{name:12s} {sizes[name]:>12,} bytes  {sizes[name] / n_words:5.2f} B/word  "
             f"read {reads[name]:.3f} CPU s  ({retok / reads[name]:.0f}x faster than re-tokenizing)"
         )
+    if args.evidence:
+        rows = [{"way": "re-tokenize", "bytes": text_bytes, "bytes_per_word": text_bytes / n_words,
+                 "read_cpu_s": retok, "retokenize_over_read": 1.0}]
+        rows += [{"way": name, "bytes": sizes[name], "bytes_per_word": sizes[name] / n_words,
+                  "read_cpu_s": reads[name], "retokenize_over_read": retok / reads[name]} for name in sizes]
+        rows.append({"way": "positions, stream only", "bytes": sizes["positions"] - counts_bytes,
+                     "bytes_per_word": (sizes["positions"] - counts_bytes) / n_words})
+        write_evidence(args.evidence, {"formats.csv": pd.DataFrame(rows)}, {
+            "command": f"python benchmarks/bench_extract_words.py RESULTS --books {args.books} --seed {args.seed} "
+                       "--evidence OUT",
+            "commit": revision, "books": sorted(books), "words": n_words, "texts_gzip_bytes": text_bytes,
+            "clock": "time.process_time; re-tokenizing once a book, each read best of 3",
+            "corpus": corpus_fingerprint(root),
+        })
     return 0
 
 

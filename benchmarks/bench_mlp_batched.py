@@ -1,7 +1,7 @@
 """Is training the MLPs of one recognition row together faster on the CPU than one after another?
 
     python benchmarks/bench_mlp_batched.py [--hidden 2000] [--train 400] [--classes 50]
-        [--epochs 5] [--threads 1] [--sets f1,f3,f4,f5,f1+f3+f4+f5,all,f7] [--repeats 2]
+        [--epochs 5] [--threads 1] [--sets f1,f3,f4,f5,f1+f3+f4+f5,all,f7] [--repeats 2] [--evidence OUT]
 
 Separate: each feature set's network trained as punctstyle.classifiers.mlp trains it
 (``build_network`` under the seed, Adam, ``_train_epoch``: the project's code), for a fixed number
@@ -15,11 +15,15 @@ minibatches in the same order: the networks of a row share the seed and the trai
 threads; prints the seconds of each, the ratio, and the largest difference of the final
 weights and of the test probabilities (float summation order differs between one GEMM per
 network and a batched, padded GEMM, so equality holds to a tolerance, not bit for bit).
+``--evidence OUT`` adds the run's line to ``OUT/runs.csv`` (settings, seconds, ratio, differences)
+and its command to ``OUT/run.json`` (with the commit; benchmarks/evidence_run.py), so that several
+settings share one folder.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -28,6 +32,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from punctstyle.classifiers.mlp import _train_epoch, build_network  # noqa: E402
 from punctstyle.featuresets import resolve_feature_set  # noqa: E402
 from punctstyle.marks import FEATURE_SIZES  # noqa: E402
@@ -101,6 +106,7 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--sets", default="f1,f3,f4,f5,f1+f3+f4+f5,all,f7")
     parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--evidence", type=Path, metavar="OUT", help="add this run to OUT/runs.csv and OUT/run.json")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True, warn_only=True)
@@ -137,7 +143,29 @@ def main() -> int:
     print(f"separate: {sep:.2f} s   batched: {bat:.2f} s   separate / batched: {sep / bat:.2f}  "
           f"(best of {args.repeats}; all: {['%.2f' % s for s in separate_s]} vs {['%.2f' % s for s in batched_s]})")
     print(f"largest difference after training: first-layer weights {weight_diff:.2e}, test probabilities {prob_diff:.2e}")
+    if args.evidence:
+        store(args.evidence, {"sets": args.sets, "hidden": args.hidden, "train": args.train, "classes": args.classes,
+                              "epochs": args.epochs, "threads": args.threads, "repeats": args.repeats,
+                              "separate_s": sep, "batched_s": bat, "separate_over_batched": sep / bat,
+                              "weight_difference": weight_diff, "probability_difference": prob_diff})
     return 0
+
+
+def store(out: Path, row: dict) -> None:
+    """Add ``row`` to ``out/runs.csv`` and this command to ``out/run.json`` (evidence_run.py)."""
+    import pandas as pd
+    from evidence_run import commit, write_evidence
+
+    revision = commit()
+    runs = out / "runs.csv"
+    table = pd.concat([pd.read_csv(runs), pd.DataFrame([row])]) if runs.is_file() else pd.DataFrame([row])
+    run_json = out / "run.json"
+    run = json.loads(run_json.read_text(encoding="utf-8")) if run_json.is_file() else {"commands": []}
+    run["commands"].append({"command": "python benchmarks/bench_mlp_batched.py " + " ".join(
+        a for a in sys.argv[1:] if a != str(out)).replace("--evidence", "--evidence OUT"), "commit": revision,
+        "torch": torch.__version__})
+    run["clock"] = "time.perf_counter of each training, best of --repeats, in one process"
+    write_evidence(out, {"runs.csv": table}, run)
 
 
 if __name__ == "__main__":

@@ -40,8 +40,13 @@ tables of the two runs are compared value for value (use ``--quotation any`` whe
 baseline predates the ``double`` quotation rule). ``--books`` 200 or more for the target:
 at most 1.0 CPU s a book over its three jobs.
 
+``--evidence OUT`` (with ``--whole-call``): the figures as ``OUT/calls.csv`` (one line per tree:
+the whole call, the fixed part, per book), ``OUT/processes.csv`` (``--processes``: CPU s of each
+per-book process and its heaviest imports) and ``OUT/run.json`` (command, commits, sample, whether
+the corpus tables are identical; benchmarks/evidence_run.py).
+
 Usage: ``python benchmarks/bench_workflow.py [--books 200] [--seed 0] [--baseline PATH]
-[--quotation double|any|none] [--keep] [--whole-call [--processes 10 --repeats 3]]``.
+[--quotation double|any|none] [--keep] [--whole-call [--processes 10 --repeats 3] [--evidence OUT]]``.
 """
 
 from __future__ import annotations
@@ -64,6 +69,9 @@ from pathlib import Path
 
 import pandas as pd
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from evidence_run import commit, write_evidence  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_MIRROR = REPO.parent / "shared" / "gutenberg-mirror"
@@ -285,6 +293,16 @@ def _import_times(command: str, cwd: Path, env: dict[str, str]) -> dict[str, flo
     return times
 
 
+def book_job_environment(config: dict) -> dict[str, str]:
+    """The variables a per-book ``shell:`` command reads (``$PUNCTSTYLE_JOB_PYTHON``,
+    ``$PUNCTSTYLE_DOWNLOAD_POLICY``), as the workflow sets them for ``config``; the commands of a
+    version with ``script:`` jobs ignore them."""
+    from punctstyle.plan.book_jobs import job_environment
+    from punctstyle.settings import schema_defaults
+
+    return job_environment([], {**schema_defaults()["mirror"], **config["mirror"]})
+
+
 def per_book_processes(tree: Path, config: dict, folder: Path, books: int, repeats: int) -> list[ProcessCost]:
     """Remake the per-book files of ``books`` selected books in one call, then run each job's
     process again (module docstring, ``--processes``)."""
@@ -300,6 +318,7 @@ def per_book_processes(tree: Path, config: dict, folder: Path, books: int, repea
     command = [sys.executable, "-m", "snakemake", *[str(outdir / f"features/{b}.parquet") for b in ids],
                "--skip-script-cleanup", "--printshellcmds", "--cores", "2", "--configfile", str(folder / "config.yaml")]  # fmt: skip
     env = dict(os.environ, PYTHONPATH=str(tree), OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    env.update(book_job_environment(config))
     with open(log, "w") as out:
         subprocess.run(command, cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT, check=True)
     jobs: list[tuple[str, str]] = [(_JOB_MODULE_RULE[m], c) for c, m in _SHELL_COMMAND.findall(log.read_text())]
@@ -350,6 +369,31 @@ def compare_tables(a: Path, b: Path) -> list[str]:
     return problems
 
 
+def tree_commit(tree: Path) -> str:
+    """The short commit of a checkout."""
+    out = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def whole_call_row(label: str, tree: Path, whole: Phase, fixed: Phase, n_books: int) -> dict:
+    """One line of ``calls.csv``: a tree's whole call, its fixed part and their per-book shares."""
+    return {"tree": label, "commit": tree_commit(tree), "books": n_books, "cpu_s": whole.cpu_s,
+            "wall_s": whole.wall_s, "snakemake_main_cpu_s": whole.main_cpu_s, "cpu_s_a_book": whole.cpu_s / n_books,
+            "fixed_cpu_s": fixed.cpu_s, "fixed_cpu_s_a_book": fixed.cpu_s / n_books,
+            "jobs_cpu_s_a_book": (whole.cpu_s - fixed.cpu_s) / n_books, "load_1min_after": os.getloadavg()[0]}
+
+
+def process_rows(label: str, costs: list[ProcessCost], top: int = 4) -> list[dict]:
+    """Lines of ``processes.csv``: each per-book process's CPU and its ``top`` heaviest imports (ms)."""
+    rows = []
+    for cost in costs:
+        groups = sorted(cost.imports_ms.items(), key=lambda item: -item[1])[:top]
+        rows.append({"tree": label, "rule": cost.rule, "cpu_s": cost.cpu_s,
+                     "imports_ms": sum(cost.imports_ms.values()),
+                     "heaviest_imports": "; ".join(f"{group} {ms:.0f}" for group, ms in groups)})
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mirror", type=Path, default=DEFAULT_MIRROR)
@@ -369,7 +413,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--snakemake-args", default="", help="extra snakemake options for this tree, e.g. '--scheduler ilp'"
     )
+    parser.add_argument("--evidence", type=Path, metavar="OUT", help="with --whole-call: store the figures in OUT")
     args = parser.parse_args(argv)
+    revision = commit()
+    calls: list[dict] = []
+    processes: list[dict] = []
     sample = sample_books(args.mirror.resolve(), args.books, args.seed)
     tmp = Path(tempfile.mkdtemp(prefix="punctstyle-bench-workflow-"))
     print(f"sample: {len(sample)} books by {sample['Authors'].nunique()} authors (seed {args.seed}); folder {tmp}")
@@ -406,8 +454,11 @@ def main(argv: list[str] | None = None) -> int:
                     f"{fixed.cpu_s:.1f} CPU s ({fixed.cpu_s / n_books:.3f} a book); the books' jobs "
                     f"{(whole.cpu_s - fixed.cpu_s) / n_books:.3f} CPU s a book"
                 )
+                calls.append(whole_call_row(label, tree, whole, fixed, n_books))
                 if args.processes:
-                    report_processes(label, per_book_processes(tree, config, folder, args.processes, args.repeats))
+                    costs = per_book_processes(tree, config, folder, args.processes, args.repeats)
+                    report_processes(label, costs)
+                    processes += process_rows(label, costs)
                 outdirs.append(folder / "results")
                 continue
             phases = run_workflow(tree, config, folder, ids, has_rules, extra)
@@ -421,6 +472,18 @@ def main(argv: list[str] | None = None) -> int:
             problems = compare_tables(*outdirs)
             print("\ncorpus tables: " + ("identical to the baseline's" if not problems else "; ".join(problems)))
             ok = ok and not problems
+        if args.evidence and calls:
+            tables = {"calls.csv": pd.DataFrame(calls)} | ({"processes.csv": pd.DataFrame(processes)} if processes else {})
+            write_evidence(args.evidence, tables, {
+                "command": f"python benchmarks/bench_workflow.py --whole-call --books {args.books} --seed {args.seed}"
+                           + (" --baseline BASELINE" if args.baseline else "")
+                           + (f" --processes {args.processes} --repeats {args.repeats}" if args.processes else "")
+                           + " --evidence OUT",
+                "commit": revision, "sample": {"books": len(sample), "authors": int(sample["Authors"].nunique()),
+                                               "seed": args.seed, "book_ids": sorted(sample["Text#"].astype(int).tolist())},
+                "corpus_tables_identical": (len(outdirs) == 2 and not problems) if len(outdirs) == 2 else None,
+                "clock": "getrusage(RUSAGE_CHILDREN) around each snakemake call: user + system of the process tree",
+            })
     finally:
         if not args.keep and ok:
             shutil.rmtree(tmp, ignore_errors=True)

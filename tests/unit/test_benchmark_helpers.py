@@ -329,3 +329,19 @@ def test_tei_cost_totals_sum_each_collection_and_divide():
     assert table.loc["x", "plain_lang_over_plain"] == 1.5
     assert np.isclose(table.loc["x", "parse_ms_per_mb"], 50.0)
     assert np.isclose(table.loc["y", "parse_share_of_tei"], 0.04)
+
+
+def test_bench_workflow_runs_a_book_command_with_the_workflows_variables():
+    """``--processes`` reruns the per-book ``shell:`` commands, which read ``$PUNCTSTYLE_JOB_PYTHON``
+    and ``$PUNCTSTYLE_DOWNLOAD_POLICY``: the benchmark sets them as the workflow does."""
+    import json
+
+    workflow = load("bench_workflow")
+    env = workflow.book_job_environment({"mirror": {"base_url": "file:///m", "retries": 5}})
+    assert env["PUNCTSTYLE_JOB_PYTHON"] == sys.executable
+    policy = json.loads(env["PUNCTSTYLE_DOWNLOAD_POLICY"])
+    assert policy["retries"] == 5 and "base_url" not in policy and policy["timeout_s"] > 0
+    rows = workflow.process_rows("t", [workflow.ProcessCost("extract_book", 0.4, {"numpy": 50.0, "a": 1.0, "b": 20.0})],
+                                 top=2)
+    assert rows == [{"tree": "t", "rule": "extract_book", "cpu_s": 0.4, "imports_ms": 71.0,
+                     "heaviest_imports": "numpy 50; b 20"}]
