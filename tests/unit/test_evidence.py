@@ -142,13 +142,16 @@ NOT_TRACED_YET: set[tuple[str, str]] = set()
 
 
 def uncited_sections(pages: tuple[str, ...]) -> set[tuple[str, str]]:
-    """(page, heading) of every section of ``pages`` with a decimal number and no cited folder."""
-    return {
-        (page, heading)
-        for page in pages
-        for heading, body in sections((REPO / "docs" / page).read_text(encoding="utf-8"))
-        if DECIMAL.search(body) and not CITED.search(body)
-    }
+    """(page, heading) of every section of ``pages`` with a decimal number and no cited folder;
+    the text above a page's first ``##`` heading is the section ``(preamble)``."""
+    found = set()
+    for page in pages:
+        text = (REPO / "docs" / page).read_text(encoding="utf-8")
+        preamble = NAMES.sub("", FENCE.sub("", re.split(r"^## ", text, maxsplit=1, flags=re.M)[0]))
+        for heading, body in [("(preamble)", preamble), *sections(text)]:
+            if DECIMAL.search(body) and not CITED.search(body):
+                found.add((page, heading))
+    return found
 
 
 def test_every_section_of_the_record_quoting_numbers_cites_stored_outputs():
