@@ -1,5 +1,6 @@
-"""Tables 2-4 and the word-baseline table of docs/results.md from a stored run
-(docs/evidence/default_run/): the markdown rows that the page quotes, printed
+"""Tables 2-4, the word-baseline table and the validation hold-out tables of docs/results.md from
+a stored run (docs/evidence/default_run/, and docs/evidence/protocol_rows/ beside it): the
+markdown rows that the page quotes, printed
 (``punctstyle.report.results_tables``; tests/unit/test_results_tables.py fails when the page's
 tables differ from these, tests/unit/test_evidence.py when a decimal is not stored).
 
@@ -7,7 +8,8 @@ tables differ from these, tests/unit/test_evidence.py when a decimal is not stor
 
 Reads ``author_summary.csv``, ``author_words_summary.csv``, ``genre_summary.csv`` (mean and sd over
 seeds), ``paper_comparison.csv`` (difference to the paper, and in sd over seeds) and
-``paper_tables.csv`` (the paper's values).
+``paper_tables.csv`` (the paper's values); from protocol_rows/ ``author_validation_summary.csv``,
+``genre_validation_summary.csv`` and ``protocol_effect.csv`` (paired by seed).
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The markdown tables of docs/results.md (Tables 2, 3, 4 and the word baselines on whole books)
-from a stored run's summaries (``docs/evidence/default_run/``), at the page's precision.
+"""The markdown tables of docs/results.md (Tables 2, 3, 4, the word baselines on whole books and
+the validation hold-out's author and genre rows) from the stored summaries
+(``docs/evidence/default_run/`` and ``docs/evidence/protocol_rows/``), at the page's precision.
 
 Every cell is a stored value rounded: ``mean ± sd`` over seeds at three decimals, the paper's
 printed value (``paper_tables.csv``), the difference to the paper ``d = mean - paper`` at three
@@ -151,17 +152,69 @@ def words_table(words: pd.DataFrame, author: pd.DataFrame) -> list[str]:
     return markdown(header, rows)
 
 
-def results_tables(folder: Path) -> dict[str, list[str]]:
-    """Name -> markdown lines of every table results.md quotes from the stored run ``folder``."""
+def effect_cell(effect: pd.DataFrame, task: str, classes: int, name: str) -> str:
+    """``+d ± sd (k of n)``: the paper's protocol minus the validation hold-out, paired by seed
+    (``d`` the mean of the per-seed differences, ``sd`` their sd), and the seeds in which the
+    paper's protocol is at least as good."""
+    found = effect[(effect["task"] == task) & (effect["n_classes"] == classes) & (effect["feature_set"] == name)]
+    if len(found) != 1:
+        raise ValueError(f"no single {task} {classes}-class {name} protocol effect")
+    line = found.iloc[0]
+    return f"{line['effect']:+.3f} ± {line['effect_sd']:.3f} ({line['seeds_paper_at_least']:.0f} of {line['seeds']:.0f})"
+
+
+EFFECT_LABEL = "protocol effect (paper's minus validation; seeds with paper's >=)"
+
+
+def validation_table(summary: pd.DataFrame, effect: pd.DataFrame, task: str, order: tuple[str, ...]) -> list[str]:
+    """The network with the validation hold-out (mean ± sd over seeds) and the protocol effect,
+    per class size (``order``: ``"small"`` 10, ``"large"`` the largest, in the page's order)."""
+    largest = int(summary["n_classes"].max())
+    sizes = {"small": 10, "large": largest}
+    rows = []
+    for classes in (sizes[o] for o in order):
+        line, label = summary_row(summary, task, "mlp", classes), class_label(classes, largest)
+        sizes_cells = [f"{line['n_train']:.0f}", f"{line['n_test']:.0f}"] if task == "genre" else []
+        name = "ours, network, validation hold-out" if task == "genre" else "ours, validation hold-out"
+        rows.append([label, name, *sizes_cells, *[cell(line, s) for s in SETS]])
+        rows.append([label, EFFECT_LABEL, *([""] * len(sizes_cells)), *[effect_cell(effect, task, classes, s) for s in SETS]])
+    first = ["genres", "", "train", "test"] if task == "genre" else ["authors", ""]
+    return markdown([*first, *SETS[:4], "{f1,f3,f4,f5}", "all", "f7"], rows)
+
+
+def results_tables(folder: Path, protocol: Path | None = None) -> dict[str, list[str]]:
+    """Name -> markdown lines of every table results.md quotes from the stored run ``folder``
+    and the validation hold-out's rows ``protocol`` (default: ``protocol_rows`` beside it)."""
     read = {name: pd.read_csv(folder / f"{name}.csv") for name in
             ("author_summary", "author_words_summary", "genre_summary", "paper_comparison", "paper_tables")}  # fmt: skip
     author, comparison, paper = read["author_summary"], read["paper_comparison"], read["paper_tables"]
+    protocol = folder.parent / "protocol_rows" if protocol is None else protocol
+    effect = pd.read_csv(protocol / "protocol_effect.csv")
+    author_validation = pd.read_csv(protocol / "author_validation_summary.csv")
+    author_validation = pd.concat([author_validation[author_validation["n_classes"] == 10],
+                                   author_validation[author_validation["n_classes"] == 50],
+                                   author_validation[author_validation["n_classes"] > 50]])  # fmt: skip
     return {
         "Table 2": table2(author, comparison, paper),
         "Table 3": table3(author, comparison, paper),
         "Table 4": table4(read["genre_summary"], paper),
         "Words": words_table(read["author_words_summary"], author),
+        "Author validation": author_validation_table(author_validation, effect),
+        "Genre validation": validation_table(
+            pd.read_csv(protocol / "genre_validation_summary.csv"), effect, "genre", ("large", "small")
+        ),
     }
+
+
+def author_validation_table(summary: pd.DataFrame, effect: pd.DataFrame) -> list[str]:
+    """The validation hold-out's author rows at 10, 50 and all authors, with the protocol effect."""
+    largest = int(summary["n_classes"].max())
+    rows = []
+    for classes in (10, 50, largest):
+        line, label = summary_row(summary, "author", "mlp", classes), class_label(classes, largest)
+        rows.append([label, "ours, validation hold-out", *[cell(line, s) for s in SETS]])
+        rows.append([label, EFFECT_LABEL, *[effect_cell(effect, "author", classes, s) for s in SETS]])
+    return markdown(["authors", "", *SETS[:4], "{f1,f3,f4,f5}", "all", "f7"], rows)
 
 
 PAGE_HEADINGS = {
@@ -169,6 +222,8 @@ PAGE_HEADINGS = {
     "Table 3": "## Author recognition, neural network (Table 3)",
     "Table 4": "## Genre recognition (Table 4)",
     "Words": "## Beyond the paper: punctuation against words on whole books",
+    "Author validation": "## Author recognition with the validation hold-out",
+    "Genre validation": "## Genre recognition with the validation hold-out",
 }
 """Name of a generated table -> the start of the docs/results.md heading it stands under."""
 

@@ -11,6 +11,7 @@ import pytest
 
 from punctstyle.report.results_tables import (
     PAGE_HEADINGS,
+    effect_cell,
     page_table,
     paper_number,
     results_tables,
@@ -61,3 +62,11 @@ def test_cells_are_the_stored_values_rounded():
     assert in_sd == pytest.approx(diff / kl50["accuracy_std[f3]"], rel=1e-4)
     assert f"{diff:+.3f} ({in_sd:+.1f})" in rows[("50", "", "", "difference (sd over seeds)")]
     assert [paper_number(v) for v in (0.3, 0.029, 0.8, 0.0079)] == ["0.30", "0.029", "0.80", "0.0079"]
+
+
+def test_the_protocol_effect_cell_is_the_paired_mean_sd_and_seed_count():
+    effect = pd.DataFrame([{"task": "genre", "n_classes": 10, "feature_set": "f5", "seeds": 5, "effect": -0.0614,
+                            "effect_sd": 0.05449, "seeds_paper_at_least": 1}])  # fmt: skip
+    assert effect_cell(effect, "genre", 10, "f5") == "-0.061 ± 0.054 (1 of 5)"
+    with pytest.raises(ValueError, match="no single genre 14-class f5"):
+        effect_cell(effect, "genre", 14, "f5")
