@@ -1,15 +1,19 @@
-"""Tables 2-4, the word-baseline table and the validation hold-out tables of docs/results.md from
-a stored run (docs/evidence/default_run/, and docs/evidence/protocol_rows/ beside it): the
-markdown rows that the page quotes, printed
-(``punctstyle.report.results_tables``; tests/unit/test_results_tables.py fails when the page's
-tables differ from these, tests/unit/test_evidence.py when a decimal is not stored).
+"""The generated tables of docs/results.md: Tables 2-4, the word-baseline table and the
+validation hold-out tables from a stored run (docs/evidence/default_run/, and
+docs/evidence/protocol_rows/ beside it), and every table the page marks with a
+``<!-- table: CSV | ... -->`` comment (``punctstyle.report.table_spec``) from its stored CSV.
+tests/unit/test_results_tables.py fails when a table of the page differs from these,
+tests/unit/test_evidence.py when a decimal is not stored.
 
-    python benchmarks/results_tables.py docs/evidence/default_run
+    python benchmarks/results_tables.py docs/evidence/default_run                           # print
+    python benchmarks/results_tables.py docs/evidence/default_run --write docs/results.md   # rewrite
 
 Reads ``author_summary.csv``, ``author_words_summary.csv``, ``genre_summary.csv`` (mean and sd over
 seeds), ``paper_comparison.csv`` (difference to the paper, and in sd over seeds) and
 ``paper_tables.csv`` (the paper's values); from protocol_rows/ ``author_validation_summary.csv``,
-``genre_validation_summary.csv`` and ``protocol_effect.csv`` (paired by seed).
+``genre_validation_summary.csv`` and ``protocol_effect.csv`` (paired by seed). With ``--write``
+the page's tables are replaced in place (atomically), the rest of the page unchanged; the marked
+tables' CSV paths are relative to the repository root (the current folder).
 """
 
 from __future__ import annotations
@@ -17,13 +21,22 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from punctstyle.report.results_tables import results_tables
+from punctstyle.io import atomic_open
+from punctstyle.report.results_tables import results_tables, rewrite_results
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("evidence", type=Path)
+    parser.add_argument("--write", type=Path, help="the page (docs/results.md) whose tables are rewritten in place")
     args = parser.parse_args()
+    if args.write is not None:
+        text = args.write.read_text(encoding="utf-8")
+        new = rewrite_results(text, args.evidence, Path.cwd(), str(args.write))
+        with atomic_open(args.write, "w", encoding="utf-8", newline="") as handle:
+            handle.write(new)
+        print(f"{args.write}: {'rewritten' if new != text else 'unchanged'}")
+        return 0
     for name, lines in results_tables(args.evidence).items():
         print(f"{name}\n")
         print("\n".join(lines) + "\n")

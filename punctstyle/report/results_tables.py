@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from punctstyle.report.table_spec import rewrite_page
+
 SETS = ("f1", "f3", "f4", "f5", "f1+f3+f4+f5", "all", "f7")
 """Feature sets of Tables 3-4, in the page's column order."""
 KL_SETS = ("f1", "f3", "f4", "f5")
@@ -228,20 +230,41 @@ PAGE_HEADINGS = {
 """Name of a generated table -> the start of the docs/results.md heading it stands under."""
 
 
-def page_table(text: str, heading: str) -> list[str]:
-    """The lines of the first markdown table (consecutive lines starting with ``|``) under the
-    one ``##`` heading of ``text`` that starts with ``heading``, before the next ``##``."""
-    lines = text.splitlines()
+def table_span(lines: list[str], heading: str) -> tuple[int, int]:
+    """[start, end) of the first markdown table (consecutive lines starting with ``|``) under
+    the one ``##`` heading of ``lines`` that starts with ``heading``, before the next ``##``
+    (an empty span where there is none)."""
     starts = [i for i, line in enumerate(lines) if line.startswith(heading)]
     if len(starts) != 1:
         raise ValueError(f"{len(starts)} headings start with {heading!r}")
-    table: list[str] = []
-    for line in lines[starts[0] + 1 :]:
-        if line.startswith("## ") or (table and not line.startswith("|")):
-            break
-        if line.startswith("|"):
-            table.append(line.rstrip())
-    return table
+    start = starts[0] + 1
+    while start < len(lines) and not lines[start].startswith(("|", "## ")):
+        start += 1
+    end = start
+    while end < len(lines) and lines[end].startswith("|"):
+        end += 1
+    return start, end
+
+
+def page_table(text: str, heading: str) -> list[str]:
+    """The lines of the first markdown table under the ``##`` heading starting with
+    ``heading`` (``table_span``)."""
+    lines = text.splitlines()
+    start, end = table_span(lines, heading)
+    return [line.rstrip() for line in lines[start:end]]
+
+
+def rewrite_results(text: str, folder: Path, root: Path, page: str = "docs/results.md") -> str:
+    """``text`` (docs/results.md) with the tables of ``results_tables(folder)`` under their
+    headings (``PAGE_HEADINGS``) and every table marked by a ``<!-- table: ... -->`` comment
+    (``punctstyle.report.table_spec``, CSV paths relative to ``root``) rendered anew."""
+    lines = rewrite_page(text, root, page).splitlines()
+    for name, generated in results_tables(folder).items():
+        start, end = table_span(lines, PAGE_HEADINGS[name])
+        if start == end:
+            raise ValueError(f"{page}: no table under {PAGE_HEADINGS[name]!r}")
+        lines[start:end] = generated
+    return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
 
 
 def table_differences(page: list[str], generated: list[str]) -> list[str]:

@@ -1,6 +1,8 @@
-"""docs/results.md's Tables 2, 3, 4 and the word-baseline table equal the tables generated from
-the stored default run (``punctstyle.report.results_tables``, printed by
-``benchmarks/results_tables.py docs/evidence/default_run``), row by row (issue 35 item 1)."""
+"""docs/results.md's Tables 2, 3, 4, the word-baseline table and the validation tables equal the
+tables generated from the stored default run (``punctstyle.report.results_tables``, printed by
+``benchmarks/results_tables.py docs/evidence/default_run``), and every table the page marks with a
+``<!-- table: ... -->`` comment equals its rendering from the stored CSV it names
+(``punctstyle.report.table_spec``), row by row (issue 35 item 1)."""
 
 from __future__ import annotations
 
@@ -9,12 +11,14 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from punctstyle.report.table_spec import marked_tables, render_marked
 from punctstyle.report.results_tables import (
     PAGE_HEADINGS,
     effect_cell,
     page_table,
     paper_number,
     results_tables,
+    rewrite_results,
     table2,
     table_differences,
 )
@@ -23,6 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 RUN = REPO / "docs" / "evidence" / "default_run"
 PAGE = (REPO / "docs" / "results.md").read_text(encoding="utf-8")
 GENERATED = results_tables(RUN)
+MARKED = marked_tables(PAGE, "docs/results.md")
 
 
 @pytest.mark.parametrize("name", sorted(PAGE_HEADINGS))
@@ -30,6 +35,25 @@ def test_the_page_quotes_the_generated_table(name):
     page = page_table(PAGE, PAGE_HEADINGS[name])
     assert page, f"no table under {PAGE_HEADINGS[name]!r}"
     assert table_differences(page, GENERATED[name]) == []
+
+
+@pytest.mark.parametrize("table", MARKED, ids=[f"line {t.comment_line + 1}" for t in MARKED])
+def test_a_marked_table_equals_its_rendering_from_the_stored_csv(table):
+    page = [line.rstrip() for line in PAGE.splitlines()[table.start : table.end]]
+    generated = render_marked(table, REPO, "docs/results.md")
+    assert table_differences(page, generated) == [], f"docs/results.md:{table.comment_line + 1} ({table.spec.source})"
+
+
+def test_the_page_marks_its_one_csv_tables_and_the_command_leaves_it_unchanged():
+    assert len(MARKED) == 9
+    assert all((REPO / t.spec.source).is_file() and t.spec.source.startswith("docs/evidence/") for t in MARKED)
+    assert rewrite_results(PAGE, RUN, REPO) == PAGE
+    wrong = PAGE.replace(
+        "| 10 of 52 | KL nearest class f3 | 40 x 4 | 0.717 ± 0.099 |",
+        "| 10 of 52 | KL nearest class f3 | 40 x 4 | 0.700 ± 0.099 |",
+    ).replace("| 10 |  |  | paper | 0.69 | 0.74 |", "| 10 |  |  | paper | 0.70 | 0.74 |")
+    assert wrong.count("0.70 | 0.74 |") == 1
+    assert wrong != PAGE and rewrite_results(wrong, RUN, REPO) == PAGE
 
 
 def test_a_changed_or_missing_row_is_reported():
