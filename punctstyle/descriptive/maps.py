@@ -286,6 +286,16 @@ def consensus_subsets(column_means: np.ndarray, settings: MapSettings) -> list[n
     raise ValueError(f"maps.consensus must be sweep or random, not {settings.consensus!r}")
 
 
+def consensus_support(clades: Sequence[tuple[frozenset[int], float]]) -> dict[str, float | int]:
+    """The kept clades' support: ``consensus_support_mean`` (``(1/m) sum s_c`` over the ``m``
+    kept clades, left out when none is kept) and ``consensus_clades_in_every_tree`` (``s_c = 1``)."""
+    support = np.array([s for _, s in clades], dtype=np.float64)
+    out: dict[str, float | int] = {"consensus_clades_in_every_tree": int(np.sum(support >= 1.0))}
+    if support.size:
+        out["consensus_support_mean"] = float(support.mean())
+    return out
+
+
 def corpus_maps(
     X: np.ndarray,
     book_ids: Sequence[int],
@@ -333,7 +343,7 @@ def corpus_maps(
     clades = consensus_clades(leaf_X, subsets, delta_distance_matrix, settings.consensus_strength)
     summary.update(tree_level=level, n_leaves=len(leaves), consensus=settings.consensus,
                    consensus_trees=len(subsets), consensus_columns=sorted({int(c.size) for c in subsets}),
-                   consensus_clades=len(clades))
+                   consensus_clades=len(clades), **consensus_support(clades))
     return CorpusMaps(frame, tree, leaves, leaf_authors, consensus_edges(clades, _unique(leaves)), summary)
 
 
@@ -396,6 +406,7 @@ __all__ = [
     "consensus_clades",
     "consensus_edges",
     "consensus_subsets",
+    "consensus_support",
     "frequency_sweep_subsets",
     "round_half_up",
     "sweep_counts",

@@ -78,6 +78,15 @@ def test_corpus_maps_summary_records_the_sweep():
     summary = result.summary
     assert summary["consensus"] == "sweep" and summary["consensus_columns"] == [10, 15, 20]
     assert summary["consensus_trees"] == 3
+    kept = result.edges[result.edges["Target"].str.startswith("clade")]["Weight"]
+    assert summary["consensus_support_mean"] == pytest.approx(kept.mean())
     # the two styles' documents are a clade in every tree of the sweep
     weights = result.edges.set_index("Target")["Weight"]
     assert summary["consensus_clades"] >= 2 and (weights[weights.index.str.startswith("clade")] > 0.5).all()
+
+
+def test_consensus_support_of_the_kept_clades():
+    clades = [(frozenset({0, 1, 2}), 1.0), (frozenset({0, 1}), 0.6), (frozenset({3, 4}), 0.8)]
+    assert maps.consensus_support(clades) == {"consensus_clades_in_every_tree": 1,
+                                              "consensus_support_mean": pytest.approx(0.8)}
+    assert maps.consensus_support([]) == {"consensus_clades_in_every_tree": 0}
