@@ -1,11 +1,12 @@
 """Maps of a finished run's corpus (read only), as rule corpus_map draws them, timed.
 
     nice -n 10 python benchmarks/bench_maps.py RUN_DIR OUT_DIR [--families f3 all words] [--words 500]
-        [--rounds 100] [--evidence docs/evidence/parts_maps_words_punctuation]
+        [--consensus sweep|random] [--rounds 100] [--evidence docs/evidence/parts_maps_words_punctuation]
 
 Writes per family ``OUT_DIR/{family}_summary.json``, ``_coordinates.csv``, ``_consensus_edges.csv``
-and the four figures (PNG), with the schema's other ``maps`` defaults; prints each family's
-seconds beside a baseline measured in the same run: the Delta distance matrix alone.
+and the four figures (PNG), with the schema's other ``maps`` defaults (``--consensus``: the
+consensus tree's column subsets, stylo's sweep by default; ``--rounds``: trees of the random
+one); prints each family's seconds beside a baseline measured in the same run: the Delta distance matrix alone.
 
 A family ``words+SET`` (e.g. ``words+f3``, ``words+all``) maps words and punctuation together:
 the ``--words`` word frequencies and the feature set's columns side by side (Delta z-scores every
@@ -77,6 +78,7 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--families", nargs="+", default=["f3", "all", "words"])
     parser.add_argument("--words", type=int, default=500)
+    parser.add_argument("--consensus", choices=["sweep", "random"], default=schema_defaults()["maps"]["consensus"])
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--evidence", type=Path, help="store the summaries and nearest_paired.csv in this folder")
     args = parser.parse_args()
@@ -84,7 +86,7 @@ def main() -> None:
     tables_out: dict[str, pd.DataFrame] = {}
     indicators: dict[str, np.ndarray] = {}
     args.out.mkdir(parents=True, exist_ok=True)
-    block = {**schema_defaults()["maps"], "consensus_rounds": args.rounds}
+    block = {**schema_defaults()["maps"], "consensus": args.consensus, "consensus_rounds": args.rounds}
     settings = MapSettings.from_config(block)
     words = read_word_matrix(args.run / "corpus" / "words.npz")
     for family in args.families:
@@ -121,7 +123,8 @@ def main() -> None:
     if args.evidence:
         tables_out["nearest_paired.csv"] = paired_nearest(indicators)
         command = (f"python benchmarks/bench_maps.py RESULTS OUT --families {' '.join(args.families)} "
-                   f"--words {args.words} --rounds {args.rounds} --evidence {args.evidence}")
+                   f"--words {args.words} --consensus {args.consensus} --rounds {args.rounds} "
+                   f"--evidence {args.evidence}")
         write_evidence(args.evidence, tables_out, {"command": command, "commit": revision, "maps": block,
                                                    "corpus": corpus_fingerprint(args.run)})
 

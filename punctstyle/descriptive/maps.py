@@ -19,11 +19,15 @@ For documents with feature rows ``X`` (n, d):
 * **Dendrogram** (:func:`ward_tree`): Ward linkage (stylo's default) of a distance matrix,
   :func:`scipy.cluster.hierarchy.linkage` on the condensed matrix (Ward's update assumes
   Euclidean distances; as in stylo, it is applied to Delta and KL distances as they are).
-* **Bootstrap consensus tree** (:func:`consensus_clades`): for each of several feature
-  subsets (random column subsets, or the ``k`` most frequent words for several ``k`` as in
-  stylo), the Ward tree of the subset's distances; a clade (the set of leaves under a node)
-  is kept when it appears in at least ``strength`` of the trees (stylo's consensus strength,
-  0.5: majority rule, so the kept clades nest). :func:`consensus_edges` writes the tree as an
+* **Bootstrap consensus tree** (:func:`consensus_clades`): for each of several column
+  subsets, the Ward tree of the subset's distances; a clade (the set of leaves under a node)
+  is kept when it appears in at least ``strength`` of the trees and in more than half of them
+  (stylo's consensus strength, 0.5, as a strict majority, so the kept clades nest). The
+  subsets are stylo's sweep (:func:`frequency_sweep_subsets`, ``maps.consensus: sweep``): the
+  columns ordered by decreasing corpus-wide mean, one tree on the first ``k`` of them for
+  ``k = k_min, k_min + k_step, ..., k_max`` (stylo's ``mfw.min``, ``mfw.incr``, ``mfw.max``
+  over the most frequent words), or random column subsets (:func:`random_column_subsets`,
+  ``maps.consensus: random``). :func:`consensus_edges` writes the tree as an
   edge list ``Source, Target, Weight`` for network tools (Gephi): each clade and each leaf
   hangs from the smallest kept clade holding it (or ``root``), weight the child's support.
 """
@@ -121,6 +125,36 @@ def random_column_subsets(n_columns: int, n_rounds: int, fraction: float, rng: n
     return [np.sort(rng.choice(n_columns, size=size, replace=False)) for _ in range(n_rounds)]
 
 
+def round_half_up(x: float) -> int:
+    """``floor(x + 1/2)``: the nearest integer, halves rounded up (Python's ``round`` rounds
+    them to even)."""
+    return int(np.floor(x + 0.5))
+
+
+def sweep_counts(n_columns: int, low: float, high: float, step: float) -> tuple[int, int, int]:
+    """The sweep's fractions of the ``d = n_columns`` columns as counts ``(k_min, k_max, k_step)``:
+    ``k_min = max(1, [low d])``, ``k_max = min(d, max(k_min, [high d]))``,
+    ``k_step = max(1, [step d])``, ``[x]`` rounded half up (:func:`round_half_up`); e.g.
+    ``d = 500``, ``(0.1, 1, 0.1)`` -> ``(50, 500, 50)``."""
+    k_min = max(1, round_half_up(low * n_columns))
+    k_max = min(n_columns, max(k_min, round_half_up(high * n_columns)))
+    return min(k_min, n_columns), k_max, max(1, round_half_up(step * n_columns))
+
+
+def frequency_sweep_subsets(column_means: np.ndarray, k_min: int, k_max: int, k_step: int) -> list[np.ndarray]:
+    """Stylo's bootstrap consensus sweep over the most frequent columns: with the ``d`` columns
+    ordered by decreasing mean ``m_j`` (ties by index: ``o = argsort`` of ``(-m_j, j)``), one
+    subset ``o[:k]`` (in that order) for each ``k = k_min, k_min + k_step, ... <= k_max``, each
+    ``k`` capped at ``d`` (``min(k, d)``) and a repeated ``k`` kept once. E.g. means
+    ``(0.1, 0.4, 0.4, 0.2)``, ``k`` 1 to 6 step 2 -> ``[1]``, ``[1, 2, 3]``, ``[1, 2, 3, 0]``."""
+    means = np.asarray(column_means, dtype=np.float64)
+    if k_min < 1 or k_step < 1:
+        raise ValueError(f"the sweep needs k_min >= 1 and k_step >= 1 (got {k_min}, {k_step})")
+    order = np.lexsort((np.arange(means.size), -means))
+    ks = np.unique(np.minimum(np.arange(k_min, max(k_min, k_max) + 1, k_step), means.size))
+    return [order[:k] for k in ks if k > 0]
+
+
 def consensus_clades(
     X: np.ndarray,
     subsets: Sequence[np.ndarray],
@@ -179,8 +213,11 @@ def short_label(author: str, title: str = "", width: int = 18) -> str:
 
 @dataclass(frozen=True)
 class MapSettings:
-    """The workflow's ``maps`` block: legend size, leaf limit, consensus rounds and strength,
-    the fraction of columns per round, the seed."""
+    """The workflow's ``maps`` block: legend size, leaf limit, the consensus's subsets
+    (``consensus``: ``sweep`` over the most frequent columns, fractions ``consensus_sweep_min``
+    to ``consensus_sweep_max`` by ``consensus_sweep_step`` of the columns, or ``random``:
+    ``consensus_rounds`` subsets of ``consensus_fraction`` of the columns), its strength, the
+    seed of the random subsets."""
 
     top_k_authors: int
     max_leaves: int
@@ -188,6 +225,10 @@ class MapSettings:
     consensus_fraction: float
     consensus_strength: float
     seed: int
+    consensus: str
+    consensus_sweep_min: float
+    consensus_sweep_max: float
+    consensus_sweep_step: float
 
     SECTION: ClassVar[tuple[str, ...]] = ("maps",)
 
@@ -229,6 +270,32 @@ def cluster_purity(clusters: np.ndarray, authors: Sequence[Any]) -> float:
     return float(frame.groupby(["cluster", "author"]).size().groupby("cluster").max().sum() / len(frame))
 
 
+def consensus_subsets(column_means: np.ndarray, settings: MapSettings) -> list[np.ndarray]:
+    """The consensus tree's column subsets: ``sweep`` -> :func:`frequency_sweep_subsets` of the
+    columns' corpus-wide means with the :func:`sweep_counts` of the settings' fractions;
+    ``random`` -> :func:`random_column_subsets` (``consensus_rounds``, ``consensus_fraction``,
+    seeded by ``seed``)."""
+    d = int(np.asarray(column_means).size)
+    if settings.consensus == "sweep":
+        counts = sweep_counts(d, settings.consensus_sweep_min, settings.consensus_sweep_max,
+                              settings.consensus_sweep_step)
+        return frequency_sweep_subsets(column_means, *counts)
+    if settings.consensus == "random":
+        rng = np.random.default_rng(settings.seed)
+        return random_column_subsets(d, settings.consensus_rounds, settings.consensus_fraction, rng)
+    raise ValueError(f"maps.consensus must be sweep or random, not {settings.consensus!r}")
+
+
+def consensus_support(clades: Sequence[tuple[frozenset[int], float]]) -> dict[str, float | int]:
+    """The kept clades' support: ``consensus_support_mean`` (``(1/m) sum s_c`` over the ``m``
+    kept clades, left out when none is kept) and ``consensus_clades_in_every_tree`` (``s_c = 1``)."""
+    support = np.array([s for _, s in clades], dtype=np.float64)
+    out: dict[str, float | int] = {"consensus_clades_in_every_tree": int(np.sum(support >= 1.0))}
+    if support.size:
+        out["consensus_support_mean"] = float(support.mean())
+    return out
+
+
 def corpus_maps(
     X: np.ndarray,
     book_ids: Sequence[int],
@@ -238,7 +305,7 @@ def corpus_maps(
     kl: bool,
 ) -> CorpusMaps:
     """PCA, MDS on Delta (and KL when ``kl``: ``X`` a distribution feature), the Ward dendrogram
-    on Delta, the bootstrap consensus tree on Delta over random column subsets, and the
+    on Delta, the bootstrap consensus tree on Delta (:func:`consensus_subsets`), and the
     summary: variance shares, nearest-neighbour agreement with the author (Delta, KL) and the
     purity of the Ward tree cut into as many clusters as authors."""
     X = np.asarray(X, dtype=np.float64)
@@ -272,11 +339,11 @@ def corpus_maps(
         names, leaf_X = author_means(X, authors)
         leaves, leaf_authors = [short_label(a) for a in names], names.astype(str).tolist()
         tree, level = ward_tree(delta_distance_matrix(leaf_X)), "authors"
-    rng = np.random.default_rng(settings.seed)
-    subsets = random_column_subsets(leaf_X.shape[1], settings.consensus_rounds, settings.consensus_fraction, rng)
+    subsets = consensus_subsets(X.mean(axis=0), settings)
     clades = consensus_clades(leaf_X, subsets, delta_distance_matrix, settings.consensus_strength)
-    summary.update(tree_level=level, n_leaves=len(leaves), consensus_rounds=settings.consensus_rounds,
-                   consensus_clades=len(clades))
+    summary.update(tree_level=level, n_leaves=len(leaves), consensus=settings.consensus,
+                   consensus_trees=len(subsets), consensus_columns=sorted({int(c.size) for c in subsets}),
+                   consensus_clades=len(clades), **consensus_support(clades))
     return CorpusMaps(frame, tree, leaves, leaf_authors, consensus_edges(clades, _unique(leaves)), summary)
 
 
@@ -338,6 +405,11 @@ __all__ = [
     "classical_mds",
     "consensus_clades",
     "consensus_edges",
+    "consensus_subsets",
+    "consensus_support",
+    "frequency_sweep_subsets",
+    "round_half_up",
+    "sweep_counts",
     "delta_distance_matrix",
     "kl_distance_matrix",
     "pca_coordinates",

@@ -84,15 +84,14 @@ def test_map_figures_draw_with_many_authors():
 
 def test_corpus_maps_of_two_styles_documents_and_authors_level():
     X, authors = two_styles()
-    settings = maps.MapSettings(top_k_authors=10, max_leaves=100, consensus_rounds=10, consensus_fraction=0.5,
-                                consensus_strength=0.5, seed=0)
+    settings = maps.MapSettings.from_config({"max_leaves": 100})
     result = maps.corpus_maps(X, np.arange(24), authors, ["A title"] * 24, settings, kl=True)
     assert result.summary["nearest_neighbour_same_author_delta"] == 1.0
     assert result.summary["ward_delta_purity"] == 1.0 and result.summary["ward_kl_purity"] == 1.0
     assert result.summary["tree_level"] == "documents" and len(result.leaf_labels) == 24
     assert {"pca1", "mds_delta2", "mds_kl1"} <= set(result.coordinates.columns)
     assert result.edges["Target"].is_unique
-    fewer = maps.MapSettings(10, 5, 4, 0.5, 0.5, 0)
+    fewer = maps.MapSettings.from_config({"max_leaves": 5, "consensus": "random", "consensus_rounds": 4})
     by_author = maps.corpus_maps(X, np.arange(24), authors, [""] * 24, fewer, kl=False)
     assert by_author.summary["tree_level"] == "authors" and by_author.leaf_labels == ["Alpha", "Beta"]
     assert "mds_kl1" not in by_author.coordinates.columns

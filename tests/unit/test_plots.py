@@ -530,8 +530,7 @@ def _corpus_maps(author_prefix: str = ""):
     rng = _rng()
     X = np.vstack([rng.dirichlet(np.arange(1, 11) * (k + 1) % 7 + 1.0, size=6) for k in range(3)])
     authors = [f"{author_prefix}{name}" for name in ("Alpha", "Beta", "Gamma") for _ in range(6)]
-    settings = MapSettings(top_k_authors=2, max_leaves=100, consensus_rounds=4, consensus_fraction=0.5,
-                           consensus_strength=0.5, seed=0)
+    settings = MapSettings.from_config({"top_k_authors": 2, "max_leaves": 100})
     return corpus_maps(X, np.arange(18), authors, [f"Title {i}" for i in range(18)], settings, kl=True)
 
 

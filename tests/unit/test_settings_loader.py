@@ -49,6 +49,9 @@ def test_command_line_strings_get_the_schemas_types():
     assert rolling.seeds == (0, 2) and rolling.part_marks == (100, 200) and rolling.window == 50
     maps = MapSettings.from_config({"consensus_strength": "1", "seed": "3"})
     assert maps.consensus_strength == 1.0 and type(maps.consensus_strength) is float and maps.seed == 3
+    sweep = MapSettings.from_config({"consensus": "random", "consensus_sweep_min": "1", "consensus_sweep_step": "0.2"})
+    assert sweep.consensus == "random" and sweep.consensus_sweep_min == 1.0 and type(sweep.consensus_sweep_min) is float
+    assert sweep.consensus_sweep_step == 0.2 and MapSettings.from_config({}).consensus == "sweep"
     attribution = AttributionSettings.from_config({"mark_grid": ["10", "20"], "fraction": "1"})
     assert attribution.mark_grid == (10, 20) and attribution.fraction == 1.0
     assert SequenceParams.from_config({"epochs": "3", "learning_rate": "1"}).learning_rate == 1.0

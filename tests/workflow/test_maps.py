@@ -63,6 +63,12 @@ def test_maps_of_each_family(run, family):
     assert list(edges.columns) == ["Source", "Target", "Weight"] and edges["Weight"].between(0.5, 1).all()
     leaves = edges[~edges["Target"].str.startswith("clade")]
     assert len(leaves) == len(corpus)
+    # stylo's sweep (the default): one tree on the 10%, 20%, ..., 100% most frequent columns
+    # (the fixture's column counts are multiples of 10), clades kept on a strict majority
+    step = X.shape[1] // 10
+    assert summary["consensus"] == "sweep" and summary["consensus_columns"] == list(range(step, X.shape[1] + 1, step))
+    assert summary["consensus_trees"] == 10 and summary["consensus_clades"] == len(edges) - len(corpus)
+    assert (edges.loc[edges["Target"].str.startswith("clade"), "Weight"] > 0.5).all()
     for name in ("pca", "mds_delta", "mds_kl", "dendrogram"):
         if name == "mds_kl" and family != "f3":  # no KL map, and no placeholder in its place
             assert not (outdir / f"figures/maps/{family}_{name}.png").exists()
