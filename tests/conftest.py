@@ -1,7 +1,9 @@
-"""Shared test helpers: where ../shared lives, and the Le Guin quote of section 2.2."""
+"""Shared test helpers: where ../shared lives, the Le Guin quote of section 2.2, and the
+measurement scripts of benchmarks/ loaded as modules."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -14,6 +16,7 @@ REPO = Path(__file__).resolve().parents[1]
 # PUNCTSTYLE_SHARED points.
 SHARED = Path(os.environ.get("PUNCTSTYLE_SHARED") or REPO.parent / "shared")
 MIRROR = SHARED / "gutenberg-mirror"
+BENCHMARKS = REPO / "benchmarks"
 
 LE_GUIN = (
     "I don't have a gun and I don't have even one wife and my sentences tend to go on and "
@@ -37,3 +40,15 @@ def snakemake(*args: str, cwd: Path = REPO, check: bool = True) -> subprocess.Co
     if check and proc.returncode != 0:
         raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}")
     return proc
+
+
+def load_benchmark(name: str):
+    """``benchmarks/<name>.py`` as a module (registered in ``sys.modules``, where dataclasses
+    look their module up; benchmarks/ on ``sys.path`` for the scripts' own sibling imports)."""
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.insert(0, str(BENCHMARKS))
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

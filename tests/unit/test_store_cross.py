@@ -3,24 +3,17 @@ docs/results.md quotes (issue 35 item 1)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+from tests.conftest import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def store():
-    spec = importlib.util.spec_from_file_location("store_cross", BENCHMARKS / "store_cross.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["store_cross"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("store_cross")
 
 
 def records() -> pd.DataFrame:

@@ -3,24 +3,18 @@ curve (share of the whole-book accuracy, times chance, differences paired by see
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "store_length_curve.py"
+from tests.conftest import load_benchmark
+
 
 
 @pytest.fixture(scope="module")
 def store():
-    spec = importlib.util.spec_from_file_location("store_length_curve", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["store_length_curve"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("store_length_curve")
 
 
 def rows() -> pd.DataFrame:

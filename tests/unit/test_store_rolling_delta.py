@@ -3,23 +3,11 @@ bench_attribution_methods.py's evidence tables (docs/results.md and docs/attribu
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def load(name: str):
-    sys.path.insert(0, str(BENCHMARKS))
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.conftest import load_benchmark as load
 
 
 def records() -> pd.DataFrame:
