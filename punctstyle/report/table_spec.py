@@ -18,6 +18,23 @@ the table starts on the line after ``-->``). The comment is ``table:`` and the C
   pivoted cell is formatted from the one CSV row of that (table row, pivot value); no row, an
   empty cell;
 - ``missing: TEXT``: the text of a cell naming a missing (NaN) value (default: empty);
+- ``join: PATH on A, B [where QUERY]``: add the fields of a second CSV (path relative to the
+  repository root; only its rows where ``QUERY`` holds) to each row, matched on the fields
+  ``A, B`` (a left join: a row without a match gets NaN; the second CSV must have at most one
+  row per key; a field both CSVs have, not a key, is the second's as ``NAME_joined``); applied
+  before everything else;
+- ``derive: NAME = FORMAT``: a new field ``NAME`` formatted from the row's fields (``{variant}
+  {zscore_over}``), so that ``where``, ``sort``, ``labels`` and ``columns`` can name a value
+  that depends on several fields; repeat the clause for another field (applied in order,
+  after ``join``, before ``where``);
+- ``append: QUERY; NAME = FORMAT; NAME = FORMAT``: after ``where``, add a copy of each kept row
+  for which ``QUERY`` holds, with the fields ``NAME`` set to ``FORMAT`` formatted over that row
+  (an extra row of another kind, e.g. a count under the accuracies); the copies follow the kept
+  rows (then ``sort``); repeat the clause for another set of rows;
+- ``rounding: half-away``: a float is rounded half away from zero from its shortest printed
+  value (``0.8785`` -> ``0.879``, ``-0.1285`` -> ``-0.129``, ``0.0005`` -> ``0.001``) where
+  Python's ``format`` rounds the binary float (``0.8785`` -> ``0.878``, ``0.1285`` ->
+  ``0.129``); for CSVs stored at the printed decimals plus one; default: Python's;
 - ``columns: "HEADER" = FORMAT; "HEADER" = FORMAT``: the table's columns, in order; ``FORMAT`` is
   a Python format string over the row's fields (``{mean:.3f} ± {sd:.3f}``, ``{n:,}``,
   ``{d:+.3f}``); a field whose name is not an identifier is named with each other character
@@ -38,6 +55,19 @@ render (``render_table``)::
     | 50 | KL nearest class | 0.456 ± 0.045 |
     | 10 | KL nearest class | 0.561 ± 0.151 |
 
+With ``join`` and ``derive``: the CSVs ``kind,method,f1`` (``A,kl,0.5``) and ``kind,method,n``
+(``A,kl,2``), and ``variant,zscore_over,acc`` (``nearest,all,0.8785`` and ``nearest,training,0.9``)::
+
+    <!-- table: a.csv | join: b.csv on kind, method | columns: "m" = {method}; "f1 (n)" = {f1} ({n}) -->
+    <!-- table: v.csv | derive: v = {variant}/{zscore_over} | sort: v [nearest/training]
+      | labels: v: nearest/all = "nearest, all books" | rounding: half-away | columns: "v" = {v}; "acc" = {acc:.3f} -->
+
+render ``| m | f1 (n) |``, ``|---|---|``, ``| kl | 0.5 (2) |`` and ``| v | acc |``, ``|---|---|``,
+``| nearest/training | 0.900 |``, ``| nearest, all books | 0.879 |``. With ``append``: the CSV
+``method,acc,n_short`` (``kl,0.5,2``) and ``derive: cell = {acc:.2f} | append: method == "kl";
+method = short books; cell = {n_short}`` and ``columns: "m" = {method}; "v" = {cell}`` render
+``| kl | 0.50 |`` and under it ``| short books | 2 |``.
+
 ``marked_tables`` finds every marked table of a page, ``rewrite_page`` replaces each by its
 rendering (``benchmarks/results_tables.py ... --write docs/results.md``), and
 ``tests/unit/test_results_tables.py`` fails, row by row, where a page's table differs from it.
@@ -46,6 +76,7 @@ A malformed comment raises ``TableSpecError`` naming the page and the comment's 
 
 from __future__ import annotations
 
+import decimal
 import re
 import string
 from dataclasses import dataclass, field
@@ -53,7 +84,7 @@ from pathlib import Path
 
 import pandas as pd
 
-CLAUSES = ("where", "sort", "labels", "pivot", "missing", "columns")
+CLAUSES = ("join", "derive", "where", "append", "sort", "labels", "pivot", "missing", "rounding", "columns")
 """The clause names of a table comment, besides the leading ``table:``."""
 
 
@@ -74,6 +105,14 @@ class TableSpec:
     labels: dict[str, dict[str, str]] = field(default_factory=dict)
     pivot: str = ""
     missing: str = ""
+    join: tuple[str, tuple[str, ...], str] | None = None
+    """(CSV path, key fields, query) of ``join:``."""
+    derive: tuple[tuple[str, str], ...] = ()
+    """(field, format) of each ``derive:``, in order."""
+    rounding: str = ""
+    """``half-away`` or empty (Python's rounding)."""
+    append: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    """(query, ((field, format), ...)) of each ``append:``, in order."""
 
 
 @dataclass(frozen=True)
@@ -118,15 +157,42 @@ def split_labels(text: str) -> tuple[str, dict[str, str]]:
     return name.strip(), mapping
 
 
+def split_join(text: str) -> tuple[str, tuple[str, ...], str]:
+    """``PATH on A, B [where QUERY]`` -> (PATH, (A, B), QUERY or ""); ValueError when malformed."""
+    found = re.fullmatch(r"(\S+)\s+on\s+(.+?)(?:\s+where\s+(.+))?", text.strip())
+    if found is None:
+        raise ValueError(f"join {text.strip()!r} is not PATH on FIELD, ... [where QUERY]")
+    return found.group(1), tuple(k.strip() for k in found.group(2).split(",") if k.strip()), found.group(3) or ""
+
+
+def split_append(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """``QUERY; A = F1; B = F2`` -> (QUERY, ((A, F1), (B, F2))); ValueError when malformed."""
+    query, *sets = (p.strip() for p in text.split(";"))
+    if not query or not sets:
+        raise ValueError(f"append {text.strip()!r} is not QUERY; NAME = FORMAT; ...")
+    return query, tuple(split_derive(p) for p in sets)
+
+
+def split_derive(text: str) -> tuple[str, str]:
+    """``NAME = FORMAT`` -> (NAME, FORMAT); raises ValueError when malformed."""
+    found = re.fullmatch(r"\s*(\w+)\s*=\s*(.+?)\s*", text)
+    if found is None:
+        raise ValueError(f"derive {text.strip()!r} is not NAME = FORMAT")
+    return found.group(1), found.group(2)
+
+
 def parse_spec(text: str) -> TableSpec:
     """The spec of a comment's body (``table: PATH | clause: ... | ...``); ValueError when
-    malformed (unknown or repeated clause, no columns, a column not ``"HEADER" = FORMAT``)."""
+    malformed (unknown or repeated clause, no columns, a column not ``"HEADER" = FORMAT``, an
+    unknown rounding)."""
     parts = [p.strip() for p in " ".join(text.split("\n")).split("|")]
     head, sep, source = parts[0].partition(":")
     if head.strip() != "table" or not sep or not source.strip():
         raise ValueError("the comment does not start with 'table: PATH'")
     found: dict[str, str] = {}
     labels: dict[str, dict[str, str]] = {}
+    derive: list[tuple[str, str]] = []
+    append: list[tuple[str, tuple[tuple[str, str], ...]]] = []
     for part in parts[1:]:
         key, sep, value = part.partition(":")
         key = key.strip()
@@ -135,15 +201,23 @@ def parse_spec(text: str) -> TableSpec:
         if key == "labels":
             name, mapping = split_labels(value)
             labels[name] = mapping
+        elif key == "derive":
+            derive.append(split_derive(value))
+        elif key == "append":
+            append.append(split_append(value))
         elif key in found:
             raise ValueError(f"clause {key!r} given twice")
         else:
             found[key] = value.strip()
     if "columns" not in found:
         raise ValueError("no 'columns:' clause")
+    if found.get("rounding", "half-away") != "half-away":
+        raise ValueError(f"unknown rounding {found['rounding']!r} (known: half-away)")
     sort = tuple(s.strip() for s in re.split(r",(?![^\[]*\])", found.get("sort", "")) if s.strip())
     return TableSpec(source.strip(), split_columns(found["columns"]), found.get("where", ""), sort, labels,
-                     found.get("pivot", ""), found.get("missing", ""))  # fmt: skip
+                     found.get("pivot", ""), found.get("missing", ""),
+                     split_join(found["join"]) if "join" in found else None, tuple(derive),
+                     found.get("rounding", ""), tuple(append))  # fmt: skip
 
 
 def printed(value) -> str:
@@ -153,16 +227,22 @@ def printed(value) -> str:
     return str(value)
 
 
-def format_cell(fmt: str, values: dict, missing: str = "") -> str:
+def format_cell(fmt: str, values: dict, missing: str = "", rounding: str = "") -> str:
     """``fmt`` over ``values`` (fields named by ``field_name``); ``missing`` where a named value
-    is NaN; KeyError naming a field ``values`` lacks."""
+    is NaN; KeyError naming a field ``values`` lacks. ``rounding="half-away"``: each float is
+    formatted as the decimal of its shortest ``repr``, rounded half away from zero."""
     names = fields_of(fmt)
     unknown = [n for n in names if n not in values]
     if unknown:
         raise KeyError(f"no field {unknown[0]!r} (fields: {', '.join(values)})")
     if any(isinstance(values[n], float) and pd.isna(values[n]) for n in names):
         return missing
-    return fmt.format_map(values)
+    if rounding != "half-away":
+        return fmt.format_map(values)
+    exact = {k: decimal.Decimal(repr(v)) if isinstance(v, float) else v for k, v in values.items()}
+    with decimal.localcontext() as context:
+        context.rounding = decimal.ROUND_HALF_UP
+        return fmt.format_map(exact)
 
 
 def fields_of(fmt: str) -> list[str]:
@@ -189,10 +269,39 @@ def sorted_frame(frame: pd.DataFrame, keys: tuple[str, ...]) -> pd.DataFrame:
     return frame.loc[order]
 
 
+def derived_frame(frame: pd.DataFrame, derive: tuple[tuple[str, str], ...]) -> pd.DataFrame:
+    """``frame`` with each (NAME, FORMAT) field added, formatted from its row's fields (in order,
+    so a later format may name an earlier NAME)."""
+    for name, fmt in derive:
+        records = [{field_name(k): v for k, v in r.items()} for r in frame.to_dict("records")]
+        frame = frame.assign(**{name: [format_cell(fmt, r) for r in records]})
+    return frame
+
+
+def joined_frame(frame: pd.DataFrame, other: pd.DataFrame, keys: tuple[str, ...]) -> pd.DataFrame:
+    """``frame``'s rows, in order, with ``other``'s fields matched on ``keys`` (left join; NaN
+    without a match); ValueError when ``other`` has two rows of one key."""
+    return frame.merge(other, on=list(keys), how="left", validate="many_to_one", suffixes=("", "_joined"))
+
+
+def appended_frame(frame: pd.DataFrame, query: str, sets: tuple[tuple[str, str], ...]) -> pd.DataFrame:
+    """``frame`` followed by a copy of its rows where ``query`` holds, each field ``NAME`` of
+    ``sets`` replaced by its ``FORMAT`` over the row (the index renumbered 0..n-1)."""
+    copies = frame.query(query).astype(object)
+    records = [{field_name(k): v for k, v in r.items()} for r in copies.to_dict("records")]
+    for name, fmt in sets:
+        copies[name] = [format_cell(fmt, r) for r in records]
+    return pd.concat([frame.astype(object), copies], ignore_index=True) if len(copies) else frame
+
+
 def prepared_rows(spec: TableSpec, frame: pd.DataFrame) -> list[dict]:
-    """The CSV rows after ``where`` and ``sort``, labels applied, keyed by format field names."""
+    """The CSV rows after ``derive``, ``where``, ``append`` and ``sort``, labels applied, keyed
+    by format field names."""
+    frame = derived_frame(frame, spec.derive)
     if spec.where:
         frame = frame.query(spec.where)
+    for query, sets in spec.append:
+        frame = appended_frame(frame, query, sets)
     if spec.sort:
         frame = sorted_frame(frame, spec.sort)
     rows = []
@@ -220,7 +329,8 @@ def render_table(spec: TableSpec, frame: pd.DataFrame) -> list[str]:
     rows = prepared_rows(spec, frame)
     if not spec.pivot:
         return markdown_lines(
-            [h for h, _ in spec.columns], [[format_cell(f, r, spec.missing) for _, f in spec.columns] for r in rows]
+            [h for h, _ in spec.columns],
+            [[format_cell(f, r, spec.missing, spec.rounding) for _, f in spec.columns] for r in rows],
         )
     pivot = field_name(spec.pivot)
     keys = sorted({n for h, f in spec.columns if pivot not in fields_of(h) for n in fields_of(f)})
@@ -233,12 +343,12 @@ def render_table(spec: TableSpec, frame: pd.DataFrame) -> list[str]:
         if pivot not in fields_of(head):
             header.append(head)
             for row, members in zip(cells, groups.values(), strict=True):
-                row.append(format_cell(fmt, next(iter(members.values())), spec.missing))
+                row.append(format_cell(fmt, next(iter(members.values())), spec.missing, spec.rounding))
             continue
         for value in values:
             header.append(head.format_map(next(m[value] for m in groups.values() if value in m)))
             for row, members in zip(cells, groups.values(), strict=True):
-                row.append(format_cell(fmt, members[value], spec.missing) if value in members else "")
+                row.append(format_cell(fmt, members[value], spec.missing, spec.rounding) if value in members else "")
     return markdown_lines(header, cells)
 
 
@@ -272,10 +382,15 @@ def marked_tables(text: str, page: str = "page") -> list[MarkedTable]:
 
 
 def render_marked(table: MarkedTable, root: Path, page: str = "page") -> list[str]:
-    """The rendering of a marked table from its CSV (relative to ``root``); TableSpecError
+    """The rendering of a marked table from its CSV (and ``join``'s, relative to ``root``); TableSpecError
     naming the page and the comment's line when the CSV, a field or the query fails."""
     try:
-        return render_table(table.spec, pd.read_csv(root / table.spec.source))
+        frame = pd.read_csv(root / table.spec.source)
+        if table.spec.join is not None:
+            path, keys, query = table.spec.join
+            other = pd.read_csv(root / path)
+            frame = joined_frame(frame, other.query(query) if query else other, keys)
+        return render_table(table.spec, frame)
     except (OSError, KeyError, ValueError, IndexError, pd.errors.ParserError) as error:
         raise TableSpecError(f"{page}:{table.comment_line + 1}: {type(error).__name__}: {error}") from error
 

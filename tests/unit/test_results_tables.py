@@ -45,8 +45,10 @@ def test_a_marked_table_equals_its_rendering_from_the_stored_csv(table):
 
 
 def test_the_page_marks_its_one_csv_tables_and_the_command_leaves_it_unchanged():
-    assert len(MARKED) == 9
+    assert len(MARKED) == 16
     assert all((REPO / t.spec.source).is_file() and t.spec.source.startswith("docs/evidence/") for t in MARKED)
+    joins = [t.spec.join[0] for t in MARKED if t.spec.join is not None]
+    assert len(joins) == 3 and all((REPO / j).is_file() and j.startswith("docs/evidence/") for j in joins)
     assert rewrite_results(PAGE, RUN, REPO) == PAGE
     wrong = PAGE.replace(
         "| 10 of 52 | KL nearest class f3 | 40 x 4 | 0.717 ± 0.099 |",

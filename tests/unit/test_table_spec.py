@@ -8,6 +8,8 @@ import pytest
 
 from punctstyle.report.table_spec import (
     TableSpecError,
+    format_cell,
+    joined_frame,
     marked_tables,
     parse_spec,
     render_table,
@@ -67,12 +69,29 @@ def test_marked_tables_are_found_and_rewritten_in_place(tmp_path):
     [
         (
             '<!-- table: s.csv | colums: "a" = {a} -->',
-            "p.md:3: unknown clause 'colums: \"a\" = {a}' (known: where, sort, labels, pivot, missing, columns)",
+            "p.md:3: unknown clause 'colums: \"a\" = {a}' (known: join, derive, where, append, sort, labels, pivot, "
+            "missing, rounding, columns)",
         ),
         ("<!-- table: s.csv | where: a > 1 -->", "p.md:3: no 'columns:' clause"),
         ("<!-- table: s.csv | columns: a = {a} -->", "p.md:3: column 'a = {a}' is not \"HEADER\" = FORMAT"),
         ('<!-- table: | columns: "a" = {a} -->', "p.md:3: the comment does not start with 'table: PATH'"),
         ('<!-- table: s.csv | columns: "a" = {a}\n\n', "p.md:3: the table comment has no closing -->"),
+        (
+            '<!-- table: s.csv | rounding: half-even | columns: "a" = {a} -->',
+            "p.md:3: unknown rounding 'half-even' (known: half-away)",
+        ),
+        (
+            '<!-- table: s.csv | join: b.csv | columns: "a" = {a} -->',
+            "p.md:3: join 'b.csv' is not PATH on FIELD, ... [where QUERY]",
+        ),
+        (
+            '<!-- table: s.csv | append: a > 1 | columns: "a" = {a} -->',
+            "p.md:3: append 'a > 1' is not QUERY; NAME = FORMAT; ...",
+        ),
+        (
+            '<!-- table: s.csv | derive: a b = {a} | columns: "a" = {a} -->',
+            "p.md:3: derive 'a b = {a}' is not NAME = FORMAT",
+        ),
     ],
 )
 def test_a_malformed_comment_is_one_line_naming_page_and_line(comment, message):
@@ -89,3 +108,64 @@ def test_no_table_below_or_an_unknown_field_is_an_error(tmp_path):
     (tmp_path / "s.csv").write_text("a,b\n1,2\n", encoding="utf-8")
     with pytest.raises(TableSpecError, match=r"^p\.md:2: KeyError: .*no field 'c'"):
         rewrite_page('x\n<!-- table: s.csv | columns: "a" = {c} -->\n| a |\n|---|\n| 1 |\n', tmp_path, "p.md")
+
+
+def test_the_docstring_join_derive_rounding_and_append_examples_render_exactly():
+    first = pd.DataFrame({"kind": ["A"], "method": ["kl"], "f1": [0.5]})
+    second = pd.DataFrame({"kind": ["A"], "method": ["kl"], "n": [2]})
+    spec = parse_spec('table: a.csv | join: b.csv on kind, method | columns: "m" = {method}; "f1 (n)" = {f1} ({n})')
+    assert spec.join == ("b.csv", ("kind", "method"), "")
+    assert render_table(spec, joined_frame(first, second, spec.join[1])) == [
+        "| m | f1 (n) |",
+        "|---|---|",
+        "| kl | 0.5 (2) |",
+    ]
+    variants = pd.DataFrame(
+        {"variant": ["nearest", "nearest"], "zscore_over": ["all", "training"], "acc": [0.8785, 0.9]}
+    )
+    spec = parse_spec(
+        "table: v.csv | derive: v = {variant}/{zscore_over} | sort: v [nearest/training]\n"
+        '  | labels: v: nearest/all = "nearest, all books" | rounding: half-away | columns: "v" = {v}; "acc" = {acc:.3f}'
+    )
+    assert spec.derive == (("v", "{variant}/{zscore_over}"),)
+    assert render_table(spec, variants) == [
+        "| v | acc |", "|---|---|", "| nearest/training | 0.900 |", "| nearest, all books | 0.879 |"
+    ]  # fmt: skip
+    spec = parse_spec('table: c.csv | derive: cell = {acc:.2f} | append: method == "kl"; method = short books; '
+                      'cell = {n_short} | columns: "m" = {method}; "v" = {cell}')  # fmt: skip
+    assert spec.append == (('method == "kl"', (("method", "short books"), ("cell", "{n_short}"))),)
+    counts = pd.DataFrame({"method": ["kl", "mlp"], "acc": [0.5, 0.7], "n_short": [2, 3]})
+    assert render_table(spec, counts) == [
+        "| m | v |",
+        "|---|---|",
+        "| kl | 0.50 |",
+        "| mlp | 0.70 |",
+        "| short books | 2 |",
+    ]
+
+
+def test_half_away_rounds_the_printed_decimal_where_python_rounds_the_binary_float():
+    values = {"a": 0.8785, "b": -0.1285, "c": 0.0005, "d": 0.1284999, "n": 1234, "s": "x"}
+    fmt = "{a:.3f} {b:+.3f} {c:.3f} {d:.3f} {n:,} {s}"
+    assert format_cell(fmt, values) == "0.878 -0.129 0.001 0.128 1,234 x"
+    assert format_cell(fmt, values, rounding="half-away") == "0.879 -0.129 0.001 0.128 1,234 x"
+    assert format_cell("{a:.2f}", {"a": 2.675}, rounding="half-away") == "2.68"
+    assert format_cell("{a:.2f}", {"a": 2.675}) == "2.67"
+    assert format_cell("{a:.1f}", {"a": float("nan")}, "n/a", "half-away") == "n/a"
+
+
+def test_join_keeps_the_rows_in_order_suffixes_a_shared_field_and_refuses_two_matches(tmp_path):
+    first = pd.DataFrame({"k": [2, 1, 3], "base": [0.1, 0.2, 0.3]})
+    second = pd.DataFrame({"k": [1, 2], "base": [9.0, 8.0], "x": ["a", "b"]})
+    joined = joined_frame(first, second, ("k",))
+    assert joined["x"].tolist()[:2] == ["b", "a"] and pd.isna(joined["x"].iloc[2])
+    assert joined["base"].tolist() == [0.1, 0.2, 0.3] and joined["base_joined"].tolist()[:2] == [8.0, 9.0]
+    with pytest.raises(ValueError):
+        joined_frame(first, pd.concat([second, second]), ("k",))
+    (tmp_path / "a.csv").write_text("k,base\n1,0.5\n2,0.6\n", encoding="utf-8")
+    (tmp_path / "b.csv").write_text("k,task,n\n1,author,10\n1,genre,11\n2,author,20\n", encoding="utf-8")
+    page = ('<!-- table: a.csv | join: b.csv on k where task == "author" | columns: "k" = {k}; "n" = {n} -->\n'
+            "| k | n |\n|---|---|\n| 1 | 0 |\n| 2 | 20 |\n")  # fmt: skip
+    assert rewrite_page(page, tmp_path, "p.md") == page.replace("| 1 | 0 |", "| 1 | 10 |")
+    with pytest.raises(TableSpecError, match=r"^p\.md:1: MergeError|^p\.md:1: ValueError"):
+        rewrite_page(page.replace(' where task == "author"', ""), tmp_path, "p.md")
