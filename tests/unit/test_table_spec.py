@@ -69,8 +69,8 @@ def test_marked_tables_are_found_and_rewritten_in_place(tmp_path):
     [
         (
             '<!-- table: s.csv | colums: "a" = {a} -->',
-            "p.md:3: unknown clause 'colums: \"a\" = {a}' (known: join, derive, where, append, sort, labels, pivot, "
-            "missing, rounding, columns)",
+            "p.md:3: unknown clause 'colums: \"a\" = {a}' (known: keyed, join, derive, where, append, sort, labels, "
+            "pivot, missing, rounding, layout, columns)",
         ),
         ("<!-- table: s.csv | where: a > 1 -->", "p.md:3: no 'columns:' clause"),
         ("<!-- table: s.csv | columns: a = {a} -->", "p.md:3: column 'a = {a}' is not \"HEADER\" = FORMAT"),
@@ -92,6 +92,11 @@ def test_marked_tables_are_found_and_rewritten_in_place(tmp_path):
             '<!-- table: s.csv | derive: a b = {a} | columns: "a" = {a} -->',
             "p.md:3: derive 'a b = {a}' is not NAME = FORMAT",
         ),
+        (
+            '<!-- table: s.csv | layout: wide | columns: "a" = {a} -->',
+            "p.md:3: unknown layout 'wide' (known: transposed)",
+        ),
+        ('<!-- table: s.csv | keyed: key | columns: "a" = {a} -->', "p.md:3: keyed 'key' is not KEY = VALUE, ..."),
     ],
 )
 def test_a_malformed_comment_is_one_line_naming_page_and_line(comment, message):
@@ -127,7 +132,7 @@ def test_the_docstring_join_derive_rounding_and_append_examples_render_exactly()
         "table: v.csv | derive: v = {variant}/{zscore_over} | sort: v [nearest/training]\n"
         '  | labels: v: nearest/all = "nearest, all books" | rounding: half-away | columns: "v" = {v}; "acc" = {acc:.3f}'
     )
-    assert spec.derive == (("v", "{variant}/{zscore_over}"),)
+    assert spec.derive == (("v", "{variant}/{zscore_over}", ""),)
     assert render_table(spec, variants) == [
         "| v | acc |", "|---|---|", "| nearest/training | 0.900 |", "| nearest, all books | 0.879 |"
     ]  # fmt: skip
@@ -169,3 +174,28 @@ def test_join_keeps_the_rows_in_order_suffixes_a_shared_field_and_refuses_two_ma
     assert rewrite_page(page, tmp_path, "p.md") == page.replace("| 1 | 0 |", "| 1 | 10 |")
     with pytest.raises(TableSpecError, match=r"^p\.md:1: MergeError|^p\.md:1: ValueError"):
         rewrite_page(page.replace(' where task == "author"', ""), tmp_path, "p.md")
+
+
+def test_the_docstring_keyed_derive_where_example_and_a_transposed_layout_render_exactly(tmp_path):
+    (tmp_path / "s.csv").write_text(
+        "key,value,text\nconsensus,,sweep\ncolumns.0,10,\ncolumns.1,20,\n", encoding="utf-8"
+    )
+    (tmp_path / "r.csv").write_text("key,value,text\nconsensus,,random\ncolumns.0,50,\n", encoding="utf-8")
+    comment = (
+        "<!-- table: s.csv, r.csv | keyed: key = value, text | derive: c = {columns_0:.0f}\n"
+        '  | derive: c = {columns_0:.0f}, ..., {columns_1:.0f} where consensus == "sweep"\n'
+        '  | columns: "kind" = {consensus}; "columns" = {c} -->\n'
+    )
+    page = comment + "| kind | columns |\n|---|---|\n| x | y |\n"
+    (table,) = marked_tables(page, "p.md")
+    assert table.spec.sources == ("s.csv", "r.csv") and table.spec.keyed == ("key", ("value", "text"))
+    assert table.spec.derive[1] == ("c", "{columns_0:.0f}, ..., {columns_1:.0f}", 'consensus == "sweep"')
+    expected = comment + "| kind | columns |\n|---|---|\n| sweep | 10, ..., 20 |\n| random | 50 |\n"
+    assert rewrite_page(page, tmp_path, "p.md") == expected
+    transposed = comment.replace("| columns:", '| layout: transposed | columns: "" = the run;')
+    assert rewrite_page(transposed + "| x |\n", tmp_path, "p.md") == transposed + (
+        "| | the run | the run |\n|---|---|---|\n| kind | sweep | random |\n| columns | 10, ..., 20 | 50 |\n"
+    )
+    (tmp_path / "d.csv").write_text("key,value,text\na,1,\na,2,\n", encoding="utf-8")
+    with pytest.raises(TableSpecError, match=r"^p\.md:1: ValueError: key 'a' repeats"):
+        rewrite_page('<!-- table: d.csv | keyed: key = value | columns: "a" = {a} -->\n| a |\n', tmp_path, "p.md")
