@@ -267,6 +267,15 @@ def rewrite_results(text: str, folder: Path, root: Path, page: str = "docs/resul
     return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
 
 
+def rewrite_docs_page(text: str, folder: Path, root: Path, page: str) -> str:
+    """``text`` of the docs page ``page`` with its generated tables rendered anew: docs/results.md
+    (a page named ``results.md``) by ``rewrite_results``, which also fills ``PAGE_HEADINGS``'
+    tables, any other page (docs/performance.md) only its marked tables (``rewrite_page``)."""
+    if Path(page).name == "results.md":
+        return rewrite_results(text, folder, root, page)
+    return rewrite_page(text, root, page)
+
+
 def table_differences(page: list[str], generated: list[str]) -> list[str]:
     """Row by row, ``row i: page '...' != generated '...'`` for each row that differs, and one
     line for rows only one side has."""
