@@ -8,6 +8,7 @@ import pytest
 
 from punctstyle.report.table_spec import (
     TableSpecError,
+    combined_frame,
     format_cell,
     joined_frame,
     marked_tables,
@@ -69,8 +70,8 @@ def test_marked_tables_are_found_and_rewritten_in_place(tmp_path):
     [
         (
             '<!-- table: s.csv | colums: "a" = {a} -->',
-            "p.md:3: unknown clause 'colums: \"a\" = {a}' (known: keyed, join, derive, where, append, sort, labels, "
-            "pivot, missing, rounding, layout, columns)",
+            "p.md:3: unknown clause 'colums: \"a\" = {a}' (known: keyed, join, derive, where, append, sort, combine, "
+            "labels, pivot, missing, rounding, layout, columns)",
         ),
         ("<!-- table: s.csv | where: a > 1 -->", "p.md:3: no 'columns:' clause"),
         ("<!-- table: s.csv | columns: a = {a} -->", "p.md:3: column 'a = {a}' is not \"HEADER\" = FORMAT"),
@@ -199,3 +200,26 @@ def test_the_docstring_keyed_derive_where_example_and_a_transposed_layout_render
     (tmp_path / "d.csv").write_text("key,value,text\na,1,\na,2,\n", encoding="utf-8")
     with pytest.raises(TableSpecError, match=r"^p\.md:1: ValueError: key 'a' repeats"):
         rewrite_page('<!-- table: d.csv | keyed: key = value | columns: "a" = {a} -->\n| a |\n', tmp_path, "p.md")
+
+
+def test_the_docstring_json_source_and_combine_example_renders_exactly(tmp_path):
+    (tmp_path / "c.csv").write_text("family,cpu_s\na/10,1.25\nb,7\na/50,2.5\na/all,4\n", encoding="utf-8")
+    (tmp_path / "run.json").write_text('{"cost": {"rest": 9.5}}', encoding="utf-8")
+    comment = (
+        '<!-- table: c.csv, run.json | derive: g = {family} | derive: g = a where family in ["a/10", "a/50", "a/all"]\n'
+        '| derive: g = rest where family != family | where: g != "b" | derive: sep = /\n'
+        '| derive: sep = + where family == "a/all" | derive: v = {cpu_s:.1f}\n'
+        '| derive: v = {cost_rest:.1f} where family != family | combine: g; v = " {sep} "\n'
+        '| columns: "part" = {g}; "CPU s" = {v} -->\n'
+    )
+    page = comment + "| part | CPU s |\n|---|---|\n| x | y |\n"
+    (table,) = marked_tables(page, "p.md")
+    assert table.spec.sources == ("c.csv", "run.json") and table.spec.combine == ("g", "v", " {sep} ")
+    expected = comment + "| part | CPU s |\n|---|---|\n| a | 1.2 / 2.5 + 4.0 |\n| rest | 9.5 |\n"
+    assert rewrite_page(page, tmp_path, "p.md") == expected
+    rows = pd.DataFrame({"k": ["x", None, "x", "y", None], "v": list("12345"), "s": ["-", "-", "+", "-", "-"]})
+    combined = combined_frame(rows, "k", "v", "{s}")
+    assert combined["v"].tolist() == ["1+3", "2", "4", "5"] and combined["s"].tolist() == ["-"] * 4
+    assert combined["k"].isna().tolist() == [False, True, False, True]
+    with pytest.raises(TableSpecError, match=r"^p\.md:1: combine 'g; v = /' is not KEY; FIELD = \"SEP\""):
+        marked_tables('<!-- table: c.csv | combine: g; v = / | columns: "a" = {a} -->\n| a |\n', "p.md")
