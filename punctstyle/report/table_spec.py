@@ -15,11 +15,12 @@ a nested key named by the path of keys joined by ``.``: ``{"cost": {"cpu_s": 4.2
 - ``sort: A, -B, C [x y z]``: sort by these fields (``-``: descending; ``[x y z]``: in this order
   of the printed values, others last; stable, so ties keep the CSV's order); without it the rows
   keep the CSV's order;
-- ``combine: KEY; FIELD = "SEP"``: after ``sort``, the rows with the same (printed) ``KEY``
-  value become one row, at the first one's place, with the first one's fields but ``FIELD``:
-  the first one's ``FIELD`` then, for each further row, ``SEP`` formatted over that row followed
-  by its ``FIELD`` (several values in one cell: ``110.0 / 945.3``; a ``SEP`` that names a field,
-  ``" {sep} "``, joins each row by its own); rows without a ``KEY`` value stay as they are;
+- ``combine: KEY; FIELD = "SEP"; FIELD = "SEP"``: after ``sort``, the rows with the same
+  (printed) ``KEY`` value become one row, at the first one's place, with the first one's fields
+  but each ``FIELD`` named: the rows' non-missing values of ``FIELD`` in order, each after the
+  first preceded by ``SEP`` formatted over its own row (several values in one cell: ``110.0 /
+  945.3``; a ``SEP`` that names a field, ``" {sep} "``, joins each row by its own; missing in
+  every row: missing); rows without a ``KEY`` value stay as they are;
 - ``labels: FIELD: VALUE = TEXT, VALUE = "TEXT"``: show ``TEXT`` for those values of ``FIELD``
   (compared as printed: ``10``, not ``10.0``; quote a ``TEXT`` that holds a comma); repeat the
   clause for another field;
@@ -54,7 +55,8 @@ a nested key named by the path of keys joined by ``.``: ``{"cost": {"cpu_s": 4.2
   a Python format string over the row's fields (``{mean:.3f} ± {sd:.3f}``, ``{n:,}``,
   ``{d:+.3f}``); a field whose name is not an identifier is named with each other character
   replaced by ``_`` (``accuracy[f3]`` is ``{accuracy_f3_}``). A cell naming a missing (NaN)
-  value is the ``missing`` text. Neither a header nor a format may hold ``|`` or ``;``.
+  value is the ``missing`` text. Neither a header nor a format may hold ``|``, nor a format
+``;`` (a header may: ``"a; b" = {a}`` is the header ``a; b``).
 
 Worked example: the CSV ``n_classes,method,mean,sd`` with rows ``10,kl,0.5612,0.151`` and
 ``50,kl,0.45619,0.0452`` and the comment::
@@ -158,8 +160,8 @@ class TableSpec:
     """(key field, value fields) of ``keyed:``."""
     layout: str = ""
     """``transposed`` or empty (one line per row)."""
-    combine: tuple[str, str, str] | None = None
-    """(key field, combined field, separator format) of ``combine:``."""
+    combine: tuple[str, tuple[tuple[str, str], ...]] | None = None
+    """(key field, ((combined field, separator format), ...)) of ``combine:``."""
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -184,9 +186,10 @@ def field_name(name: str) -> str:
 
 
 def split_columns(text: str) -> tuple[tuple[str, str], ...]:
-    """``"H1" = F1; "H2" = F2`` -> ((H1, F1), (H2, F2)); raises ValueError when malformed."""
+    """``"H1" = F1; "H2" = F2`` -> ((H1, F1), (H2, F2)) (a ``;`` inside a quoted header kept);
+    raises ValueError when malformed."""
     out = []
-    for part in (p.strip() for p in text.split(";")):
+    for part in (p.strip() for p in re.split(r';(?=(?:[^"]*"[^"]*")*[^"]*$)', text)):
         found = re.fullmatch(r'"([^"]*)"\s*=\s*(.*)', part)
         if found is None:
             raise ValueError(f'column {part!r} is not "HEADER" = FORMAT')
@@ -240,12 +243,13 @@ def split_append(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
     return query, tuple(split_derive(p) for p in sets)
 
 
-def split_combine(text: str) -> tuple[str, str, str]:
-    """``KEY; FIELD = "SEP"`` -> (KEY, FIELD, SEP); ValueError when malformed."""
-    found = re.fullmatch(r'\s*(\w+)\s*;\s*(\w+)\s*=\s*"([^"]*)"\s*', text)
-    if found is None:
-        raise ValueError(f'combine {text.strip()!r} is not KEY; FIELD = "SEP"')
-    return found.group(1), found.group(2), found.group(3)
+def split_combine(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """``KEY; A = "S1"; B = "S2"`` -> (KEY, ((A, S1), (B, S2))); ValueError when malformed."""
+    key, *parts = (p.strip() for p in text.split(";"))
+    found = [re.fullmatch(r'(\w+)\s*=\s*"([^"]*)"', p) for p in parts]
+    if not re.fullmatch(r"\w+", key) or not found or not all(found):
+        raise ValueError(f'combine {text.strip()!r} is not KEY; FIELD = "SEP"; ...')
+    return key, tuple((f.group(1), f.group(2)) for f in found)
 
 
 def split_derive(text: str) -> tuple[str, str]:
@@ -391,25 +395,33 @@ def read_source(path: Path) -> pd.DataFrame:
     return pd.read_csv(path)
 
 
-def combined_frame(frame: pd.DataFrame, key: str, name: str, sep: str) -> pd.DataFrame:
+def combined_frame(frame: pd.DataFrame, key: str, fields: tuple[tuple[str, str], ...]) -> pd.DataFrame:
     """``frame`` with the rows of one printed ``key`` value made one, at the first's place: its
-    fields, and ``name`` = first ``name`` + (``sep`` over row + row's ``name``) for each further
-    row; rows whose ``key`` is missing kept as they are."""
-    records = frame.astype(object).to_dict("records")
+    fields, each (NAME, SEP) of ``fields`` the rows' non-missing NAME values in order, each after
+    the first preceded by SEP formatted over its row; rows whose ``key`` is missing kept."""
     out: list[dict] = []
     first: dict[str, dict] = {}
-    for record in records:
+    for record in frame.astype(object).to_dict("records"):
         value = record[key]
-        if value is None or (isinstance(value, float) and pd.isna(value)):
+        if is_missing(value):
             out.append(record)
-        elif printed(value) in first:
-            row = {field_name(k): v for k, v in record.items()}
-            head = first[printed(value)]
-            head[name] = f"{head[name]}{format_cell(sep, row)}{record[name]}"
-        else:
-            first[printed(value)] = dict(record)
-            out.append(first[printed(value)])
+            continue
+        head = first.setdefault(printed(value), record)
+        if head is record:
+            out.append(record)
+            continue
+        row = {field_name(k): v for k, v in record.items()}
+        for name, sep in fields:
+            if is_missing(record[name]):
+                continue
+            glue = "" if is_missing(head[name]) else f"{head[name]}{format_cell(sep, row)}"
+            head[name] = f"{glue}{record[name]}"
     return pd.DataFrame(out, columns=frame.columns)
+
+
+def is_missing(value) -> bool:
+    """``None`` or a NaN float."""
+    return value is None or (isinstance(value, float) and pd.isna(value))
 
 
 def joined_frame(frame: pd.DataFrame, other: pd.DataFrame, keys: tuple[str, ...]) -> pd.DataFrame:

@@ -15,6 +15,7 @@ from punctstyle.report.table_spec import (
     parse_spec,
     render_table,
     rewrite_page,
+    split_columns,
 )
 
 FRAME = pd.DataFrame({"n_classes": [10, 50], "method": ["kl", "kl"], "mean": [0.5612, 0.45619],
@@ -214,12 +215,15 @@ def test_the_docstring_json_source_and_combine_example_renders_exactly(tmp_path)
     )
     page = comment + "| part | CPU s |\n|---|---|\n| x | y |\n"
     (table,) = marked_tables(page, "p.md")
-    assert table.spec.sources == ("c.csv", "run.json") and table.spec.combine == ("g", "v", " {sep} ")
+    assert table.spec.sources == ("c.csv", "run.json") and table.spec.combine == ("g", (("v", " {sep} "),))
     expected = comment + "| part | CPU s |\n|---|---|\n| a | 1.2 / 2.5 + 4.0 |\n| rest | 9.5 |\n"
     assert rewrite_page(page, tmp_path, "p.md") == expected
-    rows = pd.DataFrame({"k": ["x", None, "x", "y", None], "v": list("12345"), "s": ["-", "-", "+", "-", "-"]})
-    combined = combined_frame(rows, "k", "v", "{s}")
+    rows = pd.DataFrame({"k": ["x", None, "x", "y", None, "x"], "v": ["1", "2", "3", "4", "5", None],
+                         "w": [None, "a", "b", None, None, "c"], "s": ["-", "-", "+", "-", "-", ":"]})  # fmt: skip
+    combined = combined_frame(rows, "k", (("v", "{s}"), ("w", ", {s}")))
     assert combined["v"].tolist() == ["1+3", "2", "4", "5"] and combined["s"].tolist() == ["-"] * 4
+    assert combined["w"].tolist()[:2] == ["b, :c", "a"] and combined["w"].isna().tolist() == [False, False, True, True]
     assert combined["k"].isna().tolist() == [False, True, False, True]
-    with pytest.raises(TableSpecError, match=r"^p\.md:1: combine 'g; v = /' is not KEY; FIELD = \"SEP\""):
+    assert split_columns('"a; b" = {a}; "c" = {c:.1f}') == (("a; b", "{a}"), ("c", "{c:.1f}"))
+    with pytest.raises(TableSpecError, match=r"^p\.md:1: combine 'g; v = /' is not KEY; FIELD = \"SEP\"; \.\.\."):
         marked_tables('<!-- table: c.csv | combine: g; v = / | columns: "a" = {a} -->\n| a |\n', "p.md")
