@@ -39,7 +39,8 @@ a nested key named by the path of keys joined by ``.``: ``{"cost": {"cpu_s": 4.2
   (``{variant}/{zscore_over}``), so that ``where``, ``sort``, ``labels`` and ``columns`` can
   name a value that depends on several fields; with ``where QUERY`` only on the rows where
   ``QUERY`` holds (the others keep ``NAME``'s value, or NaN); repeat the clause for another
-  field or another set of rows (applied in order, after ``join``, before ``where``);
+  field or another set of rows (applied in order, after ``join``, before ``where``); a
+  ``FORMAT`` in double quotes keeps its outer spaces (``sep = "; "``), here and in ``append``;
 - ``append: QUERY; NAME = FORMAT; NAME = FORMAT``: after ``where``, add a copy of each kept row
   for which ``QUERY`` holds, with the fields ``NAME`` set to ``FORMAT`` formatted over that row
   (an extra row of another kind, e.g. a count under the accuracies); the copies follow the kept
@@ -253,11 +254,13 @@ def split_combine(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
 
 
 def split_derive(text: str) -> tuple[str, str]:
-    """``NAME = FORMAT`` -> (NAME, FORMAT); raises ValueError when malformed."""
+    """``NAME = FORMAT`` -> (NAME, FORMAT), a quoted ``"FORMAT"`` without its quotes (its outer
+    spaces kept); raises ValueError when malformed."""
     found = re.fullmatch(r"\s*(\w+)\s*=\s*(.+?)\s*", text)
     if found is None:
         raise ValueError(f"derive {text.strip()!r} is not NAME = FORMAT")
-    return found.group(1), found.group(2)
+    fmt = found.group(2)
+    return found.group(1), fmt[1:-1] if len(fmt) > 1 and fmt[0] == fmt[-1] == '"' else fmt
 
 
 def parse_spec(text: str) -> TableSpec:

@@ -225,5 +225,8 @@ def test_the_docstring_json_source_and_combine_example_renders_exactly(tmp_path)
     assert combined["w"].tolist()[:2] == ["b, :c", "a"] and combined["w"].isna().tolist() == [False, False, True, True]
     assert combined["k"].isna().tolist() == [False, True, False, True]
     assert split_columns('"a; b" = {a}; "c" = {c:.1f}') == (("a; b", "{a}"), ("c", "{c:.1f}"))
+    assert parse_spec('table: c.csv | derive: s = "; " | derive: t = ", {a} " | derive: u = "x | columns: "a" = {a}').derive == (
+        ("s", "; ", ""), ("t", ", {a} ", ""), ("u", '"x', "")
+    )
     with pytest.raises(TableSpecError, match=r"^p\.md:1: combine 'g; v = /' is not KEY; FIELD = \"SEP\"; \.\.\."):
         marked_tables('<!-- table: c.csv | combine: g; v = / | columns: "a" = {a} -->\n| a |\n', "p.md")
