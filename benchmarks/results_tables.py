@@ -1,9 +1,9 @@
-"""The generated tables of docs/results.md and docs/performance.md: Tables 2-4, the word-baseline table and the
-validation hold-out tables from a stored run (docs/evidence/default_run/, and
-docs/evidence/protocol_rows/ beside it), and every table the page marks with a
-``<!-- table: CSV | ... -->`` comment (``punctstyle.report.table_spec``) from its stored CSV.
-tests/unit/test_results_tables.py fails when a table of the page differs from these,
-tests/unit/test_evidence.py when a decimal is not stored.
+"""The generated tables of docs/results.md and docs/performance.md: Tables 2-4, the word-baseline
+table and the validation hold-out tables of docs/results.md from a stored run
+(docs/evidence/default_run/, and docs/evidence/protocol_rows/ beside it), and every table either
+page marks with a ``<!-- table: CSV | ... -->`` comment (``punctstyle.report.table_spec``) from
+its stored CSVs (or ``run.json``). tests/unit/test_results_tables.py fails when a table of either
+page differs from these, tests/unit/test_evidence.py when a decimal is not stored.
 
     python benchmarks/results_tables.py docs/evidence/default_run                           # print
     python benchmarks/results_tables.py docs/evidence/default_run --write docs/results.md docs/performance.md

@@ -98,7 +98,7 @@ g != "b" | derive: sep = / | derive: sep = + where family == "a/all" | derive: v
 "part" = {g}; "CPU s" = {v}`` render ``| a | 1.2 / 2.5 + 4.0 |`` and ``| rest | 9.5 |``.
 
 ``marked_tables`` finds every marked table of a page, ``rewrite_page`` replaces each by its
-rendering (``benchmarks/results_tables.py ... --write docs/results.md``), and
+rendering (``benchmarks/results_tables.py ... --write docs/results.md docs/performance.md``), and
 ``tests/unit/test_results_tables.py`` fails, row by row, where a page's table differs from it.
 A malformed comment raises ``TableSpecError`` naming the page and the comment's line.
 """

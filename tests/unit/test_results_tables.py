@@ -74,6 +74,7 @@ def test_the_page_marks_its_csv_tables_and_the_command_leaves_it_unchanged():
     ).replace("| 10 |  |  | paper | 0.69 | 0.74 |", "| 10 |  |  | paper | 0.70 | 0.74 |")
     assert wrong.count("0.70 | 0.74 |") == 1
     assert wrong != PAGE and rewrite_results(wrong, RUN, REPO) == PAGE
+    assert rewrite_docs_page(wrong, RUN, REPO, "docs/results.md") == PAGE
 
 
 def test_a_changed_or_missing_row_is_reported():
