@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -50,3 +51,15 @@ def corpus_tables_fingerprint(corpus: Path) -> dict[str, Any]:
     digest = hashlib.sha256("".join(f"{int(i)}\n" for i in ids).encode()).hexdigest()
     return {"books_in_corpus": summary["books_in_corpus"], "authors_in_corpus": summary["authors_in_corpus"],
             "book_ids_sha256": digest}
+
+
+def gnu_time_seconds(path: Path) -> dict[str, float]:
+    """CPU (user + system) and wall seconds of a ``/usr/bin/time -v`` report, one decimal; the
+    wall clock ``h:mm:ss`` or ``m:ss`` read as ``((h * 60) + m) * 60 + s``."""
+    text = path.read_text(encoding="utf-8")
+    user = float(re.search(r"User time \(seconds\): ([\d.]+)", text).group(1))
+    system = float(re.search(r"System time \(seconds\): ([\d.]+)", text).group(1))
+    wall = 0.0
+    for part in re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)", text).group(1).split(":"):
+        wall = wall * 60 + float(part)
+    return {"cpu_s": round(user + system, 1), "wall_s": round(wall, 1)}

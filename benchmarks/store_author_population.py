@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from evidence_run import commit, corpus_fingerprint, write_evidence  # noqa: E402
+from evidence_run import commit, corpus_fingerprint, gnu_time_seconds, write_evidence  # noqa: E402
 
 from punctstyle.report.paper_comparison import PAPER_ACCURACY  # noqa: E402
 
@@ -116,18 +116,6 @@ def one_run_table(spread: pd.DataFrame, grid: pd.DataFrame, k_target: int, n_tar
                      "population_mean": population, "population_gap": population - paper,
                      "population_gap_in_sd": (population - paper) / one})  # fmt: skip
     return pd.DataFrame(rows)
-
-
-def gnu_time_seconds(path: Path) -> dict[str, float]:
-    """CPU (user + system) and wall seconds of a ``/usr/bin/time -v`` report, one decimal."""
-    text = path.read_text(encoding="utf-8")
-    user = float(re.search(r"User time \(seconds\): ([\d.]+)", text).group(1))
-    system = float(re.search(r"System time \(seconds\): ([\d.]+)", text).group(1))
-    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)", text).group(1)
-    total = 0.0
-    for part in wall.split(":"):
-        total = total * 60 + float(part)
-    return {"cpu_s": round(user + system, 1), "wall_s": round(total, 1)}
 
 
 if __name__ == "__main__":

@@ -29,14 +29,13 @@ run's corpus (``sequence/{K}_classes/seed{s}.csv`` and ``seed{s}_lengths.csv``),
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from evidence_run import commit, corpus_fingerprint, write_evidence  # noqa: E402
+from evidence_run import commit, corpus_fingerprint, gnu_time_seconds, write_evidence  # noqa: E402
 
 KEYS = ["n_classes", "method", "feature_set", "length"]
 PUNCTUATION_NETWORK = ("mlp", "all")
@@ -139,19 +138,8 @@ def sequence_run(whole: pd.DataFrame, commit: str | None, time_v: Path | None) -
     run = {"commit": commit, "rows": len(whole), "device": sorted(whole["device"].unique()),
            "train_seconds_least_most": seconds}  # fmt: skip
     if time_v is not None:
-        run["time_v"] = time_v_seconds(time_v)
+        run["time_v"] = gnu_time_seconds(time_v)
     return run
-
-
-def time_v_seconds(path: Path) -> dict[str, float]:
-    """User + system CPU seconds and wall seconds of a ``/usr/bin/time -v`` report."""
-    text = path.read_text(encoding="utf-8")
-    user = float(re.search(r"User time \(seconds\): ([\d.]+)", text).group(1))
-    system = float(re.search(r"System time \(seconds\): ([\d.]+)", text).group(1))
-    wall = 0.0
-    for part in re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)", text).group(1).split(":"):
-        wall = wall * 60 + float(part)
-    return {"cpu_s": round(user + system, 1), "wall_s": round(wall, 1)}
 
 
 def main() -> int:

@@ -22,8 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from evidence_run import commit, corpus_fingerprint, write_evidence  # noqa: E402
-from store_author_population import gnu_time_seconds  # noqa: E402
+from evidence_run import commit, corpus_fingerprint, gnu_time_seconds, write_evidence  # noqa: E402
 
 from punctstyle.analyses.recognition_files import read_results  # noqa: E402
 from punctstyle.report.recognition_tables import summarise  # noqa: E402

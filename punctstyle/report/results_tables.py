@@ -168,19 +168,20 @@ def effect_cell(effect: pd.DataFrame, task: str, classes: int, name: str) -> str
 EFFECT_LABEL = "protocol effect (paper's minus validation; seeds with paper's >=)"
 
 
-def validation_table(summary: pd.DataFrame, effect: pd.DataFrame, task: str, order: tuple[str, ...]) -> list[str]:
+def validation_table(summary: pd.DataFrame, effect: pd.DataFrame, task: str, sizes: tuple[int | None, ...]) -> list[str]:
     """The network with the validation hold-out (mean ± sd over seeds) and the protocol effect,
-    per class size (``order``: ``"small"`` 10, ``"large"`` the largest, in the page's order)."""
+    one pair of rows per class size of ``sizes``, in the page's order (``None``: the largest);
+    genre rows carry the train and test sizes."""
     largest = int(summary["n_classes"].max())
-    sizes = {"small": 10, "large": largest}
+    genre = task == "genre"
     rows = []
-    for classes in (sizes[o] for o in order):
+    for classes in (largest if size is None else size for size in sizes):
         line, label = summary_row(summary, task, "mlp", classes), class_label(classes, largest)
-        sizes_cells = [f"{line['n_train']:.0f}", f"{line['n_test']:.0f}"] if task == "genre" else []
-        name = "ours, network, validation hold-out" if task == "genre" else "ours, validation hold-out"
-        rows.append([label, name, *sizes_cells, *[cell(line, s) for s in SETS]])
-        rows.append([label, EFFECT_LABEL, *([""] * len(sizes_cells)), *[effect_cell(effect, task, classes, s) for s in SETS]])
-    first = ["genres", "", "train", "test"] if task == "genre" else ["authors", ""]
+        counts = [f"{line['n_train']:.0f}", f"{line['n_test']:.0f}"] if genre else []
+        name = "ours, network, validation hold-out" if genre else "ours, validation hold-out"
+        rows.append([label, name, *counts, *[cell(line, s) for s in SETS]])
+        rows.append([label, EFFECT_LABEL, *([""] * len(counts)), *[effect_cell(effect, task, classes, s) for s in SETS]])
+    first = ["genres", "", "train", "test"] if genre else ["authors", ""]
     return markdown([*first, *SETS[:4], "{f1,f3,f4,f5}", "all", "f7"], rows)
 
 
@@ -192,31 +193,15 @@ def results_tables(folder: Path, protocol: Path | None = None) -> dict[str, list
     author, comparison, paper = read["author_summary"], read["paper_comparison"], read["paper_tables"]
     protocol = folder.parent / "protocol_rows" if protocol is None else protocol
     effect = pd.read_csv(protocol / "protocol_effect.csv")
-    author_validation = pd.read_csv(protocol / "author_validation_summary.csv")
-    author_validation = pd.concat([author_validation[author_validation["n_classes"] == 10],
-                                   author_validation[author_validation["n_classes"] == 50],
-                                   author_validation[author_validation["n_classes"] > 50]])  # fmt: skip
+    validation = {task: pd.read_csv(protocol / f"{task}_validation_summary.csv") for task in ("author", "genre")}
     return {
         "Table 2": table2(author, comparison, paper),
         "Table 3": table3(author, comparison, paper),
         "Table 4": table4(read["genre_summary"], paper),
         "Words": words_table(read["author_words_summary"], author),
-        "Author validation": author_validation_table(author_validation, effect),
-        "Genre validation": validation_table(
-            pd.read_csv(protocol / "genre_validation_summary.csv"), effect, "genre", ("large", "small")
-        ),
+        "Author validation": validation_table(validation["author"], effect, "author", (10, 50, None)),
+        "Genre validation": validation_table(validation["genre"], effect, "genre", (None, 10)),
     }
-
-
-def author_validation_table(summary: pd.DataFrame, effect: pd.DataFrame) -> list[str]:
-    """The validation hold-out's author rows at 10, 50 and all authors, with the protocol effect."""
-    largest = int(summary["n_classes"].max())
-    rows = []
-    for classes in (10, 50, largest):
-        line, label = summary_row(summary, "author", "mlp", classes), class_label(classes, largest)
-        rows.append([label, "ours, validation hold-out", *[cell(line, s) for s in SETS]])
-        rows.append([label, EFFECT_LABEL, *[effect_cell(effect, "author", classes, s) for s in SETS]])
-    return markdown(["authors", "", *SETS[:4], "{f1,f3,f4,f5}", "all", "f7"], rows)
 
 
 PAGE_HEADINGS = {
