@@ -3,8 +3,12 @@
 A section of a page under docs/ (from one ``##`` heading to the next) that names folders
 ``docs/evidence/<name>/`` must quote only numbers found in those folders' stored outputs: every
 decimal number of its prose and tables (fenced code blocks left out) equals, at the precision it
-is written with, a value of one of the cited folders' CSV files or of their ``run.json``. Whole numbers
-(counts, years, seeds) are not checked. A number that is neither is reported with its section.
+is written with, a value of one of the cited folders' CSV files or of their ``run.json``, and so does
+every whole number (a count, a size, a seed; ``1,600`` is 1600), except the names of things that are not
+measurements: references (``Table 2``, ``section 3``, ``issue 26 item 2``), the year of a citation
+(``Stamatatos (2017)``, ``et al., 2023``) and the parts of identifiers (``f3``, ``T1``, ``torch 2.13.0``,
+a commit). A number that is neither is reported with its section. Values the paper quotes are stored
+too, in a ``paper.csv`` of the folder that cites them.
 """
 
 from __future__ import annotations
@@ -24,6 +28,16 @@ DECIMAL = re.compile(r"(?<![\w.])-?\d+\.\d+(?![\w.])")
 FENCE = re.compile(r"```.*?```", re.S)
 # not measurements: addresses (a DOI's 10.5281) and licence versions (CC BY 4.0)
 NAMES = re.compile(r"https?://\S+|\bCC BY(?:-[A-Z]+)* \d+\.\d+")
+# a whole number standing alone (digits, or digits in groups of three after commas: 12,800);
+# not a part of a decimal, a version or an identifier (f3, T1-T4, 24680b5, ENG18460)
+WHOLE = re.compile(r"(?<![\w.,])-?\d{1,3}(?:,\d{3})+(?![\w.]|,\d)|(?<![\w.,])-?\d+(?![\w.]|,\d{3}(?!\d))")
+# names, not measurements: references to a table, figure, section, issue, item, stop, equation or
+# page (with their lists and ranges: Tables 2-4, items 1 and 3), and the year of a citation
+REFERENCE = re.compile(
+    r"\b(?:Tables?|Figures?|Fig\.|[Ss]ections?|§|[Ii]ssues?|[Ii]tems?|[Ss]tops?|[Ee]quations?|[Ee]q\.|pages?|pp?\.)"
+    r"\s*\d+(?:(?:\s*(?:-|–|,|and|to)\s*)\d+)*"
+    r"|\((?:[^()]*?,\s*)?(?:1[5-9]|20)\d\d[a-z]?\)|\bet al\.,?\s+(?:1[5-9]|20)\d\d\b"
+)
 
 
 def sections(text: str) -> list[tuple[str, str]]:
@@ -74,6 +88,19 @@ def untraced(body: str, values: np.ndarray) -> list[str]:
     return missing
 
 
+def untraced_whole(body: str, values: np.ndarray) -> list[str]:
+    """The whole numbers of ``body`` (references and citation years left out) that are not a stored
+    value: ``x`` in ``values`` exactly (``1,600`` read as 1600)."""
+    body = REFERENCE.sub(" ", body)
+    missing = []
+    for match in WHOLE.finditer(body):
+        x = float(match.group().replace(",", ""))
+        i = np.searchsorted(values, x - 1e-9, side="left")
+        if i >= len(values) or abs(values[i] - x) > 1e-9:
+            missing.append(match.group())
+    return missing
+
+
 def cited_sections() -> list[tuple[str, str, tuple[str, ...], str]]:
     """(page, heading, evidence folder names, body) of every docs section citing stored outputs."""
     found = []
@@ -96,6 +123,16 @@ def test_the_matcher_reports_a_number_not_stored(tmp_path):
     assert sections("## C\nCC BY 4.0, https://doi.org/10.5281/z.3 and 0.2\n") == [("## C", "\n,  and 0.2\n")]
 
 
+def test_the_whole_number_matcher_reads_counts_and_leaves_names_out():
+    values = np.array([-3.0, 0.0, 1.0, 4.0, 7.0, 1600.0, 1840.0, 12800.0])
+    body = (
+        "1,600 marks and 12800 more, 7 seeds (T1-T4, f3, f9, 24680b5, torch 2.13.0, 0.5 and 8.25); "
+        "Tables 2-4, section 3, issue 26 item 2, Stamatatos (2017), Smith et al., 2023, "
+        "(Darmon et al., 2019); a range 1840-1920, -3 and 12,345 and 5 and 6%"
+    )
+    assert untraced_whole(body, values) == ["1920", "12,345", "5", "6"]
+
+
 def test_some_section_cites_stored_outputs():
     assert {name for _, _, names, _ in cited_sections() for name in names} >= {"editions", "languages"}
 
@@ -113,6 +150,21 @@ def test_every_decimal_of_a_citing_section_is_a_stored_value(page, heading, name
     missing = untraced(body, values)
     cited = ", ".join(f"docs/evidence/{name}/" for name in names)
     assert not missing, f"docs/{page} {heading}: numbers not in {cited}: {', '.join(missing)}"
+
+
+RECORD_CITING = [case for case in CITING if case[0] in ("results.md", "performance.md", "method.md", "languages.md")]
+
+
+@pytest.mark.parametrize(
+    ("page", "heading", "names", "body"), RECORD_CITING,
+    ids=[f"{p}:{'+'.join(n)}:{h[3:40]}" for p, h, n, _ in RECORD_CITING],
+)  # fmt: skip
+def test_every_whole_number_of_a_record_section_is_a_stored_value(page, heading, names, body):
+    """Issue 35's target: 100% of the numbers of the record traced, counts included."""
+    values = np.sort(np.concatenate([stored_values(EVIDENCE / name) for name in names]))
+    missing = untraced_whole(CITED.sub(" ", body), values)
+    cited = ", ".join(f"docs/evidence/{name}/" for name in names)
+    assert not missing, f"docs/{page} {heading}: whole numbers not in {cited}: {', '.join(missing)}"
 
 
 def absolute_paths(value: object) -> list[str]:
@@ -142,14 +194,16 @@ NOT_TRACED_YET: set[tuple[str, str]] = set()
 
 
 def uncited_sections(pages: tuple[str, ...]) -> set[tuple[str, str]]:
-    """(page, heading) of every section of ``pages`` with a decimal number and no cited folder;
-    the text above a page's first ``##`` heading is the section ``(preamble)``."""
+    """(page, heading) of every section of ``pages`` with a number (a decimal, or a whole number
+    that is not a reference) and no cited folder; the text above a page's first ``##`` heading is
+    the section ``(preamble)``."""
     found = set()
     for page in pages:
         text = (REPO / "docs" / page).read_text(encoding="utf-8")
         preamble = NAMES.sub("", FENCE.sub("", re.split(r"^## ", text, maxsplit=1, flags=re.M)[0]))
         for heading, body in [("(preamble)", preamble), *sections(text)]:
-            if DECIMAL.search(body) and not CITED.search(body):
+            quotes_numbers = DECIMAL.search(body) or WHOLE.search(REFERENCE.sub(" ", body))
+            if quotes_numbers and not CITED.search(body):
                 found.add((page, heading))
     return found
 
