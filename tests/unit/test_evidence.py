@@ -30,7 +30,10 @@ FENCE = re.compile(r"```.*?```", re.S)
 NAMES = re.compile(r"https?://\S+|\bCC BY(?:-[A-Z]+)* \d+\.\d+")
 # a whole number standing alone (digits, or digits in groups of three after commas: 12,800);
 # not a part of a decimal, a version or an identifier (f3, T1-T4, 24680b5, ENG18460)
-WHOLE = re.compile(r"(?<![\w.,])-?\d{1,3}(?:,\d{3})+(?![\w.]|,\d)|(?<![\w.,])-?\d+(?![\w.]|,\d{3}(?!\d))")
+# (nor the exponent of 5.6e-16)
+WHOLE = re.compile(
+    r"(?<![\w.,])(?<![eE][-+])-?\d{1,3}(?:,\d{3})+(?![\w.]|,\d)|(?<![\w.,])(?<![eE][-+])-?\d+(?![\w.]|,\d{3}(?!\d))"
+)
 # names, not measurements: references to a table, figure, section, issue, item, stop, equation or
 # page (with their lists and ranges: Tables 2-4, items 1 and 3), and the year of a citation
 REFERENCE = re.compile(
@@ -128,7 +131,7 @@ def test_the_whole_number_matcher_reads_counts_and_leaves_names_out():
     body = (
         "1,600 marks and 12800 more, 7 seeds (T1-T4, f3, f9, 24680b5, torch 2.13.0, 0.5 and 8.25); "
         "Tables 2-4, section 3, issue 26 item 2, Stamatatos (2017), Smith et al., 2023, "
-        "(Darmon et al., 2019); a range 1840-1920, -3 and 12,345 and 5 and 6%"
+        "(Darmon et al., 2019); a range 1840-1920, -3 and 12,345 and 5 and 6%, p below 5.6e-16 or 1e+25"
     )
     assert untraced_whole(body, values) == ["1920", "12,345", "5", "6"]
 
