@@ -4,7 +4,8 @@ the validation hold-out's author and genre rows) from the stored summaries
 
 Every cell is a stored value rounded: ``mean ± sd`` over seeds at three decimals, the paper's
 printed value (``paper_tables.csv``), the difference to the paper ``d = mean - paper`` at three
-decimals and ``d / sd`` (the sd over seeds) at one (``paper_comparison.csv``). The page quotes
+decimals and ``d / sd`` (the sd over seeds) at one (``paper_comparison.csv``). Training and test sizes
+(means over seeds) are shown as stored: whole, or at one decimal (:func:`count_cell`). The page quotes
 these tables verbatim; ``tests/unit/test_results_tables.py`` compares them row by row.
 """
 
@@ -29,6 +30,8 @@ WORD_METHODS = (
     ("mlp", "all+words", "network, words + all punctuation features", None),
 )
 """(method, feature-set prefix, label, punctuation row shown beside it: method, set, label)."""
+PAPER_GENRE_SIZES = (1930, 483)
+"""The training and test documents of the paper's 32-genre row (Table 4)."""
 
 
 def cell(line: pd.Series, name: str) -> str:
@@ -37,6 +40,11 @@ def cell(line: pd.Series, name: str) -> str:
     if mean is None or pd.isna(mean):
         return ""
     return f"{mean:.3f}" + ("" if sd is None or pd.isna(sd) else f" ± {sd:.3f}")
+
+
+def count_cell(value: float) -> str:
+    """A count or a mean count over seeds as stored: whole (``310``) or at one decimal (``221.2``)."""
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
 
 
 def summary_row(summary: pd.DataFrame, task: str, method: str, classes: int) -> pd.Series:
@@ -97,7 +105,7 @@ def table2(author: pd.DataFrame, comparison: pd.DataFrame, paper: pd.DataFrame) 
         if classes != largest:
             printed = paper_cells(paper, "author", "kl", classes, (*KL_SETS, "baseline"))
             rows.append([label, "", "", "paper", *printed[:4], "", printed[4]])
-        rows.append([label, f"{line['n_train']:.0f}", f"{line['n_test']:.0f}", "ours",
+        rows.append([label, count_cell(line["n_train"]), count_cell(line["n_test"]), "ours",
                      *[cell(line, s) for s in (*KL_SETS, "f7")], f"{line['baseline']:.3f}"])  # fmt: skip
         if classes != largest:
             rows.append([label, "", "", "difference (sd over seeds)",
@@ -125,12 +133,12 @@ def table3(author: pd.DataFrame, comparison: pd.DataFrame, paper: pd.DataFrame) 
 def table4(genre: pd.DataFrame, paper: pd.DataFrame) -> list[str]:
     """Table 4: genres, the paper's 32-genre network row beside ours (network and KL)."""
     largest = int(genre["n_classes"].max())
-    rows = [["32", "paper (network)", "1930", "483", *paper_cells(paper, "genre", "mlp", 32, (*SETS[:6], "")),
+    rows = [["32", "paper (network)", *map(str, PAPER_GENRE_SIZES), *paper_cells(paper, "genre", "mlp", 32, (*SETS[:6], "")),
              paper_cells(paper, "genre", "mlp", 32, ("baseline",))[0]]]  # fmt: skip
     for classes in (largest, 10):
         for method, name in (("mlp", "ours, network, paper's protocol"), ("kl", "ours, KL nearest class")):
             line = summary_row(genre, "genre", method, classes)
-            rows.append([class_label(classes, largest), name, f"{line['n_train']:.0f}", f"{line['n_test']:.0f}",
+            rows.append([class_label(classes, largest), name, count_cell(line["n_train"]), count_cell(line["n_test"]),
                          *[cell(line, s) for s in SETS], f"{line['baseline']:.3f}" if method == "mlp" else ""])  # fmt: skip
     header = ["genres", "", "train", "test", "f1", "f3", "f4", "f5", "{f1,f3,f4,f5}", "all", "f7", "baseline"]
     return markdown(header, rows)
@@ -177,7 +185,7 @@ def validation_table(summary: pd.DataFrame, effect: pd.DataFrame, task: str, siz
     rows = []
     for classes in (largest if size is None else size for size in sizes):
         line, label = summary_row(summary, task, "mlp", classes), class_label(classes, largest)
-        counts = [f"{line['n_train']:.0f}", f"{line['n_test']:.0f}"] if genre else []
+        counts = [count_cell(line["n_train"]), count_cell(line["n_test"])] if genre else []
         name = "ours, network, validation hold-out" if genre else "ours, validation hold-out"
         rows.append([label, name, *counts, *[cell(line, s) for s in SETS]])
         rows.append([label, EFFECT_LABEL, *([""] * len(counts)), *[effect_cell(effect, task, classes, s) for s in SETS]])

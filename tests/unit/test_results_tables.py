@@ -15,6 +15,8 @@ import pytest
 from punctstyle.report.table_spec import marked_tables, render_marked
 from punctstyle.report.results_tables import (
     PAGE_HEADINGS,
+    PAPER_GENRE_SIZES,
+    count_cell,
     effect_cell,
     page_table,
     paper_number,
@@ -22,6 +24,7 @@ from punctstyle.report.results_tables import (
     rewrite_docs_page,
     rewrite_results,
     table2,
+    table4,
     table_differences,
 )
 
@@ -97,7 +100,8 @@ def test_cells_are_the_stored_values_rounded():
         tuple(c.strip() for c in line.strip("|").split("|")[:4]): line for line in table2(author, comparison, paper)
     }
     kl50 = author[(author["method"] == "kl") & (author["n_classes"] == 50)].iloc[0]
-    ours = rows[("50", "606", "139", "ours")]
+    assert (kl50["n_train"], kl50["n_test"]) == (606.4, 138.6)  # means over seeds, shown as stored
+    ours = rows[("50", "606.4", "138.6", "ours")]
     assert f"{kl50['accuracy[f3]']:.3f} ± {kl50['accuracy_std[f3]']:.3f}" in ours
     line = comparison[
         (comparison["method"] == "kl") & (comparison["classes"] == 50) & (comparison["feature set"] == "f3")
@@ -107,6 +111,15 @@ def test_cells_are_the_stored_values_rounded():
     assert in_sd == pytest.approx(diff / kl50["accuracy_std[f3]"], rel=1e-4)
     assert f"{diff:+.3f} ({in_sd:+.1f})" in rows[("50", "", "", "difference (sd over seeds)")]
     assert [paper_number(v) for v in (0.3, 0.029, 0.8, 0.0079)] == ["0.30", "0.029", "0.80", "0.0079"]
+
+
+def test_counts_are_shown_as_stored_and_the_papers_genre_row_with_its_sizes():
+    assert [count_cell(v) for v in (310.0, 27, 221.2, 54.8, 0.0)] == ["310", "27", "221.2", "54.8", "0"]
+    genre, paper = pd.read_csv(RUN / "genre_summary.csv"), pd.read_csv(RUN / "paper_tables.csv")
+    first = [c.strip() for c in table4(genre, paper)[2].strip("|").split("|")]
+    assert first[:4] == ["32", "paper (network)", *map(str, PAPER_GENRE_SIZES)]
+    stored = pd.read_csv(RUN / "paper.csv")  # benchmarks/store_counts.py
+    assert stored.set_index("quantity")["paper"].to_dict() == dict(zip(("train", "test"), PAPER_GENRE_SIZES))
 
 
 def test_the_protocol_effect_cell_is_the_paired_mean_sd_and_seed_count():
