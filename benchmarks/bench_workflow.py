@@ -369,6 +369,17 @@ def compare_tables(a: Path, b: Path) -> list[str]:
     return problems
 
 
+def bytecode_condition(environ: dict[str, str]) -> str:
+    """Whether the per-book processes find the package's modules compiled: Python writes no
+    ``__pycache__`` when ``PYTHONDONTWRITEBYTECODE`` is set to a non-empty value, and an editable
+    install (this repository) then compiles every module of the package from its source in every
+    process (about 0.03 CPU s of an extraction job: docs/performance.md, "Cutting a book's
+    processes"); the installed libraries come with theirs."""
+    if environ.get("PYTHONDONTWRITEBYTECODE"):
+        return "not written (PYTHONDONTWRITEBYTECODE set): the package compiled from source in every process"
+    return "written and reused (__pycache__)"
+
+
 def tree_commit(tree: Path) -> str:
     """The short commit of a checkout."""
     out = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
@@ -483,6 +494,7 @@ def main(argv: list[str] | None = None) -> int:
                                                "seed": args.seed, "book_ids": sorted(sample["Text#"].astype(int).tolist())},
                 "corpus_tables_identical": (len(outdirs) == 2 and not problems) if len(outdirs) == 2 else None,
                 "clock": "getrusage(RUSAGE_CHILDREN) around each snakemake call: user + system of the process tree",
+                "package_bytecode": bytecode_condition(dict(os.environ)),
             })
     finally:
         if not args.keep and ok:

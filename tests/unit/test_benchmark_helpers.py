@@ -335,3 +335,11 @@ def test_bench_workflow_runs_a_book_command_with_the_workflows_variables():
                                  top=2)
     assert rows == [{"tree": "t", "rule": "extract_book", "cpu_s": 0.4, "imports_ms": 71.0,
                      "heaviest_imports": "numpy 50; b 20"}]
+
+
+def test_bench_workflow_records_whether_the_package_is_compiled_in_every_process():
+    workflow = load("bench_workflow")
+    for value in ("1", "x"):
+        assert workflow.bytecode_condition({"PYTHONDONTWRITEBYTECODE": value}).startswith("not written")
+    for environ in ({}, {"PYTHONDONTWRITEBYTECODE": ""}):  # Python ignores the empty value
+        assert workflow.bytecode_condition(environ) == "written and reused (__pycache__)"
