@@ -141,7 +141,7 @@ def repair_rows(text: str, repeats: int) -> list[dict]:
     for level in (6, 1):
         size = len(gzip.compress(data, compresslevel=level, mtime=0)) / 2**20
         times = cpu_of(lambda lv=level: gzip.compress(data, compresslevel=lv, mtime=0), repeats)
-        rows.append(_row("download: gzip of the text", f"level {level}", times, mb=size))
+        rows.append(_row("download: gzip of the text", f"level {level}", times, mb=size, gzip_level=level))
     return rows
 
 
@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         write_evidence(args.evidence, {"pieces.csv": table}, {
             "command": f"python benchmarks/book_pieces.py --text books/{args.text.name} --rules RULES "
                        f"--repeats {args.repeats} --evidence OUT",
-            "commit": revision, "book": args.text.name.split(".")[0], "text_mb": len(text.encode("utf-8")) / 2**20,
+            "commit": revision, "book": int(args.text.name.split(".")[0]), "text_mb": len(text.encode("utf-8")) / 2**20,
             "clock": "time.process_time() (user + system of the process), median over the repeats",
             "load_1min_after": os.getloadavg()[0],
         })  # fmt: skip

@@ -343,3 +343,18 @@ def test_bench_workflow_records_whether_the_package_is_compiled_in_every_process
         assert workflow.bytecode_condition({"PYTHONDONTWRITEBYTECODE": value}).startswith("not written")
     for environ in ({}, {"PYTHONDONTWRITEBYTECODE": ""}):  # Python ignores the empty value
         assert workflow.bytecode_condition(environ) == "written and reused (__pycache__)"
+
+
+def test_book_pieces_splits_cumulative_process_times_into_steps():
+    pieces = load("book_pieces")
+    steps = pieces.step_seconds({"start": 0.03, "numpy": 0.1, "pyarrow.parquet": 0.15, "work": 0.4})
+    assert list(steps) == ["start", "numpy", "pyarrow.parquet", "work"]
+    assert np.allclose(list(steps.values()), [0.03, 0.07, 0.05, 0.25])
+    text = "He said--no; he said:yes — a,b\n" * 3
+    rows = pieces.repair_rows(text, repeats=1)
+    assert [(r["piece"], r["condition"]) for r in rows] == [
+        ("repair: dashes", "as written"), ("repair: dashes", "faster form"),
+        ("repair: glued marks", "as written"), ("repair: glued marks", "faster form"),
+        ("download: gzip of the text", "level 6"), ("download: gzip of the text", "level 1"),
+    ]  # fmt: skip
+    assert all(r["same_matches"] for r in rows[:4]) and [r["gzip_level"] for r in rows[4:]] == [6, 1]
