@@ -100,12 +100,14 @@ def package_copies(folder: Path) -> dict[str, Path]:
 
 
 def extraction_steps(root: Path, text: Path, rules: Path, provenance: Path, out: Path) -> dict[str, float]:
-    """One extraction child with the package of ``root``: each step's CPU s."""
+    """One extraction child with the package of ``root``: each step's CPU s (run in ``root``:
+    ``python -c`` puts its working directory first on ``sys.path``, so a checkout there would be
+    imported instead of the copy)."""
     env = dict(os.environ, PYTHONPATH=str(root), PYTHONDONTWRITEBYTECODE="1", OPENBLAS_NUM_THREADS="1",
                OMP_NUM_THREADS="1")  # fmt: skip
     book_id = text.name.split(".")[0]
     result = subprocess.run([sys.executable, "-c", CHILD, str(text), str(rules), str(out), str(provenance), book_id],
-                            env=env, check=True, capture_output=True, text=True)  # fmt: skip
+                            env=env, cwd=root, check=True, capture_output=True, text=True)  # fmt: skip
     return step_seconds(json.loads(result.stdout.strip().splitlines()[-1]))
 
 
@@ -157,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--evidence", type=Path, metavar="OUT")
     args = parser.parse_args(argv)
+    args.text, args.rules = args.text.resolve(), args.rules.resolve()
     revision = commit()
     text = gzip.decompress(args.text.read_bytes()).decode("utf-8")
     steps: dict[tuple[str, str], list[float]] = {}
