@@ -358,3 +358,17 @@ def test_book_pieces_splits_cumulative_process_times_into_steps():
         ("download: gzip of the text", "level 6"), ("download: gzip of the text", "level 1"),
     ]  # fmt: skip
     assert all(r["same_matches"] for r in rows[:4]) and [r["gzip_level"] for r in rows[4:]] == [6, 1]
+
+
+def test_bench_workflow_differences_are_this_tree_minus_the_baseline():
+    workflow = load("bench_workflow")
+    calls = pd.DataFrame({"tree": ["this tree", "baseline"], "cpu_s_a_book": [0.5, 0.8], "jobs_cpu_s_a_book": [0.4, 0.6]})
+    processes = pd.DataFrame({"tree": ["this tree", "this tree", "baseline", "baseline", "baseline"],
+                              "rule": ["download_book", "extract_book", "download_book", "extract_book", "book_features"],
+                              "cpu_s": [0.1, 0.3, 0.2, 0.4, 0.2]})  # fmt: skip
+    table = workflow.differences(calls, processes).set_index("what")
+    assert list(table.index) == ["whole call, a book", "the books' jobs, a book", "process download_book",
+                                 "process extract_book"]  # fmt: skip
+    assert np.allclose(table["difference"], [-0.3, -0.2, -0.1, -0.1])
+    assert np.allclose(table["ratio"], [0.5 / 0.8, 0.4 / 0.6, 0.5, 0.75])
+    assert list(workflow.differences(calls, None)["what"]) == ["whole call, a book", "the books' jobs, a book"]
