@@ -42,8 +42,11 @@ at most 1.0 CPU s a book over its three jobs.
 
 ``--evidence OUT`` (with ``--whole-call``): the figures as ``OUT/calls.csv`` (one line per tree:
 the whole call, the fixed part, per book), ``OUT/processes.csv`` (``--processes``: CPU s of each
-per-book process and its heaviest imports) and ``OUT/run.json`` (command, commits, sample, whether
-the corpus tables are identical; benchmarks/evidence_run.py).
+per-book process and its heaviest imports), with ``--baseline`` ``OUT/differences.csv`` (this tree
+minus the baseline: a book's CPU and each per-book process both run; ``--differences OUT`` alone
+writes it again from the stored tables) and ``OUT/run.json`` (command, commits, sample, whether
+the corpus tables are identical, whether the package's bytecode was cached;
+benchmarks/evidence_run.py).
 
 Usage: ``python benchmarks/bench_workflow.py [--books 200] [--seed 0] [--baseline PATH]
 [--quotation double|any|none] [--keep] [--whole-call [--processes 10 --repeats 3] [--evidence OUT]]``.
@@ -369,6 +372,17 @@ def compare_tables(a: Path, b: Path) -> list[str]:
     return problems
 
 
+def bytecode_condition(environ: dict[str, str]) -> str:
+    """Whether the per-book processes find the package's modules compiled: Python writes no
+    ``__pycache__`` when ``PYTHONDONTWRITEBYTECODE`` is set to a non-empty value, and an editable
+    install (this repository) then compiles every module of the package from its source in every
+    process (about 0.03 CPU s of an extraction job: docs/performance.md, "Cutting a book's
+    processes"); the installed libraries come with theirs."""
+    if environ.get("PYTHONDONTWRITEBYTECODE"):
+        return "not written (PYTHONDONTWRITEBYTECODE set): the package compiled from source in every process"
+    return "written and reused (__pycache__)"
+
+
 def tree_commit(tree: Path) -> str:
     """The short commit of a checkout."""
     out = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
@@ -394,6 +408,34 @@ def process_rows(label: str, costs: list[ProcessCost], top: int = 4) -> list[dic
     return rows
 
 
+def differences(calls: pd.DataFrame, processes: pd.DataFrame | None) -> pd.DataFrame:
+    """This tree minus the baseline, in the same run: CPU s a book of the whole call and of the
+    books' jobs (``calls.csv``), and CPU s of each per-book process both trees run
+    (``processes.csv``); ``ratio`` is this tree / the baseline."""
+    trees = calls.set_index("tree")
+    rows = [("whole call, a book", "cpu_s_a_book"), ("the books' jobs, a book", "jobs_cpu_s_a_book")]
+    out = [{"what": what, "this_tree": trees.loc["this tree", col], "baseline": trees.loc["baseline", col]}
+           for what, col in rows]  # fmt: skip
+    if processes is not None and len(processes):
+        by = processes.set_index(["tree", "rule"])["cpu_s"]
+        for rule in processes.loc[processes["tree"] == "this tree", "rule"]:
+            if ("baseline", rule) in by.index:
+                out.append({"what": f"process {rule}", "this_tree": by[("this tree", rule)],
+                            "baseline": by[("baseline", rule)]})  # fmt: skip
+    table = pd.DataFrame(out)
+    table["difference"] = table["this_tree"] - table["baseline"]
+    table["ratio"] = table["this_tree"] / table["baseline"]
+    return table
+
+
+def store_differences(folder: Path) -> pd.DataFrame:
+    """``folder/differences.csv`` from the folder's stored ``calls.csv`` (and ``processes.csv``)."""
+    processes = folder / "processes.csv"
+    table = differences(pd.read_csv(folder / "calls.csv"), pd.read_csv(processes) if processes.is_file() else None)
+    table.to_csv(folder / "differences.csv", index=False, float_format="%.6g")
+    return table
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mirror", type=Path, default=DEFAULT_MIRROR)
@@ -414,7 +456,13 @@ def main(argv: list[str] | None = None) -> int:
         "--snakemake-args", default="", help="extra snakemake options for this tree, e.g. '--scheduler ilp'"
     )
     parser.add_argument("--evidence", type=Path, metavar="OUT", help="with --whole-call: store the figures in OUT")
+    parser.add_argument(
+        "--differences", type=Path, metavar="OUT", help="only (re)write OUT/differences.csv from OUT's stored tables"
+    )
     args = parser.parse_args(argv)
+    if args.differences:
+        print(store_differences(args.differences).to_string(index=False))
+        return 0
     revision = commit()
     calls: list[dict] = []
     processes: list[dict] = []
@@ -483,7 +531,10 @@ def main(argv: list[str] | None = None) -> int:
                                                "seed": args.seed, "book_ids": sorted(sample["Text#"].astype(int).tolist())},
                 "corpus_tables_identical": (len(outdirs) == 2 and not problems) if len(outdirs) == 2 else None,
                 "clock": "getrusage(RUSAGE_CHILDREN) around each snakemake call: user + system of the process tree",
+                "package_bytecode": bytecode_condition(dict(os.environ)),
             })
+            if args.baseline and not args.no_tree:
+                store_differences(args.evidence)
     finally:
         if not args.keep and ok:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -115,8 +115,17 @@ _END_MARKER_LINE = re.compile(r"\n\*\*\*[ \t]*END OF")
 
 _DOUBLE_QUOTES = re.compile("[“”„‟«»]|``|''")
 _SINGLE_QUOTES = re.compile("[‘’‚‛]")
-_DASHES = re.compile(r"\s*(?:—|–|-{2,})\s*")
-_GLUED_MARK = re.compile(r"(?<=[^\W\d_])([,;:?!])(?=[^\W\d_]|[\"'])")
+_DASHES = re.compile(r"[\s—–-](?:(?<=\s)\s*(?:—|–|-{2,})|(?<=[—–])|(?<=-)-+)\s*")
+r"""A dash (``—``, ``–`` or two hyphens or more) with the whitespace around it: the matches of
+``\s*(?:—|–|-{2,})\s*``, written to start with a character class (whitespace or a dash) so
+that ``re`` skips to the candidates instead of trying ``\s*`` at every character (a quarter
+less CPU; ``tests/unit/test_clean_pieces.py`` checks the matches against that pattern)."""
+_GLUED_MARK = re.compile(r"([,;:?!])(?<=[^\W\d_][,;:?!])(?=[^\W\d_]|[\"'])")
+r"""A comma, semicolon, colon, question or exclamation mark after a letter and before a letter
+or a quotation mark (group 1: the mark): the matches of
+``(?<=[^\W\d_])([,;:?!])(?=[^\W\d_]|[\"'])``, written to start with the mark so that ``re``
+skips to the marks instead of trying the look-behind at every character (a fifth of the
+CPU; checked against that pattern by the same test)."""
 _SPACED_PERIODS = re.compile(r"\.(?: \.){2,}")
 _PIECE_CUT = re.compile(r"[^\s\-—–](?:\r\n?|\n)(?=[^\s\-—–])")
 """A line break (``\\r\\n``, ``\\r`` or ``\\n``) between two characters that are neither

@@ -335,3 +335,40 @@ def test_bench_workflow_runs_a_book_command_with_the_workflows_variables():
                                  top=2)
     assert rows == [{"tree": "t", "rule": "extract_book", "cpu_s": 0.4, "imports_ms": 71.0,
                      "heaviest_imports": "numpy 50; b 20"}]
+
+
+def test_bench_workflow_records_whether_the_package_is_compiled_in_every_process():
+    workflow = load("bench_workflow")
+    for value in ("1", "x"):
+        assert workflow.bytecode_condition({"PYTHONDONTWRITEBYTECODE": value}).startswith("not written")
+    for environ in ({}, {"PYTHONDONTWRITEBYTECODE": ""}):  # Python ignores the empty value
+        assert workflow.bytecode_condition(environ) == "written and reused (__pycache__)"
+
+
+def test_book_pieces_splits_cumulative_process_times_into_steps():
+    pieces = load("book_pieces")
+    steps = pieces.step_seconds({"start": 0.03, "numpy": 0.1, "pyarrow.parquet": 0.15, "work": 0.4})
+    assert list(steps) == ["start", "numpy", "pyarrow.parquet", "work"]
+    assert np.allclose(list(steps.values()), [0.03, 0.07, 0.05, 0.25])
+    text = "He said--no; he said:yes — a,b\n" * 3
+    rows = pieces.repair_rows(text, repeats=1)
+    assert [(r["piece"], r["condition"]) for r in rows] == [
+        ("repair: dashes", "as written"), ("repair: dashes", "faster form"),
+        ("repair: glued marks", "as written"), ("repair: glued marks", "faster form"),
+        ("download: gzip of the text", "level 6"), ("download: gzip of the text", "level 1"),
+    ]  # fmt: skip
+    assert all(r["same_matches"] for r in rows[:4]) and [r["gzip_level"] for r in rows[4:]] == [6, 1]
+
+
+def test_bench_workflow_differences_are_this_tree_minus_the_baseline():
+    workflow = load("bench_workflow")
+    calls = pd.DataFrame({"tree": ["this tree", "baseline"], "cpu_s_a_book": [0.5, 0.8], "jobs_cpu_s_a_book": [0.4, 0.6]})
+    processes = pd.DataFrame({"tree": ["this tree", "this tree", "baseline", "baseline", "baseline"],
+                              "rule": ["download_book", "extract_book", "download_book", "extract_book", "book_features"],
+                              "cpu_s": [0.1, 0.3, 0.2, 0.4, 0.2]})  # fmt: skip
+    table = workflow.differences(calls, processes).set_index("what")
+    assert list(table.index) == ["whole call, a book", "the books' jobs, a book", "process download_book",
+                                 "process extract_book"]  # fmt: skip
+    assert np.allclose(table["difference"], [-0.3, -0.2, -0.1, -0.1])
+    assert np.allclose(table["ratio"], [0.5 / 0.8, 0.4 / 0.6, 0.5, 0.75])
+    assert list(workflow.differences(calls, None)["what"]) == ["whole call, a book", "the books' jobs, a book"]

@@ -3,12 +3,14 @@ one by one gives the whole text's sequence (bounded memory, issue 14 item 1)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from punctstyle.book.steps import clean_and_extract
 from punctstyle.book.inclusion import count_double_quotes
-from punctstyle.text.clean import _PIECE_CUT, clean_pieces, clean_text, raw_pieces
+from punctstyle.text.clean import _DASHES, _GLUED_MARK, _PIECE_CUT, clean_pieces, clean_text, raw_pieces
 from punctstyle.text.chunk_cache import ChunkCachedExtractor
 from punctstyle.text.extract import extract_with_spacy
 from tests.conftest import LE_GUIN
@@ -101,3 +103,31 @@ def test_the_header_and_licence_go_with_or_without_the_space_after_the_stars(spa
         assert "".join(clean_pieces(text, piece_chars)) == cleaned
     # without the end marker nothing is stripped: the text may not be Gutenberg's
     assert "Gutenberg" in clean_text(text.replace(f"***{space}END OF", "END"))
+
+
+# The repair patterns as first written: the faster forms in punctstyle.text.clean must match
+# exactly where these do (same spans, same group), so that their substitutions are the same.
+_DASHES_AS_WRITTEN = re.compile(r"\s*(?:—|–|-{2,})\s*")
+_GLUED_MARK_AS_WRITTEN = re.compile(r"(?<=[^\W\d_])([,;:?!])(?=[^\W\d_]|[\"'])")
+# every class the patterns look at: whitespace (ASCII and not), dashes and lone hyphens,
+# the glued marks and others, ASCII and non-ASCII letters, digits and the underscore, quotes
+_ALPHABET = [" ", "  ", "\n", "\t", "\r", "\u00a0", "\u2028", "—", "–", "-", "--", ",", ";", ":", "?", "!",
+             ".", "a", "Z", "é", "ж", "1", "_", '"', "'", "(", "x—y", " -- "]  # fmt: skip
+
+
+def _matches(pattern: re.Pattern[str], text: str) -> list[tuple[tuple[int, int], tuple]]:
+    return [(m.span(), m.groups()) for m in pattern.finditer(text)]
+
+
+@pytest.mark.parametrize(
+    ("fast", "written"), [(_DASHES, _DASHES_AS_WRITTEN), (_GLUED_MARK, _GLUED_MARK_AS_WRITTEN)], ids=["dashes", "glued"]
+)
+def test_the_fast_repair_patterns_match_where_the_written_ones_do(fast, written):
+    rng = np.random.default_rng(37)
+    texts = [*TRICKY_TEXTS, "", "—", "--", "-", " \n—\t ", "a,b a;\"c 1,000 a_,b é!ж"]
+    texts += ["".join(rng.choice(_ALPHABET, size=int(rng.integers(1, 60)))) for _ in range(3000)]
+    for text in texts:
+        assert _matches(fast, text) == _matches(written, text), text
+    whole = "".join(texts)
+    assert fast.sub(" — ", whole) == written.sub(" — ", whole)
+    assert _matches(fast, whole) == _matches(written, whole)

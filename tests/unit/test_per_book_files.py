@@ -116,3 +116,17 @@ def test_a_job_ends_with_its_log_and_output_flushed_and_status_0(tmp_path):
     result = subprocess.run([sys.executable, "-c", FINISH_A_JOB, str(log)], capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout == "written"
     assert log.read_text().rstrip().endswith("book 7: included")
+
+
+def test_a_book_text_is_gzip_level_1_without_mtime_and_reads_back(tmp_path):
+    from punctstyle.io import read_gzip_text, write_gzip_text_atomic
+
+    text = '"Yes," she said; no — é, ж.\n' * 300
+    path = tmp_path / "1.txt.gz"
+    write_gzip_text_atomic(path, text)
+    data = path.read_bytes()
+    assert data == gzip.compress(text.encode("utf-8"), compresslevel=1, mtime=0)
+    assert data[4:8] == b"\0\0\0\0" and data[8] == 4  # mtime 0; XFL 4: the fastest level
+    assert read_gzip_text(path) == text
+    write_gzip_text_atomic(path, text)
+    assert path.read_bytes() == data  # equal texts, equal bytes
