@@ -44,10 +44,6 @@ NO_TEST_ROWS = [
     ("recognition accuracies", f"{NO_TEST}; the recognition rows were fitted but test no document"),
     ("f3 importance", f"{NO_TEST}; no f3 importance files, figures or table were made"),
 ]
-EXCERPT_WORDS = (
-    "extraction.excerpt_marks is set: the word counts (words/{id}.parquet) are those of whole texts, "
-    "not of their excerpts"
-)
 
 # (texts per author, sentences per text of each author, genre per author or None, years, overlay)
 SHAPES = {
@@ -65,10 +61,6 @@ SHAPES = {
         "texts": [1] * 6, "sentences": [120] * 6, "genres": None, "years": False,
         "overlay": {"selection": {"min_docs_per_author": 1}, "extraction": {"excerpt_marks": 100}},
         "skipped": [("genre analysis", NO_GENRE_COLUMN), ("temporal analysis", NO_DATES),
-                    ("word baselines", EXCERPT_WORDS), ("maps of the words family", EXCERPT_WORDS),
-                    ("rolling attribution's word methods", EXCERPT_WORDS),
-                    ("verification", f"{EXCERPT_WORDS}; verification.bundle_family=all+words uses words (a "
-                                     "punctuation family, e.g. f3, runs on excerpts)"),
                     *NO_TEST_ROWS],
     },
 }
