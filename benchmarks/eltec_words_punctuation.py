@@ -6,6 +6,11 @@ split: the word baselines run beside the punctuation rows).
 
     python benchmarks/eltec_words_punctuation.py docs/evidence/eltec_fra_whole ... \\
         --out docs/evidence/eltec_words_punctuation
+    python benchmarks/eltec_words_punctuation.py docs/evidence/eltec_fra_authors_words --tasks author \\
+        --out docs/evidence/eltec_fra_authors_paired
+
+``--tasks``: the recognition tasks compared (default: time_slot and gender; ``author`` for a run
+of the author rows with their word baselines, e.g. the three-novel authors' excerpts).
 
 Methods compared: KL nearest class on f3, the network on {f1,f3,f4,f5} and on all features
 (punctuation); Burrows' Delta and the network on the 500 most frequent training words, the
@@ -55,12 +60,12 @@ def paired(a: pd.Series, b: pd.Series) -> dict[str, float]:
             "seeds": int(d.size)}
 
 
-def language_rows(folder: Path) -> tuple[list[dict], list[dict]]:
-    """(method rows, comparison rows) of one stored whole-novel run."""
+def language_rows(folder: Path, tasks: tuple[str, ...] = TASKS) -> tuple[list[dict], list[dict]]:
+    """(method rows, comparison rows) of the ``tasks`` of one stored run."""
     language = json.loads((folder / "run.json").read_text(encoding="utf-8"))["config"]["my.yaml"]["tei"]["path"]
     language = Path(language).name
     methods, comparisons = [], []
-    for task in TASKS:
+    for task in tasks:
         table = per_seed(folder, task)
         baseline = float(pd.read_csv(folder / f"{task}_summary.csv")["baseline"].iloc[0])
         for kind, label, _, _ in METHODS:
@@ -80,18 +85,22 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", type=Path)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--tasks", nargs="+", default=list(TASKS))
     args = parser.parse_args()
     own = commit()
     methods, comparisons = [], []
     for folder in args.folders:
-        m, c = language_rows(folder)
+        m, c = language_rows(folder, tuple(args.tasks))
         methods += m
         comparisons += c
     methods_table, comparison_table = pd.DataFrame(methods), pd.DataFrame(comparisons)
     print(methods_table.round(3).to_string(index=False))
     print(comparison_table.round(3).to_string(index=False))
     write_evidence(args.out, {"methods.csv": methods_table, "best_punctuation_minus_best_words.csv": comparison_table},
-                   {"command": "python benchmarks/eltec_words_punctuation.py " + " ".join(f.name for f in args.folders),
+                   {"command": "python benchmarks/eltec_words_punctuation.py "
+                    + " ".join(f"docs/evidence/{f.name}" for f in args.folders)
+                    + ("" if tuple(args.tasks) == TASKS else " --tasks " + " ".join(args.tasks))
+                    + f" --out docs/evidence/{args.out.name}",
                     "commit": own, "sources": [f"docs/evidence/{f.name}/" for f in args.folders]})
     return 0
 
