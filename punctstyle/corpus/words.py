@@ -18,6 +18,12 @@ The corpus word matrix (``corpus/words.npz``, :func:`write_word_matrix` /
   pool words); ``n_words``: every word of the book (the denominator of the relative
   frequencies, words outside the pool included).
 
+Documents cut into excerpts (``extraction.excerpt_marks``) are rows of their own: an excerpt of
+marks ``[f, s)`` counts the words ``[W_f, W_s)`` of its text's word stream, ``W_i`` the words
+before mark ``i`` (:func:`excerpt_word_spans`, :func:`excerpt_word_counts`,
+:mod:`punctstyle.corpus.word_matrix_job`); the analyses' word streams of excerpts are those
+slices too (:func:`document_word_files`).
+
 Inside each recognition row the vocabulary is chosen on the training documents only
 (:func:`select_vocabulary`): the ``k`` words with the largest mean relative frequency over
 the training documents, ``score(w) = (1/|T|) sum_{d in T} c_d(w) / n_d``, ties by word. It

@@ -123,6 +123,11 @@ def test_excerpts_keep_every_reader_of_the_word_matrix():
     assert verification.verification_settings(cut)["families"] == ["f3", "f3+words"]
     assert verification.verification_word_inputs(cut, [1], "x")["word_matrix"] == "r/corpus/words.npz"
     assert rows.length_methods(cut) == {"delta": ["words100"]}
+    # the word matrix cuts each text's word stream by its gaps: the sequences are its inputs
+    from punctstyle.plan import corpus as plan_corpus
+
+    assert plan_corpus.excerpt_sequences(cut, [1, 2]) == ["r/sequences/1.parquet", "r/sequences/2.parquet"]
+    assert plan_corpus.excerpt_sequences({**cut, "extraction": {**cut["extraction"], "excerpt_marks": None}}, [1]) == []
     assert verification.verification_enabled(cut) and not cross.cross_enabled(cut)
     # the bundle family uses words: the bundle's word models are fitted on the excerpts' own words
     bundle = {**cut, "verification": {**cut["verification"], "bundle_family": "f3+words"}}
