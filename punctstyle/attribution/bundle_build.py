@@ -419,12 +419,16 @@ def attribution_model_job(config: Mapping[str, Any], params: Any, threads: int, 
     options = options_by_classifier(config, params.classifiers, threads)
     tables = {name: pd.read_parquet(path) for name, path in zip(FEATURES, inputs.tables, strict=True)}
     word_files = None
-    if "word_files" in inputs.keys() and "source_id" not in tables[FEATURES[0]].columns:  # excerpts: no words
-        from punctstyle.corpus.words import CorpusWordFiles
+    if "word_files" in inputs.keys():  # excerpts: each excerpt's own words (document_word_files)
+        from punctstyle.corpus.words import document_word_files
         from punctstyle.text.tokenizer import TokenizerRules
 
-        book_ids = tables[FEATURES[0]]["book_id"].tolist()
-        word_files = CorpusWordFiles(book_ids, inputs.texts, inputs.word_files, TokenizerRules.load(inputs.rules))
+        table = tables[FEATURES[0]]
+        book_ids = table["book_id"].tolist()
+        documents = document_sequences(list(inputs.sequences), table, book_ids)
+        word_files = document_word_files(
+            documents, table, book_ids, inputs.texts, inputs.word_files, TokenizerRules.load(inputs.rules)
+        )
     manifest = build_attribution_bundle(
         tables,
         list(inputs.sequences),

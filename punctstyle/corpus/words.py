@@ -18,6 +18,12 @@ The corpus word matrix (``corpus/words.npz``, :func:`write_word_matrix` /
   pool words); ``n_words``: every word of the book (the denominator of the relative
   frequencies, words outside the pool included).
 
+Documents cut into excerpts (``extraction.excerpt_marks``) are rows of their own: an excerpt of
+marks ``[f, s)`` counts the words ``[W_f, W_s)`` of its text's word stream, ``W_i`` the words
+before mark ``i`` (:func:`excerpt_word_spans`, :func:`excerpt_word_counts`,
+:mod:`punctstyle.corpus.word_matrix_job`); the analyses' word streams of excerpts are those
+slices too (:func:`document_word_files`).
+
 Inside each recognition row the vocabulary is chosen on the training documents only
 (:func:`select_vocabulary`): the ``k`` words with the largest mean relative frequency over
 the training documents, ``score(w) = (1/|T|) sum_{d in T} c_d(w) / n_d``, ties by word. It
@@ -41,7 +47,7 @@ the sequence file's).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import pairwise
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -50,9 +56,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from punctstyle.io import InputError, atomic_path
-from punctstyle.corpus.sequences import book_paths
+from punctstyle.corpus.sequences import SequenceFiles, book_paths
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from punctstyle.text.chunk_cache import ChunkCachedExtractor
     from punctstyle.text.extract import PunctuationSequence
     from punctstyle.text.tokenizer import TokenizerRules
@@ -256,6 +264,44 @@ def select_vocabulary(train_freqs: sp.spmatrix, k: int, train_cutoff: np.ndarray
 # ------------------------------------------------- word streams (the length curve's excerpts)
 
 
+def excerpt_word_spans(gaps: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """``(k, 2)`` int64 ``[start, stop)`` word ranges of the excerpts ``bounds`` (``(k, 2)``
+    ``[first, stop)`` mark ranges, :func:`punctstyle.book.feature_rows.excerpt_bounds`) in their
+    text's word stream: with ``W_i = sum_{j < i} g_j`` (``g_j`` the words before mark ``j``),
+    excerpt ``[f, s)`` holds words ``[W_f, W_s)``, the words before each of its marks: from the
+    word after mark ``f - 1`` (the text's first word when ``f = 0``) to the word before its
+    last mark ``s - 1``; ``W_s - W_f = sum_{f <= j < s} g_j`` is its feature row's ``n_words``.
+    Words after mark ``s - 1`` are the next excerpt's (words after the text's last excerpt are
+    in none), as :func:`punctstyle.corpus.sequences.SequenceFiles.word_span` and the rolling
+    slices count them."""
+    cumulative = np.concatenate(([0], np.cumsum(np.asarray(gaps, dtype=np.int64))))
+    bounds = np.asarray(bounds, dtype=np.int64).reshape(-1, 2)
+    if bounds.size and (bounds.min() < 0 or bounds.max() >= cumulative.size or (bounds[:, 1] < bounds[:, 0]).any()):
+        raise ValueError(f"mark ranges outside the text's {cumulative.size - 1} marks")
+    return cumulative[bounds]
+
+
+def excerpt_word_counts(stream: np.ndarray, spans: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``(words, counts)`` of each word range ``spans`` (``(k, 2)`` ``[start, stop)``,
+    :func:`excerpt_word_spans`) of a text's word ``stream`` (extraction order): ``c_e(w) =
+    #{j in [start_e, stop_e): stream_j = w}``, the words distinct and sorted, counts int64
+    (summing to ``stop_e - start_e``). A ``ValueError`` when a range passes the stream's end."""
+    import pandas as pd  # factorize: one code per distinct word of the text, sorted
+
+    spans = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
+    if spans.size and spans[:, 1].max() > len(stream):
+        raise ValueError(f"word range up to {int(spans[:, 1].max())} beyond the stream's {len(stream)} words")
+    codes, vocabulary = pd.factorize(np.asarray(stream, dtype=object), sort=True)
+    vocabulary = np.asarray(vocabulary, dtype=object)
+    result = []
+    for start, stop in spans.tolist():
+        counts = np.bincount(codes[start:stop], minlength=vocabulary.size)
+        present = np.flatnonzero(counts)
+        result.append((vocabulary[present], counts[present].astype(np.int64)))
+    return result
+
+
+
 def training_vocabulary(books: Iterable[tuple[Sequence[str], np.ndarray]], k: int) -> list[str]:
     """The ``k`` words of a row, best first, from the whole-book counts of its *training*
     books only: :func:`select_vocabulary` over every word of those books (no pool, so the
@@ -329,7 +375,14 @@ class CorpusWordFiles:
     file (``words/{id}.parquet``, :func:`punctstyle.book.sequence_file.read_word_stream` and
     :func:`punctstyle.book.sequence_file.read_words`), read on access. A words file without
     the stream (written by an older punctstyle) is re-tokenized from the book's text in
-    ``texts`` on the tokenizer ``rules`` (:class:`BookWordStreams`)."""
+    ``texts`` on the tokenizer ``rules`` (:class:`BookWordStreams`).
+
+    Excerpts (``extraction.excerpt_marks``): ``book_ids`` name each document's *text* and
+    ``spans(i)`` gives document ``i``'s word range ``[start, stop)`` in its text's stream
+    (:meth:`punctstyle.corpus.sequences.SequenceFiles.word_span`, None for a whole text); its
+    stream and counts are then those of ``stream[start:stop]`` (:func:`excerpt_word_counts`),
+    read from the stored stream only (the last text read is kept: consecutive excerpts of one
+    text read it once). Build it with :func:`document_word_files`."""
 
     def __init__(
         self,
@@ -337,18 +390,42 @@ class CorpusWordFiles:
         texts: Iterable[str | os.PathLike[str]],
         words: Iterable[str | os.PathLike[str]],
         rules: TokenizerRules | None = None,
+        spans: Callable[[int], tuple[int, int] | None] | None = None,
     ) -> None:
         self.words = book_paths(words, book_ids, "words")
         texts = list(texts)
         self.texts = book_paths(texts, book_ids, "text") if texts else None
         self.rules = rules
+        self.spans = spans
         self._streams: BookWordStreams | None = None
+        self._last: tuple[str, np.ndarray] | None = None
+
+    def span(self, i: int) -> tuple[int, int] | None:
+        """Document ``i``'s word range in its text's stream; None for a whole text."""
+        return None if self.spans is None else self.spans(i)
+
+    def _text_stream(self, i: int) -> np.ndarray:
+        """The stored stream of document ``i``'s text (the last one read is kept)."""
+        path = self.words[i]
+        if self._last is None or self._last[0] != path:
+            self._last = (path, read_word_stream(path))
+        return self._last[1]
+
+    def _excerpt(self, i: int, span: tuple[int, int]) -> np.ndarray:
+        stream = self._text_stream(i)
+        start, stop = span
+        if stop > stream.size:
+            raise InputError(f"{self.words[i]}: its word stream is shorter than the excerpt's words [{start}, {stop})")
+        return stream[start:stop]
 
     def stream(self, i: int, marks: np.ndarray, gaps: np.ndarray) -> np.ndarray:
-        """Words of book ``i`` in extraction order (an object array of ``str``); an
+        """Words of document ``i`` in extraction order (an object array of ``str``); an
         :class:`InputError` naming the file when the stream cannot hold ``(marks, gaps)``: it
         must have at least ``sum(gaps)`` words."""
         path = self.words[i]
+        span = self.span(i)
+        if span is not None:
+            return self._excerpt(i, span)
         if words_file_has_stream(path) or self.texts is None:
             stream = read_word_stream(path)
             if int(np.asarray(gaps, dtype=np.int64).sum()) > stream.size:
@@ -359,7 +436,29 @@ class CorpusWordFiles:
         return self._streams.read(self.texts[i], marks, gaps)
 
     def counts(self, i: int) -> tuple[list[str], np.ndarray]:
-        """``(words, counts)`` of book ``i`` (its words file)."""
-
+        """``(words, counts)`` of document ``i`` (its words file; an excerpt's own words)."""
+        span = self.span(i)
+        if span is not None:
+            words, counts = excerpt_word_counts(self._excerpt(i, span), np.array([[0, span[1] - span[0]]]))[0]
+            return words.tolist(), counts
         words, counts, _ = read_words(self.words[i])
         return words, counts
+
+
+def document_word_files(
+    documents: SequenceFiles,
+    table: pd.DataFrame,
+    book_ids: Sequence[int],
+    texts: Iterable[str | os.PathLike[str]],
+    words: Iterable[str | os.PathLike[str]],
+    rules: TokenizerRules | None = None,
+) -> CorpusWordFiles:
+    """:class:`CorpusWordFiles` of the corpus documents ``book_ids`` of the corpus table
+    ``table``, read as ``documents`` reads their sequences
+    (:func:`punctstyle.corpus.sequences.document_sequences`): whole texts by their ids;
+    excerpts by their text's id (``source_id``) and their word span (``documents.word_span``)."""
+    ids = np.asarray(book_ids, dtype=np.int64)
+    if "source_id" not in table.columns:
+        return CorpusWordFiles(ids.tolist(), texts, words, rules)
+    source = table.set_index(table["book_id"].astype(np.int64))["source_id"].astype(np.int64)
+    return CorpusWordFiles(source.loc[ids].tolist(), texts, words, rules, spans=documents.word_span)

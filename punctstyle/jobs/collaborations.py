@@ -12,7 +12,7 @@ import pandas as pd
 from punctstyle.attribution.collaborations import RollingSettings, rolling_collaborations, rolling_summary
 
 from punctstyle.corpus.sequences import document_sequences
-from punctstyle.corpus.words import CorpusWordFiles, read_word_matrix
+from punctstyle.corpus.words import document_word_files, read_word_matrix
 from punctstyle.io import atomic_open
 from punctstyle.marks import PAPER_FEATURES
 from punctstyle.report.plots.base import save_figure
@@ -52,7 +52,9 @@ def rolling_collaborations_job(
     word_matrix, word_stream = None, None
     if rules is not None:
         # each book's word stream kept at extraction (an older words file: re-tokenized)
-        streams = CorpusWordFiles(book_ids.tolist(), texts, word_files, TokenizerRules.load(rules))
+        streams = document_word_files(
+            documents, frames[PAPER_FEATURES[0]], book_ids, texts, word_files, TokenizerRules.load(rules)
+        )
         word_matrix = read_word_matrix(words)
 
         def word_stream(i: int) -> Any:

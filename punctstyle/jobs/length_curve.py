@@ -25,7 +25,7 @@ from punctstyle.training.length_features import (
 from punctstyle.book.excerpts import Document
 from punctstyle.corpus.sequences import document_sequences
 from punctstyle.corpus.tables import text_groups
-from punctstyle.corpus.words import CorpusWordFiles
+from punctstyle.corpus.words import CorpusWordFiles, document_word_files
 from punctstyle.featuresets import matrices_from_tables
 from punctstyle.io import atomic_open
 from punctstyle.experiments.driver import FitCache
@@ -129,7 +129,7 @@ def length_curve_job(
         word_files = None
         if uses_word_features(settings.methods):
 
-            word_files = CorpusWordFiles(book_ids.tolist(), texts, words, TokenizerRules.load(rules))
+            word_files = document_word_files(files, table, book_ids, texts, words, TokenizerRules.load(rules))
         document = document_reader(files, book_ids, word_files, tokenizing)
         used = min(n_classes, n_available)
         fits = FitCache(FitStore(fitted))

@@ -20,7 +20,7 @@ from punctstyle.attribution.verification_run import (
     write_verification_files,
 )
 from punctstyle.corpus.sequences import document_sequences
-from punctstyle.corpus.words import CorpusWordFiles, read_word_matrix
+from punctstyle.corpus.words import document_word_files, read_word_matrix
 from punctstyle.featuresets import matrices_from_tables
 from punctstyle.io import atomic_open
 from punctstyle.logs import job_cost_line
@@ -57,7 +57,7 @@ def verification_job(
     matrix = read_word_matrix(word_matrix) if run_settings.uses_words else None
     streams = None
     if needs_word_streams(run_settings):
-        files = CorpusWordFiles(book_ids, list(texts), list(words), TokenizerRules.load(rules))
+        files = document_word_files(documents, table, book_ids, list(texts), list(words), TokenizerRules.load(rules))
 
         def streams(i: int) -> np.ndarray:
             marks, gaps = documents[i]

@@ -27,6 +27,15 @@ def per_book(config: dict[str, Any], pattern: str, book_ids: Iterable[int]) -> l
     return [out(config, pattern).format(book_id=book_id) for book_id in book_ids]
 
 
+def excerpt_sequences(config: dict[str, Any], book_ids: Iterable[int]) -> list[str]:
+    """The sequence files of ``book_ids`` when the documents are excerpts
+    (``extraction.excerpt_marks``: the word matrix cuts each text's word stream by its gaps),
+    none for whole texts."""
+    if config["extraction"]["excerpt_marks"] is None:
+        return []
+    return per_book(config, "sequences/{book_id}.parquet", book_ids)
+
+
 def per_book_files(config: dict[str, Any], book_ids: Iterable[int]) -> list[str]:
     """Every per-book file of the selected books (a target of rule all: a deleted per-book
     file makes the job that writes it run, and every job downstream of it)."""

@@ -23,7 +23,7 @@ CROSS_TABLES: tuple[str, ...] = (
 def cross_enabled(config: dict[str, Any]) -> bool:
     """Whether the analyses run: ``cross.enabled`` and a Gutenberg source (the groups, the
     translators and the subjects come from the Gutenberg catalog; a folder or TEI corpus has none), of
-    whole texts (the word matrix has no excerpt rows: plan.rows.excerpt_skips)."""
+    whole texts (they compare whole Gutenberg texts: plan.rows.excerpt_skips)."""
     gutenberg = config.get("source", "gutenberg") not in ("folder", "tei")
     return bool(config["cross"]["enabled"]) and gutenberg and config["extraction"]["excerpt_marks"] is None
 

@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from punctstyle.descriptive.maps import WORDS, family_features, family_is_distribution
+from punctstyle.plan.rows import ROLLING_WORD_METHODS
 from punctstyle.marks import DISTRIBUTION_FEATURES
-from punctstyle.plan.rows import ROLLING_WORD_METHODS, excerpt_word_free
 from punctstyle.plan.targets import out, word_stream_inputs
 
 SECTION_MAPS = "Maps of the corpus"
@@ -54,16 +54,15 @@ def map_words_k(config: dict[str, Any], family: str) -> int:
 
 
 def map_families(config: dict[str, Any]) -> list[str]:
-    """maps.families, less the words family when the documents are excerpts (the corpus word
-    matrix has whole texts only: plan.rows.excerpt_skips)."""
-    return excerpt_word_free(config, "maps", "families", lambda family: family == WORDS)
+    """maps.families as configured (on excerpts the corpus word matrix has each excerpt's own
+    counts, so the words family runs too)."""
+    return list(config["maps"]["families"])
 
 
 def rolling_settings(config: dict[str, Any]) -> dict[str, Any]:
-    """The rolling block the job reads: as configured, less the word methods when the documents
-    are excerpts (plan.rows.excerpt_skips)."""
-    methods = excerpt_word_free(config, "rolling", "methods", lambda method: method in ROLLING_WORD_METHODS)
-    return {**config["rolling"], "methods": methods}
+    """The rolling block the job reads, as configured (its word methods read each excerpt's own
+    words on excerpts)."""
+    return {**config["rolling"], "methods": list(config["rolling"]["methods"])}
 
 
 def maps_outputs(config: dict[str, Any]) -> list[str]:

@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from punctstyle.attribution.verification import family_parts
-from punctstyle.training.length_features import uses_word_features
 from punctstyle.classifiers import options
 from punctstyle.rule_names import METADATA_TASKS
 
 GENRE_ANALYSIS = "genre analysis"
 VERIFICATION = "verification"
 WORDS_FAMILY = "words"
+EXCERPT_CROSS = "extraction.excerpt_marks is set: the cross-domain and translator analyses compare whole Gutenberg texts"
+"""Why the cross-domain analyses are left out on excerpts (:func:`excerpt_skips`)."""
 """The word family of the maps (punctstyle.descriptive.maps.WORDS)."""
 ROLLING_WORD_METHODS: tuple[str, ...] = ("delta_words", "delta_both")
 
@@ -102,67 +102,31 @@ def classifier_params(config: dict[str, Any], methods: Iterable[str]) -> dict[st
 
 def excerpt_skips(config: dict[str, Any]) -> list[tuple[str, str]]:
     """(analysis, cause) of each analysis that documents cut from texts (extraction.excerpt_marks)
-    cannot feed: the word baselines and the length curve's word methods, when configured (the
-    word counts are those of whole texts)."""
+    cannot feed: the cross-domain and translator analyses (whole Gutenberg texts). The word
+    readers run on excerpts: each excerpt's own words (the corpus word matrix,
+    :mod:`punctstyle.corpus.word_matrix_job`, and the word streams of the length curve,
+    verification, rolling attribution and the attribution bundle,
+    :func:`punctstyle.corpus.words.document_word_files`)."""
     if config["extraction"]["excerpt_marks"] is None:
         return []
-    cause = (
-        "extraction.excerpt_marks is set: the word counts (words/{id}.parquet) are "
-        "those of whole texts, not of their excerpts"
-    )
-    words = config["recognition"]["words"]
-    skips = []
-    if words["tasks"] and words["top_k"] and any(words["methods"].values()):
-        skips.append(("word baselines", cause))
-    curve = config["length_curve"]
-    if curve["enabled"] and uses_word_features(curve["methods"]):
-        skips.append(("length curve's word methods", cause))
-    # the corpus word matrix (corpus/words.npz) has no excerpt rows: its other readers too
-    if config["maps"]["enabled"] and WORDS_FAMILY in config["maps"]["families"]:
-        skips.append(("maps of the words family", cause))
-    if config["rolling"]["enabled"] and set(config["rolling"]["methods"]) & set(ROLLING_WORD_METHODS):
-        skips.append(("rolling attribution's word methods", cause))
-    verification = config["verification"]
-    if verification["enabled"] and any(family_parts(f)[1] for f in verification["families"]):
-        if family_parts(verification["bundle_family"])[1]:
-            skips.append((VERIFICATION, f"{cause}; verification.bundle_family={verification['bundle_family']} "
-                                        "uses words (a punctuation family, e.g. f3, runs on excerpts)"))
-        else:
-            skips.append(("verification's word families", cause))
     if config["cross"]["enabled"] and config.get("source", "gutenberg") != "folder":
-        skips.append(("cross-domain and translator analyses", cause))
-    return skips
-
-
-def excerpt_word_free(config: dict[str, Any], block: str, key: str, is_word: Callable[[str], bool]) -> list[str]:
-    """``config[block][key]`` less the entries that read the word matrix (``is_word``) when the
-    documents are excerpts (:func:`excerpt_skips`); the list as configured otherwise."""
-    values = list(config[block][key])
-    if config["extraction"]["excerpt_marks"] is None:
-        return values
-    return [value for value in values if not is_word(value)]
+        return [("cross-domain and translator analyses", EXCERPT_CROSS)]
+    return []
 
 
 def word_tasks(config: dict[str, Any], skipped: list[tuple[str, str]]) -> list[str]:
     """Recognition tasks whose rows also run the word baselines (recognition.words): none when
-    off or when the documents are excerpts (the word counts are the texts')."""
+    off; on excerpts each excerpt's own word counts (the corpus word matrix's rows)."""
     words = config["recognition"]["words"]
     if not words["top_k"] or not any(words["methods"].values()):
-        return []
-    if excerpt_skips(config):
         return []
     return [task for task in configured_recognition_tasks(config, skipped) if task in words["tasks"]]
 
 
 def length_methods(config: dict[str, Any]) -> dict[str, list[str]]:
-    """Classifier -> feature sets of the length curve, without those with no feature set, and
-    without the word sets when the documents are excerpts (extraction.excerpt_marks)."""
-    excerpts = config["extraction"]["excerpt_marks"] is not None
-    methods = {
-        name: [s for s in sets if not (excerpts and uses_word_features({name: [s]}))]
-        for name, sets in config["length_curve"]["methods"].items()
-    }
-    return {name: sets for name, sets in methods.items() if sets}
+    """Classifier -> feature sets of the length curve, without those with no feature set (word
+    sets run on excerpts too: each excerpt's own word stream)."""
+    return {name: list(sets) for name, sets in config["length_curve"]["methods"].items() if sets}
 
 
 def sequence_class_sizes(config: dict[str, Any], n_authors: int | None = None) -> list[str]:

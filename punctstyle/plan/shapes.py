@@ -27,7 +27,6 @@ from typing import Any
 
 from punctstyle.experiments.splits import _round_half_up
 from punctstyle.plan.checkpoints import CorpusCounts
-from punctstyle.plan.rows import excerpt_skips, is_skipped
 
 VERIFICATION = "verification"
 IMPORTANCE = "f3 importance"
@@ -40,8 +39,7 @@ def shape_settings(config: dict[str, Any]) -> dict[str, Any]:
     fractions, and the author minimum (``selection.min_docs_per_author``: every author's texts
     when the summary does not list them)."""
     return {
-        # not when excerpts leave it without its bundle family (plan.rows.excerpt_skips)
-        "verification": bool(config["verification"]["enabled"]) and not is_skipped(excerpt_skips(config), VERIFICATION),
+        "verification": bool(config["verification"]["enabled"]),
         "verification_test_fraction": float(config["verification"]["test_fraction"]),
         "importance": bool(config["beyond"]["importance"]["enabled"]),
         "recognition_test_fraction": float(config["recognition"]["test_fraction"]),

@@ -7,9 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from punctstyle.attribution.verification_run import VerificationSettings, needs_word_streams
-from punctstyle.attribution.verification import family_parts
 from punctstyle.plan.checkpoints import CorpusCounts
-from punctstyle.plan.rows import VERIFICATION as EXCERPT_SKIPPED, excerpt_skips, excerpt_word_free, is_skipped
 from punctstyle.plan.shapes import VERIFICATION, is_shape_skipped, shape_settings
 from punctstyle.plan.targets import out, word_stream_inputs
 from punctstyle.settings import schema_values
@@ -19,18 +17,17 @@ VERIFICATION_FIGURE = "beyond/verification"
 
 
 def verification_enabled(config: dict[str, Any]) -> bool:
-    """verification.enabled, unless the documents are excerpts and the bundle family uses words
-    (plan.rows.excerpt_skips: the corpus word matrix has whole texts only)."""
-    return bool(config["verification"]["enabled"]) and not is_skipped(excerpt_skips(config), EXCERPT_SKIPPED)
+    """verification.enabled (on excerpts too: each excerpt's own words feed the word families
+    and the bundle's word models)."""
+    return bool(config["verification"]["enabled"])
 
 
 def verification_settings(config: dict[str, Any]) -> dict[str, Any]:
     """The verification block as the job reads it: every key the settings loader reads from the
     schema (:func:`punctstyle.settings.schema_values`, the defaults filled in) but the switch
-    ``enabled``, with the config's values, less the word families when the documents are excerpts."""
+    ``enabled``, with the config's values (word families on excerpts too: each excerpt's own words)."""
     keys = schema_values(VerificationSettings.SECTION, config["verification"])
     settings = {key: config["verification"][key] for key in keys if key != "enabled"}
-    settings["families"] = excerpt_word_free(config, "verification", "families", lambda f: bool(family_parts(f)[1]))
     return settings
 
 

@@ -105,31 +105,35 @@ def test_the_summary_counts_texts_per_author_and_the_checkpoint_reads_them(tmp_p
 
 # --------------------------------------------------------------------------- excerpts and the word matrix
 
-EXCERPTS = "extraction.excerpt_marks is set: the word counts (words/{id}.parquet) are those of whole texts, not of their excerpts"
-
-
-def test_excerpts_leave_out_every_reader_of_the_word_matrix_with_the_cause():
+def test_excerpts_keep_every_reader_of_the_word_matrix():
     from punctstyle.plan import cross, maps, rows
 
     cut = config(outdir="r", **{"extraction.excerpt_marks": 1000, "maps.families": ["f3", "words"],
                                 "rolling.methods": ["kl_f3", "delta_words", "delta_both"],
                                 "verification.families": ["f3", "f3+words"], "verification.bundle_family": "f3",
-                                "cross.enabled": True, "source": "gutenberg", "length_curve.enabled": False})
-    assert [name for name, _ in rows.excerpt_skips(cut)] == [
-        "word baselines", "maps of the words family", "rolling attribution's word methods",
-        "verification's word families", "cross-domain and translator analyses"]
-    assert all(cause == EXCERPTS for _, cause in rows.excerpt_skips(cut))
-    assert maps.map_families(cut) == ["f3"] and not any("words_" in f for f in maps.maps_outputs(cut))
-    assert maps.rolling_settings(cut)["methods"] == ["kl_f3"] and maps.rolling_word_inputs(cut, [1], "x") == {}
-    assert verification.verification_settings(cut)["families"] == ["f3"]
-    assert verification.verification_word_inputs(cut, [1], "x") == {}
+                                "cross.enabled": True, "source": "gutenberg", "length_curve.enabled": True,
+                                "length_curve.methods": {"delta": ["words100"]}})
+    # each excerpt has its own words (corpus word matrix and word streams): only the cross-domain
+    # analyses (whole Gutenberg texts) are left out, and nothing without them
+    assert rows.excerpt_skips({**cut, "cross": {**cut["cross"], "enabled": False}}) == []
+    assert rows.excerpt_skips(cut) == [("cross-domain and translator analyses", rows.EXCERPT_CROSS)]
+    assert maps.map_families(cut) == ["f3", "words"] and any("words_" in f for f in maps.maps_outputs(cut))
+    assert maps.rolling_settings(cut)["methods"] == ["kl_f3", "delta_words", "delta_both"]
+    assert maps.rolling_word_inputs(cut, [1], "x") != {}
+    assert verification.verification_settings(cut)["families"] == ["f3", "f3+words"]
+    assert verification.verification_word_inputs(cut, [1], "x")["word_matrix"] == "r/corpus/words.npz"
+    assert rows.length_methods(cut) == {"delta": ["words100"]}
+    # the word matrix cuts each text's word stream by its gaps: the sequences are its inputs
+    from punctstyle.plan import corpus as plan_corpus
+
+    assert plan_corpus.excerpt_sequences(cut, [1, 2]) == ["r/sequences/1.parquet", "r/sequences/2.parquet"]
+    assert plan_corpus.excerpt_sequences({**cut, "extraction": {**cut["extraction"], "excerpt_marks": None}}, [1]) == []
     assert verification.verification_enabled(cut) and not cross.cross_enabled(cut)
-    # the bundle family uses words: no verification at all, said once
+    # the bundle family uses words: the bundle's word models are fitted on the excerpts' own words
     bundle = {**cut, "verification": {**cut["verification"], "bundle_family": "f3+words"}}
-    assert rows.excerpt_skips(bundle)[3] == ("verification", f"{EXCERPTS}; verification.bundle_family=f3+words uses "
-                                                             "words (a punctuation family, e.g. f3, runs on excerpts)")
-    assert not verification.verification_enabled(bundle) and verification.verification_outputs(bundle) == []
-    assert shapes.shape_skips(shapes.shape_settings(bundle), counts(1, 1, 1))[-1][0] != "verification"
+    assert rows.excerpt_skips(bundle) == rows.excerpt_skips(cut)
+    assert verification.verification_enabled(bundle) and verification.verification_outputs(bundle) != []
+    assert shapes.shape_settings(bundle)["verification"]
 
 
 def test_whole_texts_keep_every_configured_word_reader():

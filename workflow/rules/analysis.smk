@@ -99,14 +99,18 @@ rule recognition:
         "../../scripts/recognition.py"
 
 
-# Word baselines beside Tables 2-3 (issue 12): the corpus books' exact counts of a pool of words
-# (each book's most frequent ones, punctstyle.corpus.words; the words files are read twice), then per
-# task the tables of the word rows.
+# Word baselines beside Tables 2-3 (issue 12): the corpus documents' exact counts of a pool of words
+# (each document's most frequent ones, punctstyle.corpus.words; the words files are read twice;
+# excerpts cut from their texts' word streams by the sequences' gaps), then per task the tables of
+# the word rows.
 rule corpus_words:
     input:
         corpus=out("corpus/f1.parquet"),
         words=lambda wildcards: plan_corpus.per_book(
             config, "words/{book_id}.parquet", selected_book_ids()
+        ),
+        sequences=lambda wildcards: plan_corpus.excerpt_sequences(
+            config, selected_book_ids()
         ),
     output:
         out("corpus/words.npz"),
