@@ -457,8 +457,14 @@ def test_excerpt_recognition_holds_out_whole_texts(excerpt_run):
         assert len(set(sources[split.test_index])) == 2
         assert set(rows["n_test"]) == {split.test_index.size} and set(rows["n_train"]) == {split.train_index.size}
     assert len(pd.read_csv(out / "analysis/recognition/author_summary.csv"))
+    # the word baselines run on the excerpts too (each excerpt's own word counts), on the same splits
     skipped = pd.read_csv(out / "analysis/skipped_analyses.csv")
-    assert "word baselines" in skipped["analysis"].tolist()
+    assert "word baselines" not in skipped["analysis"].tolist()
+    words = pd.concat(pd.read_csv(p) for p in sorted((out / "analysis/recognition/author").glob("*/seed*_words.csv")))
+    assert set(words["method"]) >= {"delta"}
+    splits = results.groupby("seed")[["n_train", "n_test"]].first()
+    assert (words.groupby("seed")[["n_train", "n_test"]].nunique() == 1).all().all()
+    assert words.groupby("seed")[["n_train", "n_test"]].first().equals(splits)
 
 
 def test_excerpt_bundle_attributes_held_out_texts(excerpt_run):

@@ -1,7 +1,8 @@
 """The length curve (beyond the paper) on the fixture mirror: rows, table, figure and report flag.
 
-Runs only the length curve's targets (and what they need: selection, books, corpus tables),
-with a small grid; config/test.yaml keeps the curve off for the other workflow tests.
+Runs only the length curve's targets, with a small grid, on a copy of the default fixture run (its
+selection, books and corpus tables; the recognition rows and their stores remade: they store the fits the curve reads);
+config/test.yaml keeps the curve off for the other workflow tests.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pandas as pd
 import pytest
 
 from tests.conftest import snakemake
-from tests.fixtures.mini_mirror import served_mini_mirror_run
+from tests.workflow.conftest import derived_run
 
 pytestmark = pytest.mark.workflow
 
@@ -31,7 +32,7 @@ TARGETS = [
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
+def run(default_fixture_run, tmp_path_factory):
     length = {
         "enabled": True,
         "lengths": LENGTHS,
@@ -42,7 +43,7 @@ def run(tmp_path_factory):
         "training": ["whole", "excerpt"],
     }
     overlay = {"recognition": {"mlp": {"max_epochs": 5}}, "length_curve": length}
-    with served_mini_mirror_run(tmp_path_factory, overlay) as served:
+    with derived_run(default_fixture_run, tmp_path_factory, overlay, remake=("analysis/recognition", "models/author")) as served:
         outdir, config = served.outdir, served.config
         targets = [str(outdir / target) for target in TARGETS]
         snakemake(*targets, "--cores", "2", "--configfile", "config/test.yaml", str(config))

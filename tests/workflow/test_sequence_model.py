@@ -1,8 +1,9 @@
 """The classifier on raw sequences (beyond the paper) on the fixture mirror: rows on the splits of
 Tables 2-3, the comparison table with the feature MLP, and its report flag.
 
-Runs only the sequence classifier's targets (and what they need: selection, books, corpus tables,
-the recognition rows of the same sizes); config/test.yaml keeps it off for the other workflow tests.
+Runs only the sequence classifier's targets and the recognition rows of the same sizes on a copy of
+the default fixture run (its selection, books and corpus tables); config/test.yaml keeps it off for
+the other workflow tests.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import pandas as pd
 import pytest
 
 from tests.conftest import snakemake
-from tests.fixtures.mini_mirror import served_mini_mirror_run
+from tests.workflow.conftest import derived_run
 
 pytestmark = pytest.mark.workflow
 
@@ -24,14 +25,14 @@ TARGETS = [
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
+def run(default_fixture_run, tmp_path_factory):
     overlay = {
         "recognition": {"methods": {"kl": ["f1"], "mlp": ["f3"]}, "mlp": {"max_epochs": 5}},
         "beyond": {"sequence": {"enabled": True, "device": "cpu"}},
         # the length curve's grid: the sequence rows also score the test books cut to these lengths
         "length_curve": {"enabled": True, "lengths": [50, 100]},
     }
-    with served_mini_mirror_run(tmp_path_factory, overlay) as served:
+    with derived_run(default_fixture_run, tmp_path_factory, overlay, remake=("analysis/recognition", "models/author")) as served:
         outdir, config = served.outdir, served.config
         snakemake(*[str(outdir / t) for t in TARGETS], "--cores", "2", "--configfile", "config/test.yaml", str(config))
         summary = snakemake("--configfile", "config/test.yaml", str(config), "--summary").stdout
