@@ -8,6 +8,9 @@ from; the folder's other files are left as they are.
     python benchmarks/store_counts.py options docs/evidence/row_cost
     python benchmarks/store_counts.py extraction-settings docs/evidence/perf_extract_memory
     python benchmarks/store_counts.py default-run RESULTS [--evidence docs/evidence]
+    python benchmarks/store_counts.py book-cpu docs/evidence/perf_book_cpu_cuts
+    python benchmarks/store_counts.py ready-times docs/evidence/default_run
+    python benchmarks/store_counts.py overview docs/evidence
 
 ``classes``: the documents (excerpts, or whole texts) and texts of a finished TEI run's corpus per
 time slot and gender, from ``RESULTS/corpus/f1.parquet`` (one row a document; an excerpt names its
@@ -15,10 +18,25 @@ text in ``source_id``), written as ``counts.csv``. ``metadata``: per ELTeC colle
 its ``*_metadata.tsv`` (per time slot and gender), its ``level1/*.xml`` files and its first and last
 reference year, a new evidence folder (``evidence_run.write_evidence``; no text is read or copied).
 ``fused-adam``: the networks and pairs of ``benchmarks/fused_adam.py``'s ``networks.csv``, written
-beside it as ``counts.csv``. ``options``: the numeric options of the command(s) in the folder's
+beside it as ``counts.csv``, and per class size (``sizes.csv``) the pairs whose two fits differ in
+accuracy, in epochs (with the least and most epoch difference) and in predictions (their sets). ``options``: the numeric options of the command(s) in the folder's
 ``run.json`` (``--repeats 2``), as ``options.csv``. ``extraction-settings``: the package's bounds of
 an extraction (chunk cache, piece length, ``extract_book``'s memory), as ``settings.csv``; run it at
 the commit the folder was measured at or one where these constants are the same.
+
+``book-cpu``: a ``bench_workflow.py --whole-call --baseline`` folder's ``differences.csv``,
+``calls.csv`` and ``run.json`` as one long table, ``cells.csv`` (one row a measure and a side:
+``baseline`` or ``this tree``, with its commit; the difference and ratio on the ``this tree`` rows;
+the one-minute load after each call; whether the corpus tables are identical; the folder's
+``package_bytecode``), so that a docs table can set two such folders side by side.
+
+``ready-times``: a stored run's ``run.json`` ``ready_s_after_start`` (seconds from the start of
+the call to each output) as ``ready.csv``, each also in minutes and seconds.
+
+``overview``: the default run's summary in one row, ``default_run/overview.csv``, from the stored
+``default_run/`` (``corpus_summary.csv``, ``selection_filters.csv``, ``run.json``) and
+``paper_only_run/`` (``run.json``, the ``*_results.csv`` compared with the default run's seed 0)
+and ``selection.min_docs_per_author`` and ``extraction.min_marks`` of ``config/config.yaml``.
 
 ``default-run``: from the default run's results folder RESULTS (docs/evidence/default_run/, its
 ``run.json`` gives the command: the defaults of ``config/config.yaml`` with a mirror block only)
@@ -115,6 +133,103 @@ def fused_adam_counts(networks: pd.DataFrame) -> pd.DataFrame:
              f"{where}: rows with accuracy_difference not 0")]
     rows += [(f"pairs at {size} classes", int(n), f"{where}: rows with n_classes {size}") for size, n in per_size.items()]
     return counts_frame(rows)
+
+
+def fused_adam_sizes(networks: pd.DataFrame) -> pd.DataFrame:
+    """Per class size: pairs with another accuracy (``accuracy_difference != 0``), with another
+    epoch count (``|epochs_fused - epochs_foreach| > 0``, its least and most over those pairs),
+    the feature sets of the pairs predicting differently (joined by `` or ``), and the first pair
+    with another accuracy (``changed_*``: its seed, set, two accuracies and test books predicted
+    differently; NaN where none)."""
+    rows = []
+    for size, group in networks.groupby("n_classes", sort=True):
+        epochs = (group["epochs_fused"] - group["epochs_foreach"]).abs()
+        changed = group[group["accuracy_difference"] != 0]
+        differ = group.loc[group["documents_predicted_differently"] > 0, "feature_set"]
+        first = changed.iloc[0] if len(changed) else None
+        rows.append({
+            "n_classes": size,
+            "networks_other_accuracy": len(changed),
+            "networks_other_epochs": int((epochs > 0).sum()),
+            "epoch_difference_min": epochs[epochs > 0].min() if (epochs > 0).any() else np.nan,
+            "epoch_difference_max": epochs[epochs > 0].max() if (epochs > 0).any() else np.nan,
+            "sets_predicting_differently": " or ".join(dict.fromkeys(differ)) if len(differ) else np.nan,
+            "changed_seed": np.nan if first is None else first["seed"],
+            "changed_feature_set": np.nan if first is None else first["feature_set"],
+            "changed_accuracy_foreach": np.nan if first is None else first["accuracy_foreach"],
+            "changed_accuracy_fused": np.nan if first is None else first["accuracy_fused"],
+            "changed_documents": np.nan if first is None else first["documents_predicted_differently"],
+        })
+    return pd.DataFrame(rows)
+
+
+def book_cpu_cells(differences: pd.DataFrame, calls: pd.DataFrame, run: dict) -> pd.DataFrame:
+    """The long table of ``book-cpu`` (module docstring): a ``baseline`` row (``value`` =
+    ``baseline``) and a ``this tree`` row (``value`` = ``this_tree``, with ``difference`` =
+    this - baseline and ``ratio`` = this / baseline) per measure of ``differences.csv``; a
+    ``load_1min_after`` row per call; an ``identical`` row on the baseline side (1 or 0)."""
+    commits = dict(zip(calls["tree"], calls["commit"], strict=True))
+    rows = []
+    for _, d in differences.iterrows():
+        rows.append({"what": d["what"], "tree": "baseline", "value": d["baseline"]})
+        rows.append({"what": d["what"], "tree": "this tree", "value": d["this_tree"],
+                     "difference": d["difference"], "ratio": d["ratio"]})
+    rows += [{"what": "load_1min_after", "tree": t, "value": v} for t, v in zip(calls["tree"], calls["load_1min_after"], strict=True)]
+    rows.append({"what": "corpus_tables_identical", "tree": "baseline", "value": float(bool(run["corpus_tables_identical"]))})
+    out = pd.DataFrame(rows, columns=["what", "tree", "value", "difference", "ratio"])
+    out.insert(2, "commit", out["tree"].map(commits))
+    out["package_bytecode"] = run["package_bytecode"]
+    return out
+
+
+def ready_times(run: dict) -> pd.DataFrame:
+    """``run["ready_s_after_start"]`` as rows ``step, ready_s, ready_min, ready_rest_s``:
+    ``ready_min = floor(ready_s / 60)``, ``ready_rest_s = ready_s - 60 ready_min``."""
+    ready = run["ready_s_after_start"]
+    seconds = np.asarray(list(ready.values()), dtype=float)
+    minutes = np.floor(seconds / 60)
+    return pd.DataFrame({"step": list(ready), "ready_s": seconds, "ready_min": minutes,
+                         "ready_rest_s": seconds - 60 * minutes})
+
+
+RESULT_KEYS = ["task", "n_classes", "seed", "method", "feature_set"]
+
+
+def equal_experiments(paper: pd.DataFrame, default: pd.DataFrame) -> tuple[int, int]:
+    """(experiments of the paper-only run, those whose ``n_train``, ``n_test`` and ``accuracy``
+    equal, value for value, the default run's experiment of the same task, size, seed, method
+    and set)."""
+    both = paper.merge(default, on=RESULT_KEYS, how="left", suffixes=("", "_default"))
+    same = np.ones(len(both), dtype=bool)
+    for column in ("n_train", "n_test", "accuracy"):
+        same &= (both[column] == both[f"{column}_default"]).to_numpy()
+    return len(both), int(same.sum())
+
+
+def run_overview(ev: Path, min_docs: int, min_marks: int) -> pd.DataFrame:
+    """The one row of ``overview`` (module docstring): ``catalog_rows`` = removed + remaining of
+    the first selection filter, ``removed_<filter>`` per filter, the corpus summary's counts,
+    ``authors_dropped_corpus`` = authors selected - authors in the corpus, each run's cost."""
+    run_dir, paper_dir = ev / "default_run", ev / "paper_only_run"
+    corpus = pd.read_csv(run_dir / "corpus_summary.csv").set_index("key")["value"]
+    filters = pd.read_csv(run_dir / "selection_filters.csv")
+    row = {"catalog_rows": int(filters["removed"].iloc[0] + filters["remaining"].iloc[0])}
+    row |= {f"removed_{f}": int(n) for f, n in zip(filters["filter"], filters["removed"], strict=True)}
+    for key in ("books_selected", "authors_selected", "books_in_corpus", "authors_in_corpus",
+                "books_with_genre", "genres_in_corpus", "excluded_by_stage.features", "excluded_by_stage.corpus"):
+        row[key.replace(".", "_")] = int(corpus[key])
+    row["excluded_few_marks"] = int(corpus["excluded_by_reason.too few punctuation marks (< 100)"])
+    row["excluded_no_quotation_mark"] = int(corpus["excluded_by_reason.no double quotation mark (the paper's rule)"])
+    row["authors_dropped_corpus"] = row["authors_selected"] - row["authors_in_corpus"]
+    row["min_docs_per_author"], row["min_marks"] = min_docs, min_marks
+    for prefix, folder in (("run", run_dir), ("paper", paper_dir)):
+        cost = json.loads((folder / "run.json").read_text(encoding="utf-8"))["cost"]
+        row |= {f"{prefix}_{k}": cost[k] for k in ("wall_min", "wall_rest_s", "wall_s", "cpu_s")}
+    tasks = ("author_results.csv", "genre_results.csv")
+    paper = pd.concat([pd.read_csv(paper_dir / t) for t in tasks])
+    default = pd.concat([pd.read_csv(run_dir / t) for t in tasks])
+    row["paper_experiments"], row["paper_experiments_equal"] = equal_experiments(paper, default[default["seed"] == 0])
+    return pd.DataFrame([row])
 
 
 def command_options(run: dict) -> pd.DataFrame:
@@ -224,6 +339,9 @@ def main() -> int:
     metadata = sub.add_parser("metadata")
     metadata.add_argument("collections", type=Path, nargs="+")
     metadata.add_argument("--evidence", type=Path, required=True)
+    sub.add_parser("book-cpu").add_argument("folder", type=Path)
+    sub.add_parser("ready-times").add_argument("folder", type=Path)
+    sub.add_parser("overview").add_argument("evidence", type=Path, nargs="?", default=REPO / "docs" / "evidence")
     fused = sub.add_parser("fused-adam")
     fused.add_argument("folder", type=Path)
     sub.add_parser("options").add_argument("folder", type=Path)
@@ -244,10 +362,24 @@ def main() -> int:
     elif args.kind == "options":
         run = json.loads((args.folder / "run.json").read_text(encoding="utf-8"))
         command_options(run).to_csv(args.folder / "options.csv", index=False)
+    elif args.kind == "book-cpu":
+        run = json.loads((args.folder / "run.json").read_text(encoding="utf-8"))
+        cells = book_cpu_cells(pd.read_csv(args.folder / "differences.csv"), pd.read_csv(args.folder / "calls.csv"), run)
+        write_table(args.folder / "cells.csv", cells)
+    elif args.kind == "ready-times":
+        run = json.loads((args.folder / "run.json").read_text(encoding="utf-8"))
+        write_table(args.folder / "ready.csv", ready_times(run))
+    elif args.kind == "overview":
+        config = yaml.safe_load((REPO / "config" / "config.yaml").read_text(encoding="utf-8"))
+        overview = run_overview(args.evidence, int(config["selection"]["min_docs_per_author"]),
+                                int(config["extraction"]["min_marks"]))
+        write_table(args.evidence / "default_run" / "overview.csv", overview)
     elif args.kind == "extraction-settings":
         extraction_settings().to_csv(args.folder / "settings.csv", index=False)
     else:
-        fused_adam_counts(pd.read_csv(args.folder / "networks.csv")).to_csv(args.folder / "counts.csv", index=False)
+        networks = pd.read_csv(args.folder / "networks.csv")
+        fused_adam_counts(networks).to_csv(args.folder / "counts.csv", index=False)
+        fused_adam_sizes(networks).to_csv(args.folder / "sizes.csv", index=False)
     return 0
 
 

@@ -49,6 +49,9 @@ a nested key named by the path of keys joined by ``.``: ``{"cost": {"cpu_s": 4.2
   value (``0.8785`` -> ``0.879``, ``-0.1285`` -> ``-0.129``, ``0.0005`` -> ``0.001``) where
   Python's ``format`` rounds the binary float (``0.8785`` -> ``0.878``, ``0.1285`` ->
   ``0.129``); for CSVs stored at the printed decimals plus one; default: Python's;
+- ``exponent: short``: the exponent of a number in scientific notation is written without its
+  leading zeros (``{d:.1e}`` of ``0.000158966`` -> ``1.6e-4``, of ``1270.0`` -> ``1.3e+3``) where
+  Python writes two digits at least (``1.6e-04``); default: Python's;
 - ``layout: transposed``: swap rows and columns: each column becomes a line whose first cell
   is its header, the first column's line the table's header (a one-row ``keyed`` summary as a
   two-column table: ``"" = the run``, ``"books" = {n_books:.0f}``); default: one line per row;
@@ -126,6 +129,7 @@ CLAUSES = (
     "pivot",
     "missing",
     "rounding",
+    "exponent",
     "layout",
     "columns",
 )
@@ -163,6 +167,8 @@ class TableSpec:
     """``transposed`` or empty (one line per row)."""
     combine: tuple[str, tuple[tuple[str, str], ...]] | None = None
     """(key field, ((combined field, separator format), ...)) of ``combine:``."""
+    exponent: str = ""
+    """``short`` or empty (Python's exponents, two digits at least)."""
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -266,7 +272,7 @@ def split_derive(text: str) -> tuple[str, str]:
 def parse_spec(text: str) -> TableSpec:
     """The spec of a comment's body (``table: PATH | clause: ... | ...``); ValueError when
     malformed (unknown or repeated clause, no columns, a column not ``"HEADER" = FORMAT``, an
-    unknown rounding)."""
+    unknown rounding or exponent)."""
     parts = [p.strip() for p in " ".join(text.split("\n")).split("|")]
     head, sep, source = parts[0].partition(":")
     if head.strip() != "table" or not sep or not source.strip():
@@ -295,6 +301,8 @@ def parse_spec(text: str) -> TableSpec:
         raise ValueError("no 'columns:' clause")
     if found.get("rounding", "half-away") != "half-away":
         raise ValueError(f"unknown rounding {found['rounding']!r} (known: half-away)")
+    if found.get("exponent", "short") != "short":
+        raise ValueError(f"unknown exponent {found['exponent']!r} (known: short)")
     if found.get("layout", "transposed") != "transposed":
         raise ValueError(f"unknown layout {found['layout']!r} (known: transposed)")
     sort = tuple(s.strip() for s in re.split(r",(?![^\[]*\])", found.get("sort", "")) if s.strip())
@@ -303,7 +311,8 @@ def parse_spec(text: str) -> TableSpec:
                      split_join(found["join"]) if "join" in found else None, tuple(derive),
                      found.get("rounding", ""), tuple(append),
                      split_keyed(found["keyed"]) if "keyed" in found else None, found.get("layout", ""),
-                     split_combine(found["combine"]) if "combine" in found else None)  # fmt: skip
+                     split_combine(found["combine"]) if "combine" in found else None,
+                     found.get("exponent", ""))  # fmt: skip
 
 
 def printed(value) -> str:
@@ -313,10 +322,23 @@ def printed(value) -> str:
     return str(value)
 
 
-def format_cell(fmt: str, values: dict, missing: str = "", rounding: str = "") -> str:
+def short_exponents(text: str) -> str:
+    """Each exponent of scientific notation in ``text`` without its leading zeros: ``dE±0…0k`` ->
+    ``dE±k`` (``1.6e-04`` -> ``1.6e-4``, ``2.0e+10`` unchanged, ``1e+00`` -> ``1e+0``)."""
+    return re.sub(r"(?<=\d)([eE][-+])0+(?=\d)", r"\1", text)
+
+
+def format_cell(fmt: str, values: dict, missing: str = "", rounding: str = "", exponent: str = "") -> str:
     """``fmt`` over ``values`` (fields named by ``field_name``); ``missing`` where a named value
     is NaN; KeyError naming a field ``values`` lacks. ``rounding="half-away"``: each float is
-    formatted as the decimal of its shortest ``repr``, rounded half away from zero."""
+    formatted as the decimal of its shortest ``repr``, rounded half away from zero.
+    ``exponent="short"``: exponents without leading zeros (``short_exponents``)."""
+    text = rounded_cell(fmt, values, missing, rounding)
+    return short_exponents(text) if exponent == "short" else text
+
+
+def rounded_cell(fmt: str, values: dict, missing: str = "", rounding: str = "") -> str:
+    """``format_cell`` before ``exponent``: ``fmt`` over ``values``, rounded as ``rounding`` asks."""
     names = fields_of(fmt)
     unknown = [n for n in names if n not in values]
     if unknown:
@@ -487,7 +509,7 @@ def table_grid(spec: TableSpec, rows: list[dict]) -> tuple[list[str], list[list[
     """The header and the cells of ``spec`` over the prepared ``rows`` (pivoted when asked)."""
     if not spec.pivot:
         return [h for h, _ in spec.columns], [
-            [format_cell(f, r, spec.missing, spec.rounding) for _, f in spec.columns] for r in rows
+            [format_cell(f, r, spec.missing, spec.rounding, spec.exponent) for _, f in spec.columns] for r in rows
         ]
     pivot = field_name(spec.pivot)
     keys = sorted({n for h, f in spec.columns if pivot not in fields_of(h) for n in fields_of(f)})
@@ -500,12 +522,12 @@ def table_grid(spec: TableSpec, rows: list[dict]) -> tuple[list[str], list[list[
         if pivot not in fields_of(head):
             header.append(head)
             for row, members in zip(cells, groups.values(), strict=True):
-                row.append(format_cell(fmt, next(iter(members.values())), spec.missing, spec.rounding))
+                row.append(format_cell(fmt, next(iter(members.values())), spec.missing, spec.rounding, spec.exponent))
             continue
         for value in values:
             header.append(head.format_map(next(m[value] for m in groups.values() if value in m)))
             for row, members in zip(cells, groups.values(), strict=True):
-                row.append(format_cell(fmt, members[value], spec.missing, spec.rounding) if value in members else "")
+                row.append(format_cell(fmt, members[value], spec.missing, spec.rounding, spec.exponent) if value in members else "")
     return header, cells
 
 

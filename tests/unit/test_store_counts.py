@@ -108,3 +108,57 @@ def test_the_stored_counts_are_those_of_the_stored_tables(counts):
     assert as_dict(stored) == pytest.approx(as_dict(derived))
     books = pd.read_csv(EVIDENCE / "authors_code" / "books.csv")
     assert as_dict(pd.read_csv(EVIDENCE / "authors_code" / "counts.csv")) == as_dict(counts.mark_totals(books))
+
+
+def test_fused_adam_sizes_count_changes_per_class_size(counts):
+    networks = pd.DataFrame({
+        "n_classes": [10, 10, 10, 50, 50], "seed": [0, 1, 2, 0, 1], "feature_set": ["f1", "f3", "f4", "f4", "f5"],
+        "accuracy_foreach": [0.5, 0.6, 0.7, 0.4, 0.3], "accuracy_fused": [0.5, 0.6, 0.7, 0.45, 0.3],
+        "accuracy_difference": [0.0, 0.0, 0.0, 0.05, 0.0], "documents_predicted_differently": [0, 0, 0, 2, 1],
+        "epochs_foreach": [100, 50, 60, 30, 30], "epochs_fused": [101, 47, 60, 30, 30]})
+    got = counts.fused_adam_sizes(networks).set_index("n_classes")
+    assert got.loc[10, ["networks_other_accuracy", "networks_other_epochs", "epoch_difference_min",
+                        "epoch_difference_max"]].tolist() == [0, 2, 1, 3]
+    assert pd.isna(got.loc[10, "sets_predicting_differently"]) and pd.isna(got.loc[10, "changed_seed"])
+    assert got.loc[50, ["networks_other_accuracy", "networks_other_epochs"]].tolist() == [1, 0]
+    assert got.loc[50, "sets_predicting_differently"] == "f4 or f5"
+    assert got.loc[50, ["changed_seed", "changed_feature_set", "changed_accuracy_foreach",
+                        "changed_accuracy_fused", "changed_documents"]].tolist() == [0, "f4", 0.4, 0.45, 2]
+
+
+def test_book_cpu_cells_set_each_side_of_each_measure(counts):
+    differences = pd.DataFrame({"what": ["whole call, a book"], "this_tree": [0.6], "baseline": [0.7],
+                                "difference": [-0.1], "ratio": [0.6 / 0.7]})
+    calls = pd.DataFrame({"tree": ["this tree", "baseline"], "commit": ["bbb", "aaa"], "load_1min_after": [2.1, 2.8]})
+    got = counts.book_cpu_cells(differences, calls, {"corpus_tables_identical": True, "package_bytecode": "cached"})
+    assert got[["what", "tree", "commit", "value"]].values.tolist() == [
+        ["whole call, a book", "baseline", "aaa", 0.7], ["whole call, a book", "this tree", "bbb", 0.6],
+        ["load_1min_after", "this tree", "bbb", 2.1], ["load_1min_after", "baseline", "aaa", 2.8],
+        ["corpus_tables_identical", "baseline", "aaa", 1.0]]
+    assert got["difference"].tolist()[:2] == [pytest.approx(np.nan, nan_ok=True), -0.1]
+    assert (got["package_bytecode"] == "cached").all()
+
+
+def test_ready_times_split_minutes_and_seconds(counts):
+    got = counts.ready_times({"ready_s_after_start": {"corpus tables": 280, "Table 4": 621, "start": 59}})
+    assert got.values.tolist() == [["corpus tables", 280, 4, 40], ["Table 4", 621, 10, 21], ["start", 59, 0, 59]]
+
+
+def test_equal_experiments_compare_value_for_value(counts):
+    keys = {"task": ["author"] * 3, "n_classes": [10] * 3, "seed": [0] * 3, "method": ["kl", "mlp", "svm"],
+            "feature_set": ["f1"] * 3, "n_train": [140] * 3, "n_test": [32] * 3}
+    paper = pd.DataFrame(keys | {"accuracy": [0.5, 0.625, 0.7]})
+    default = pd.DataFrame(keys | {"accuracy": [0.5, 0.625, 0.7000001]})
+    assert counts.equal_experiments(paper, default) == (3, 2)
+    assert counts.equal_experiments(paper, default.iloc[:1]) == (3, 1)
+
+
+def test_run_overview_matches_the_stored_default_run(counts):
+    row = counts.run_overview(EVIDENCE, 10, 100).iloc[0]
+    filters = pd.read_csv(EVIDENCE / "default_run" / "selection_filters.csv")
+    assert row["catalog_rows"] == filters["removed"].sum() + filters["remaining"].iloc[-1]
+    assert row["authors_dropped_corpus"] == row["authors_selected"] - row["authors_in_corpus"]
+    assert row["excluded_by_stage_features"] == row["excluded_few_marks"] + row["excluded_no_quotation_mark"]
+    assert row["paper_experiments"] == len(pd.read_csv(EVIDENCE / "paper_only_run" / "author_results.csv")) + len(
+        pd.read_csv(EVIDENCE / "paper_only_run" / "genre_results.csv"))
+    assert (row["min_docs_per_author"], row["min_marks"]) == (10, 100)

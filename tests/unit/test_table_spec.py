@@ -15,6 +15,7 @@ from punctstyle.report.table_spec import (
     parse_spec,
     render_table,
     rewrite_page,
+    short_exponents,
     split_columns,
 )
 
@@ -72,7 +73,7 @@ def test_marked_tables_are_found_and_rewritten_in_place(tmp_path):
         (
             '<!-- table: s.csv | colums: "a" = {a} -->',
             "p.md:3: unknown clause 'colums: \"a\" = {a}' (known: keyed, join, derive, where, append, sort, combine, "
-            "labels, pivot, missing, rounding, layout, columns)",
+            "labels, pivot, missing, rounding, exponent, layout, columns)",
         ),
         ("<!-- table: s.csv | where: a > 1 -->", "p.md:3: no 'columns:' clause"),
         ("<!-- table: s.csv | columns: a = {a} -->", "p.md:3: column 'a = {a}' is not \"HEADER\" = FORMAT"),
@@ -81,6 +82,10 @@ def test_marked_tables_are_found_and_rewritten_in_place(tmp_path):
         (
             '<!-- table: s.csv | rounding: half-even | columns: "a" = {a} -->',
             "p.md:3: unknown rounding 'half-even' (known: half-away)",
+        ),
+        (
+            '<!-- table: s.csv | exponent: none | columns: "a" = {a} -->',
+            "p.md:3: unknown exponent 'none' (known: short)",
         ),
         (
             '<!-- table: s.csv | join: b.csv | columns: "a" = {a} -->',
@@ -230,3 +235,19 @@ def test_the_docstring_json_source_and_combine_example_renders_exactly(tmp_path)
     )
     with pytest.raises(TableSpecError, match=r"^p\.md:1: combine 'g; v = /' is not KEY; FIELD = \"SEP\"; \.\.\."):
         marked_tables('<!-- table: c.csv | combine: g; v = / | columns: "a" = {a} -->\n| a |\n', "p.md")
+
+
+def test_short_exponents_drop_the_exponents_leading_zeros_only():
+    assert short_exponents("1.6e-04, 1.3E+03, 2.0e+10, 1e+00, 0.05, e-05, 10-04") == (
+        "1.6e-4, 1.3E+3, 2.0e+10, 1e+0, 0.05, e-05, 10-04"
+    )
+
+
+def test_the_docstring_exponent_example_renders_exactly():
+    frame = pd.DataFrame({"d": [0.000158966, 1270.0]})
+    spec = parse_spec('table: e.csv | exponent: short | columns: "d" = {d:.1e}')
+    assert spec.exponent == "short"
+    assert render_table(spec, frame) == ["| d |", "|---|", "| 1.6e-4 |", "| 1.3e+3 |"]
+    plain = parse_spec('table: e.csv | columns: "d" = {d:.1e}')
+    assert render_table(plain, frame)[2:] == ["| 1.6e-04 |", "| 1.3e+03 |"]
+    assert format_cell("{d:.1e}", {"d": 0.000158966}, exponent="short") == "1.6e-4"
