@@ -12,7 +12,9 @@ split: the word baselines run beside the punctuation rows).
 ``--tasks``: the recognition tasks compared (default: time_slot and gender; ``author`` for a run
 of the author rows with their word baselines, e.g. the three-novel authors' excerpts).
 ``--each``: also the best punctuation network against each word-only method, seed by seed
-(``best_punctuation_minus_each_words.csv``).
+(``best_punctuation_minus_each_words.csv``). A task with several class rows (e.g. 10 of a
+collection's 33 three-novel authors, then all 33) gives one set of rows per row
+(``n_classes``); seeds are paired within a row only.
 
 Methods compared: KL nearest class on f3, the network on {f1,f3,f4,f5} and on all features
 (punctuation); Burrows' Delta and the network on the 500 most frequent training words, the
@@ -44,10 +46,17 @@ METHODS: tuple[tuple[str, str, str, str], ...] = (
 TASKS = ("time_slot", "gender")
 
 
-def per_seed(folder: Path, task: str) -> pd.DataFrame:
-    """Accuracy per seed (rows) and method label (columns) of one task of a stored run."""
+def class_rows(folder: Path, task: str) -> list[int]:
+    """The class counts of one task's rows in a stored run (one per row of its Tables 2-3)."""
+    return sorted(int(n) for n in pd.read_csv(folder / f"{task}_results.csv")["n_classes"].unique())
+
+
+def per_seed(folder: Path, task: str, n_classes: int) -> pd.DataFrame:
+    """Accuracy per seed (rows) and method label (columns) of the ``n_classes`` row of one task of
+    a stored run."""
     frames = [pd.read_csv(folder / f"{task}_results.csv"), pd.read_csv(folder / f"{task}_words_results.csv")]
     rows = pd.concat(frames, ignore_index=True)
+    rows = rows[rows["n_classes"] == n_classes]
     columns = {}
     for _, label, method, feature_set in METHODS:
         chosen = rows[(rows["method"] == method) & (rows["feature_set"] == feature_set)]
@@ -68,20 +77,21 @@ def language_rows(folder: Path, tasks: tuple[str, ...] = TASKS) -> tuple[list[di
     language = json.loads((folder / "run.json").read_text(encoding="utf-8"))["config"]["my.yaml"]["tei"]["path"]
     language = Path(language).name
     methods, comparisons, each = [], [], []
-    for task in tasks:
-        table = per_seed(folder, task)
-        baseline = float(pd.read_csv(folder / f"{task}_summary.csv")["baseline"].iloc[0])
+    for task, n_classes in [(task, n) for task in tasks for n in class_rows(folder, task)]:
+        table = per_seed(folder, task, n_classes)
+        summary = pd.read_csv(folder / f"{task}_summary.csv")
+        baseline = float(summary.loc[summary["n_classes"] == n_classes, "baseline"].iloc[0])
         for kind, label, _, _ in METHODS:
-            methods.append({"collection": language, "task": task, "kind": kind, "method": label,
+            methods.append({"collection": language, "task": task, "n_classes": n_classes, "kind": kind, "method": label,
                             "accuracy": float(table[label].mean()), "accuracy_sd": float(table[label].std(ddof=1)),
                             "baseline": baseline})
         punctuation = [label for kind, label, _, _ in METHODS if kind == "punctuation"]
         words = [label for kind, label, _, _ in METHODS if kind == "words" and "+" not in label]
         best_p = max(punctuation, key=lambda m: table[m].mean())
         best_w = max(words, key=lambda m: table[m].mean())
-        comparisons.append({"collection": language, "task": task, "best_punctuation": best_p, "best_words": best_w,
+        comparisons.append({"collection": language, "task": task, "n_classes": n_classes, "best_punctuation": best_p, "best_words": best_w,
                             **paired(table[best_p], table[best_w])})
-        each += [{"collection": language, "task": task, "best_punctuation": best_p, "words": label,
+        each += [{"collection": language, "task": task, "n_classes": n_classes, "best_punctuation": best_p, "words": label,
                   **paired(table[best_p], table[label])} for label in words]
     return methods, comparisons, each
 
