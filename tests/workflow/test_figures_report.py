@@ -7,7 +7,6 @@ a second run with a publication-year CSV (only the temporal jobs rerun) and a se
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -16,6 +15,7 @@ import yaml
 
 from punctstyle.logs import parse_job_cost
 from tests.conftest import REPO, snakemake
+from tests.workflow.conftest import derived_run
 
 pytestmark = pytest.mark.workflow
 
@@ -42,11 +42,14 @@ def run(default_fixture_run, tmp_path_factory):
     ``snakemake --report``, then a second run with a publication-year CSV (only the temporal jobs
     rerun) and a second report. The copy keeps the session's run unchanged for the other modules."""
     work = tmp_path_factory.mktemp("figures_report")
-    outdir = work / "results"
-    shutil.copytree(default_fixture_run["outdir"], outdir, symlinks=True)
-    base = yaml.safe_load(Path(default_fixture_run["config"]).read_text(encoding="utf-8"))
-    config = work / "run.yaml"
-    config.write_text(yaml.safe_dump({**base, "outdir": str(outdir)}))
+    with derived_run(default_fixture_run, tmp_path_factory, {}) as served:
+        outdir, config = served.outdir, served.config
+        return report_and_dated_run(work, outdir, config)
+
+
+def report_and_dated_run(work: Path, outdir: Path, config: Path) -> dict:
+    """``snakemake --report`` of the copy, a second run with a publication-year CSV and its report."""
+    base = yaml.safe_load(config.read_text(encoding="utf-8"))
     years_csv = work / "publication_years.csv"
     pd.DataFrame({"book_id": list(PUBLICATION_YEARS), "year": list(PUBLICATION_YEARS.values())}).to_csv(
         years_csv, index=False
@@ -56,7 +59,7 @@ def run(default_fixture_run, tmp_path_factory):
     snakemake("--configfile", "config/test.yaml", str(config), "--report", str(report))
     dated = work / "dated.yaml"
     temporal = {"publication_years_csv": str(years_csv), "authors_over_time": OVER_TIME_AUTHORS}
-    dated.write_text(yaml.safe_dump({**base, "outdir": str(outdir), "temporal": temporal}))
+    dated.write_text(yaml.safe_dump({**base, "temporal": temporal}))
     second = snakemake("--cores", "2", "--configfile", "config/test.yaml", str(dated))
     dated_declared = declared_outputs(dated)
     dated_report = work / "report_dated.html"
