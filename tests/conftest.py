@@ -1,5 +1,5 @@
-"""Shared test helpers: where ../shared lives, the Le Guin quote of section 2.2, and the
-measurement scripts of benchmarks/ loaded as modules."""
+"""Shared test helpers: where ../shared lives, the Le Guin quote of section 2.2, the
+measurement scripts of benchmarks/ loaded as modules, and the order of the test modules."""
 
 from __future__ import annotations
 
@@ -24,6 +24,46 @@ LE_GUIN = (
     "have syntax. Or semicolons. I use a whole lot of half-assed semicolons; there was one "
     'of them just now; that was a semicolon after "semicolons," and another one after "now."'
 )
+
+# The slowest test modules, longest first (each one's fixture runs and Snakemake calls, from
+# `pytest --durations` on 2 cores). test.sh runs the suite on two pytest-xdist workers with
+# `--dist loadscope --no-loadscope-reorder`: a worker takes one whole module at a time (its
+# module fixtures made once) in collection order, so this order starts the long modules at once
+# and lets the short ones (every unit test module, after these) fill the end. test_workflow.py
+# comes first because it makes the default fixture run (tests/workflow/conftest.py) that the
+# modules marked "reads the default run" copy or read: they come after independent modules, so
+# that the run is ready, not waited for, when a worker takes them.
+SLOW_FIRST = (
+    "tests/workflow/test_workflow.py",  # makes the default run, then 8 dry runs
+    "tests/workflow/test_folder_corpus.py",
+    "tests/workflow/test_faults.py",
+    "tests/workflow/test_corpus_shapes.py",
+    "tests/slurm/test_slurm.py",  # mostly waiting on the cluster's queue
+    "tests/workflow/test_figures_report.py",  # reads the default run
+    "tests/workflow/test_one_genre.py",
+    "tests/workflow/test_length_curve.py",  # reads the default run
+    "tests/workflow/test_tei_corpus.py",
+    "tests/workflow/test_sequence_model.py",  # reads the default run
+    "tests/workflow/test_one_line_errors.py",
+    "tests/realdata/test_folder_route.py",
+    "tests/realdata/test_real_mirror.py",
+    "tests/workflow/test_app.py",  # reads the default run
+    "tests/workflow/test_attribute_cli.py",  # reads the default run
+)
+
+
+def slow_first(nodeids: list[str], order: tuple[str, ...] = SLOW_FIRST) -> list[int]:
+    """Positions of ``nodeids`` with the modules of ``order`` first, in that order, then every
+    other test in its collected order (a stable sort on the module's rank: the tests of one
+    module keep their order, which pytest chose to make each module fixture once)."""
+    rank = {module: k for k, module in enumerate(order)}
+    return sorted(range(len(nodeids)), key=lambda i: rank.get(nodeids[i].split("::", 1)[0], len(order)))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items) -> None:
+    """Run the slowest modules first (``SLOW_FIRST``), after pytest's own reordering."""
+    items[:] = [items[i] for i in slow_first([item.nodeid for item in items])]
 
 
 def require_mirror() -> Path:
