@@ -27,8 +27,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from punctstyle.descriptive.maps import (WORDS, MapSettings, corpus_maps, delta_distance_matrix, family_features,
-                                    family_is_distribution, family_matrix)
+from punctstyle.descriptive.map_families import WORDS, family_features, family_is_distribution
+from punctstyle.descriptive.maps import MapSettings, corpus_maps, delta_distance_matrix, family_matrix
 from punctstyle.corpus.words import read_word_matrix
 from punctstyle.report.plots.base import placeholder_figure, save_figure
 from punctstyle.report.plots.maps import dendrogram_figure, scatter_map

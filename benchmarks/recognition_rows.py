@@ -33,9 +33,9 @@ from punctstyle.analyses.paper import (
     duplicates_full_corpus_row,
     labelled_rows,
     task_column,
-    word_methods,
 )
 from punctstyle.classifiers.options import classifier_params, options_by_classifier
+from punctstyle.featuresets import word_methods
 from punctstyle.jobs.recognition import RecognitionSettings, recognition_job
 from punctstyle.marks import FEATURES
 from punctstyle.analyses.recognition_files import read_results, read_word_results

@@ -76,6 +76,15 @@ def expand_word_sets(sets: Iterable[str], top_k: Iterable[int]) -> list[str]:
     return out
 
 
+def word_methods(words: Mapping[str, Any], task: str) -> dict[str, list[str]]:
+    """The word baselines of a task's rows (config ``recognition.words``): classifier -> word sets,
+    one per ``k`` (:func:`expand_word_sets`); ``{}`` when the task is not
+    in ``words["tasks"]`` or no ``top_k`` or method is configured."""
+    if task not in words["tasks"] or not words["top_k"]:
+        return {}
+    return {name: expand_word_sets(sets, words["top_k"]) for name, sets in words["methods"].items() if sets}
+
+
 def is_distribution_set(name: str) -> bool:
     """Whether a set is one distribution feature (:data:`punctstyle.marks.DISTRIBUTION_FEATURES`), as KL needs."""
     features = resolve_feature_set(name)

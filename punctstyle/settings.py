@@ -22,13 +22,22 @@ SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "config.schema.yaml"
 """The configuration schema of the workflow (shipped in the package, so found from a wheel)."""
 
 
+def safe_load_yaml(stream: Any) -> Any:
+    """``yaml.safe_load`` of a string or an open file, with libyaml's C loader
+    (``yaml.CSafeLoader``) when PyYAML was built with it, else the pure-Python ``SafeLoader``:
+    the same safe subset and the same objects, parsed in C (the workflow reads its config and
+    schema at every Snakemake start)."""
+    import yaml
+
+    loader = yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader
+    return yaml.load(stream, Loader=loader)
+
+
 @cache
 def load_schema(path: str | Path = SCHEMA_PATH) -> dict[str, Any]:
     """The schema as a dict (read once per process)."""
-    import yaml
-
     with open(path, encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+        return safe_load_yaml(handle)
 
 
 def _defaults_of(node: dict[str, Any]) -> Any:
@@ -309,7 +318,7 @@ def config_file_error(path: str | Path) -> str | None:
 
     try:
         with open(path, encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
+            data = safe_load_yaml(handle)
     except OSError as exc:
         return f"{path}: cannot read the config file ({exc.strerror or exc})"
     except UnicodeDecodeError as exc:

@@ -21,7 +21,7 @@ import pandas as pd
 
 from punctstyle.analyses.consistency_report import ConsistencyReport, consistency_run
 from punctstyle.corpus.tables import feature_matrix, text_groups
-from punctstyle.featuresets import expand_word_sets, matrices_from_tables
+from punctstyle.featuresets import matrices_from_tables
 from punctstyle.analyses.recognition import (
     Experiment,
     recognition_experiments,
@@ -174,15 +174,6 @@ def recognition_run(
     confusion = pd.concat([_keyed(_long_confusion(e), e) for e in experiments], ignore_index=True)
     per_class = pd.concat([_keyed(e.per_class(), e) for e in experiments], ignore_index=True)
     return RecognitionRun(results, confusion, per_class, experiments)
-
-
-def word_methods(words: Mapping[str, Any], task: str) -> dict[str, list[str]]:
-    """The word baselines of a task's rows (config ``recognition.words``): classifier -> word sets,
-    one per ``k`` (:func:`punctstyle.featuresets.expand_word_sets`); ``{}`` when the task is not
-    in ``words["tasks"]`` or no ``top_k`` or method is configured."""
-    if task not in words["tasks"] or not words["top_k"]:
-        return {}
-    return {name: expand_word_sets(sets, words["top_k"]) for name, sets in words["methods"].items() if sets}
 
 
 @dataclass(frozen=True)

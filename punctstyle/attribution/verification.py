@@ -54,32 +54,12 @@ from typing import Any
 import numpy as np
 
 from punctstyle.attribution.pan_metrics import pan_measures
+from punctstyle.attribution.verification_settings import ImpostersSettings, family_parts
 from punctstyle.distances import delta
 from punctstyle.experiments.row import Row
 
 VERIFICATION_TASK = "verification"
 DECISIONS: tuple[str, str, str] = ("different author", "undecided", "same author")
-
-
-@dataclass(frozen=True)
-class ImpostersSettings:
-    """stylo's ``imposters()`` defaults: 100 iterations, half the features, half the imposters,
-    the test text twice in the z-scores (``test_copies``; module docstring)."""
-
-    iterations: int = 100
-    feature_share: float = 0.5
-    imposter_share: float = 0.5
-    test_copies: int = 2
-
-    def __post_init__(self) -> None:
-        if self.iterations < 1:
-            raise ValueError(f"iterations must be at least 1, got {self.iterations}")
-        if self.test_copies < 1:
-            raise ValueError(f"test_copies must be at least 1, got {self.test_copies}")
-        for name in ("feature_share", "imposter_share"):
-            value = getattr(self, name)
-            if not 0.0 < value <= 1.0:
-                raise ValueError(f"{name} must lie in (0, 1], got {value}")
 
 
 def _subset_masks(rng: np.random.Generator, iterations: int, size: int, share: float) -> np.ndarray:
@@ -366,26 +346,6 @@ def case_measures(scores: np.ndarray, same: np.ndarray, texts: np.ndarray, step:
 
 
 # --------------------------------------------------------------------------- families
-
-
-WORDS = "words"
-"""The family name of the most frequent words; ``<punctuation set>+words`` adds them to a set."""
-
-
-def family_parts(family: str) -> tuple[str | None, bool]:
-    """``"f3"`` -> ``("f3", False)``, ``"words"`` -> ``(None, True)``, ``"all+words"`` ->
-    ``("all", True)``; the punctuation part is checked by
-    :func:`punctstyle.featuresets.resolve_feature_set`."""
-    from punctstyle.featuresets import resolve_feature_set
-
-    if family == WORDS:
-        return None, True
-    if family.endswith("+" + WORDS):
-        punctuation = family[: -len(WORDS) - 1]
-        resolve_feature_set(punctuation)
-        return punctuation, True
-    resolve_feature_set(family)
-    return family, False
 
 
 def family_matrix(family: str, features: Mapping[str, np.ndarray], words: np.ndarray | None) -> np.ndarray:

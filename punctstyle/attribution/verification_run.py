@@ -27,7 +27,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -35,17 +35,16 @@ import pandas as pd
 from punctstyle.attribution.verification import (
     Band,
     Cases,
-    ImpostersSettings,
     case_measures,
     case_rng,
     family_matrix,
-    family_parts,
     imposters_draws,
     optimal_band,
     reference_scores,
     score_cases,
     verification_cases,
 )
+from punctstyle.attribution.verification_settings import ImpostersSettings, VerificationSettings, family_parts
 from punctstyle.book.excerpts import cut_excerpt
 from punctstyle.corpus.tables import text_groups
 from punctstyle.corpus.words import WordMatrix, select_vocabulary
@@ -53,7 +52,6 @@ from punctstyle.features import compute_features
 from punctstyle.featuresets import matrices_from_tables, resolve_feature_set
 from punctstyle.io import InputError, read_json_object, write_json_atomic, write_parquet_atomic
 from punctstyle.marks import feature_column_names
-from punctstyle.settings import schema_values
 
 FORMAT = "punctstyle-verification/2"
 """/2: the band calibrated with every other author an imposter and the test text twice in the z-scores."""
@@ -65,66 +63,6 @@ RESULT_COLUMNS: tuple[str, ...] = (
     "family", "length", "seed", "n_cases", "n_same", "auc", "c_at_1", "f_05_u", "f1", "brier", "overall",
     "auc_raw", "p1", "p2",
 )
-
-
-@dataclass(frozen=True)
-class VerificationSettings:
-    """The workflow's ``verification`` block (every key; the schema holds the defaults)."""
-
-    families: tuple[str, ...]
-    bundle_family: str
-    top_words: int
-    lengths: tuple[int, ...]
-    seeds: tuple[int, ...]
-    test_fraction: float
-    n_different: int
-    max_texts: int | None
-    imposters: ImpostersSettings
-    band_step: float
-    min_marks: int
-
-    KEYS: ClassVar[tuple[str, ...]] = (
-        "families", "bundle_family", "top_words", "lengths", "seeds", "test_fraction", "n_different",
-        "max_texts", "iterations", "feature_share", "imposter_share", "band_step", "min_marks",
-    )
-    IMPOSTERS_KEYS: ClassVar[tuple[str, ...]] = ("iterations", "feature_share", "imposter_share")
-    SECTION: ClassVar[tuple[str, ...]] = ("verification",)
-
-    @classmethod
-    def from_config(cls, block: Mapping[str, Any]) -> VerificationSettings:
-        """From the ``verification`` block: :func:`punctstyle.settings.schema_values` (the
-        schema's defaults and types; Snakemake passes strings), the lengths sorted without
-        repeats, the three imposters keys as one :class:`ImpostersSettings`."""
-        values = schema_values(cls.SECTION, block)
-        for family in values["families"]:
-            family_parts(family)
-        if values["bundle_family"] not in values["families"]:
-            raise ValueError(f"verification.bundle_family {values['bundle_family']!r} is not one of the families "
-                             f"{list(values['families'])}")
-        direct = {key: values[key] for key in cls.KEYS if key not in cls.IMPOSTERS_KEYS}
-        direct["lengths"] = tuple(sorted(set(values["lengths"])))
-        return cls(**direct, imposters=ImpostersSettings(*(values[key] for key in cls.IMPOSTERS_KEYS)))
-
-    @property
-    def uses_words(self) -> bool:
-        return any(family_parts(f)[1] for f in self.families)
-
-    def punctuation_features(self) -> tuple[str, ...]:
-        """Every punctuation feature of the families, in :data:`punctstyle.marks.FEATURES` order."""
-        from punctstyle.marks import FEATURES
-
-        used = {f for family in self.families if family_parts(family)[0] for f in resolve_feature_set(family_parts(family)[0])}
-        return tuple(f for f in FEATURES if f in used)
-
-
-def verification_config_error(block: Mapping[str, Any]) -> str | None:
-    """One line when the (schema-valid) ``verification`` block's keys do not fit together, else None:
-    ``bundle_family`` must be one of ``families``."""
-    families = [str(f) for f in block["families"]]
-    if str(block["bundle_family"]) not in families:
-        return (f"config verification.bundle_family: {block['bundle_family']!r} is not one of "
-                f"verification.families {families}")
-    return None
 
 
 def _rng(seed: int, family: str, length: str) -> np.random.Generator:
@@ -434,11 +372,3 @@ def load_verification(directory: Any) -> VerificationBundle:
     if "author" not in reference.columns:
         raise InputError(f"{paths['reference']}: no 'author' column")
     return VerificationBundle(folder, record, reference)
-
-
-# ------------------------------------------------ what the rule reads (its job: jobs.verification)
-
-
-def needs_word_streams(settings: VerificationSettings) -> bool:
-    """Whether the run reads word streams: word families measured at excerpt lengths."""
-    return settings.uses_words and bool(settings.lengths)

@@ -91,8 +91,12 @@ CLASSIFIERS: dict[str, ClassifierSpec] = {
 }
 """Every recognition classifier, by config name (``recognition.methods``)."""
 
+SEQUENCE_METHOD = "sequence_cnn"
+"""The sequence classifier of the sequence rows (``beyond.sequence``; the job:
+:func:`punctstyle.jobs.sequence.sequence_row_job`)."""
+
 SEQUENCE_CLASSIFIERS: dict[str, ClassifierSpec] = {
-    "sequence_cnn": ClassifierSpec(
+    SEQUENCE_METHOD: ClassifierSpec(
         "sequence CNN",
         "punctstyle.classifiers.sequence_cnn:SequenceCNNClassifier",
         input_kind="sequence",
@@ -148,6 +152,7 @@ __all__ = [
     "INPUT_KINDS",
     "OPTION_KINDS",
     "SEQUENCE_CLASSIFIERS",
+    "SEQUENCE_METHOD",
     "Classifier",
     "ClassifierSpec",
     "any_classifier_spec",

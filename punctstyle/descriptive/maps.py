@@ -46,9 +46,8 @@ from scipy.spatial.distance import squareform
 
 from punctstyle.corpus.tables import feature_matrix
 from punctstyle.corpus.words import select_vocabulary
+from punctstyle.descriptive.map_families import WORDS, family_features
 from punctstyle.distances import column_zscores, delta, symmetrised_kl
-from punctstyle.featuresets import resolve_feature_set
-from punctstyle.marks import DISTRIBUTION_FEATURES
 from punctstyle.settings import load_settings
 
 ROOT = "root"
@@ -347,20 +346,6 @@ def corpus_maps(
     return CorpusMaps(frame, tree, leaves, leaf_authors, consensus_edges(clades, _unique(leaves)), summary)
 
 
-WORDS = "words"
-
-
-def family_features(family: str) -> tuple[str, ...]:
-    """The corpus tables a family reads: ``words`` -> (f1,) (for the documents' rows),
-    a feature set (``f3``, ``all``, ``f1+f3``) -> its features."""
-    return ("f1",) if family == WORDS else resolve_feature_set(family)
-
-
-def family_is_distribution(family: str) -> bool:
-    """Whether KL applies: the family is one distribution feature (f1, f3, f4, f5, f7)."""
-    return family in DISTRIBUTION_FEATURES
-
-
 def family_matrix(family: str, tables: Mapping[str, pd.DataFrame], words: Any = None, k: int = 500) -> np.ndarray:
     """The documents' rows for a family: the feature set's columns side by side, or (``words``)
     the relative frequencies of the ``k`` most frequent words over every document of the corpus
@@ -395,8 +380,6 @@ __all__ = [
     "MapSettings",
     "WORDS",
     "cluster_purity",
-    "family_features",
-    "family_is_distribution",
     "family_matrix",
     "corpus_maps",
     "nearest_neighbour_agreement",

@@ -10,7 +10,8 @@ from typing import Any
 
 import pandas as pd
 
-from punctstyle.descriptive.maps import MapSettings, corpus_maps, family_is_distribution, family_matrix
+from punctstyle.descriptive.map_families import family_is_distribution
+from punctstyle.descriptive.maps import MapSettings, corpus_maps, family_matrix
 from punctstyle.corpus.words import read_word_matrix
 from punctstyle.io import atomic_open, write_json_atomic
 from punctstyle.report.plots.base import save_figure

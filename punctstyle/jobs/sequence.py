@@ -21,11 +21,9 @@ from punctstyle.training.sequence_recognition import (
     write_length_rows,
     write_sequence_row,
 )
-from punctstyle.classifiers import build_sequence_classifier
+from punctstyle.classifiers import SEQUENCE_METHOD, build_sequence_classifier
 from punctstyle.corpus.sequences import document_sequences
 from punctstyle.jobs.recognition import enough_classes
-
-SEQUENCE_METHOD = "sequence_cnn"
 
 
 def sequence_row_job(

@@ -12,13 +12,12 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.attribution.verification_run import (
-    VerificationSettings,
-    needs_word_streams,
     reference_frame,
     summary_table,
     verification_run,
     write_verification_files,
 )
+from punctstyle.attribution.verification_settings import VerificationSettings, needs_word_streams
 from punctstyle.corpus.sequences import document_sequences
 from punctstyle.corpus.words import document_word_files, read_word_matrix
 from punctstyle.featuresets import matrices_from_tables

@@ -18,7 +18,7 @@ from typing import Any
 from punctstyle.attribution.bundle_build import CLASSIFIER as ATTRIBUTION_CLASSIFIER
 from punctstyle.training.importance import IMPORTANCE_METHODS
 from punctstyle.training.length_features import uses_word_features
-from punctstyle.jobs.sequence import SEQUENCE_METHOD
+from punctstyle.classifiers import SEQUENCE_METHOD
 from punctstyle.plan import across_languages, cross, maps, rows, shapes, targets, verification
 from punctstyle.plan.checkpoints import CorpusCounts
 from punctstyle.plan.corpus import tokenizer_rules_file

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from punctstyle.training.distortion import MODES
+from punctstyle.training.distortion_modes import reads_texts
 from punctstyle.plan.targets import out
 
 CROSS_FIGURES: tuple[str, ...] = ("beyond/cross_domain", "beyond/gap_weibull_fit", "beyond/gap_weibull_plane", "beyond/translators")
@@ -54,7 +54,6 @@ def cross_outputs(config: dict[str, Any]) -> list[str]:
 def cross_text_inputs(config: dict[str, Any], book_ids: Iterable[int]) -> dict[str, Any]:
     """The books' texts (``books/{id}.txt.gz``) when a method of ``cross.genres.methods`` reads
     them (the text distortions ``dv_ma``, ``dv_sa``), else none."""
-    methods = config["cross"]["genres"]["methods"]
-    if not any(name in MODES for inputs in methods.values() for name in inputs):
+    if not reads_texts(config["cross"]["genres"]["methods"]):
         return {}
     return {"texts": [out(config, f"books/{book_id}.txt.gz") for book_id in book_ids]}

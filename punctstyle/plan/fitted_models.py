@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from punctstyle.experiments.fit_store import STORED_METHOD
+from punctstyle.featuresets import word_methods
 
 def stored_views(config: Mapping[str, Any], task: str) -> list[str]:
     """The MLP feature views of ``task``'s recognition rows that later analyses read: the
@@ -15,11 +16,9 @@ def stored_views(config: Mapping[str, Any], task: str) -> list[str]:
     ``"whole"``), and ``"f3"`` for the f3 importance, each only when the recognition grid trains
     that view: a punctuation set in ``recognition.methods.mlp``, a word set (``words1000``,
     ``all+words1000``) among the MLP sets of the word baselines (``recognition.words``, whose
-    tasks must hold ``task``: :func:`punctstyle.analyses.paper.word_methods`). Author task only."""
+    tasks must hold ``task``: :func:`punctstyle.featuresets.word_methods`). Author task only."""
     if task != "author":
         return []
-    from punctstyle.analyses.paper import word_methods  # lazy: the readers of stored fits import numpy only
-
     grid = set(config["recognition"]["methods"].get(STORED_METHOD) or [])
     words = config["recognition"].get("words")
     grid |= set(word_methods(words, task).get(STORED_METHOD) or []) if words else set()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from punctstyle.descriptive.maps import WORDS, family_features, family_is_distribution
+from punctstyle.descriptive.map_families import WORDS, family_features, family_is_distribution
 from punctstyle.plan.rows import ROLLING_WORD_METHODS
 from punctstyle.marks import DISTRIBUTION_FEATURES
 from punctstyle.plan.targets import out, word_stream_inputs
@@ -18,7 +18,7 @@ MAP_FIGURES: tuple[str, ...] = ("pca", "mds_delta", "mds_kl", "dendrogram")
 KL_MAP = "mds_kl"
 """The map drawn only for a family where KL applies (rule corpus_map_kl): never a placeholder."""
 KL_FAMILY_PATTERN = "|".join(sorted(DISTRIBUTION_FEATURES))
-"""Rule corpus_map_kl's families (:func:`punctstyle.descriptive.maps.family_is_distribution`)."""
+"""Rule corpus_map_kl's families (:func:`punctstyle.descriptive.map_families.family_is_distribution`)."""
 
 
 def family_map_figures(family: str) -> tuple[str, ...]:

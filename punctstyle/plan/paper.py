@@ -10,7 +10,7 @@ from typing import Any
 
 from snakemake.io import expand
 
-from punctstyle.analyses.paper import word_methods
+from punctstyle.featuresets import word_methods
 from punctstyle.plan import rows, targets
 from punctstyle.plan.corpus import feature_tables, per_book
 from punctstyle.plan.report import consistency_feature

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from punctstyle.attribution.verification_run import verification_config_error
+from punctstyle.attribution.verification_settings import verification_config_error
 from punctstyle.book.memory import extraction_mem_mb
 from punctstyle.io import InputError
 from punctstyle.marks import PAPER_FEATURES

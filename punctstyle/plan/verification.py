@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from punctstyle.attribution.verification_run import VerificationSettings, needs_word_streams
+from punctstyle.attribution.verification_settings import VerificationSettings, needs_word_streams
 from punctstyle.plan.checkpoints import CorpusCounts
 from punctstyle.plan.shapes import VERIFICATION, is_shape_skipped, shape_settings
 from punctstyle.plan.targets import out, word_stream_inputs

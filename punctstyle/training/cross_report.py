@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from punctstyle.descriptive import gap_weibull
-from punctstyle.training import cross_domain, distortion, translators
+from punctstyle.training import cross_domain, translators
+from punctstyle.training.distortion_modes import reads_texts
 from punctstyle.classifiers import build_classifier
 from punctstyle.book.sequence_file import read_sequence
 from punctstyle.corpus.words import read_word_matrix, select_vocabulary
@@ -40,11 +41,6 @@ def method_features(methods: Mapping[str, Sequence[str]]) -> list[str]:
             if base is not None:
                 needed.update(resolve_feature_set(base))
     return sorted(needed)
-
-
-def reads_texts(methods: Mapping[str, Sequence[str]]) -> bool:
-    """Whether a configured method reads the books' texts (``dv_ma``, ``dv_sa``)."""
-    return any(name in distortion.MODES for inputs in methods.values() for name in inputs)
 
 
 def distortion_options(genres: Mapping[str, Any]) -> cross_domain.DistortionOptions:

@@ -31,11 +31,10 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from punctstyle.training.distortion_modes import DV_MA, DV_SA, MODES
+
 WORD = re.compile(r"[^\W_]+")
 """A word of the distortion: a maximal run of letters and digits."""
-DV_MA, DV_SA = "dv_ma", "dv_sa"
-"""The two distortions: every character of a masked word masked, or the word as one mask."""
-MODES: tuple[str, str] = (DV_MA, DV_SA)
 MASK, DIGIT = "*", "#"
 DIGITS = "0123456789"
 """The digits masked as ``#`` (other characters of a masked word, other digits included, ``*``)."""

@@ -210,7 +210,7 @@ def separable_documents(n_columns: int, seed: int = 0) -> tuple[np.ndarray, np.n
 def analysis_accuracies(shrink: float, schema: Path) -> dict[str, float]:
     """The toy's test accuracies (4 authors, one seed) in the word baselines, the length curve and
     the cross-domain records, each run by its own function with the options its rule plans."""
-    from punctstyle.analyses.paper import word_methods
+    from punctstyle.featuresets import word_methods
     from punctstyle.analyses.recognition import word_experiments
     from punctstyle.training.cross_domain import CorpusInputs, DistortionOptions, cross_domain_records
     from punctstyle.training.length_curve import length_curve_row

@@ -119,7 +119,7 @@ def test_a_folder_without_verification_files_is_refused(tmp_path, capsys):
 
 
 def test_a_bundle_family_outside_the_families_is_one_config_line():
-    from punctstyle.attribution.verification_run import verification_config_error
+    from punctstyle.attribution.verification_settings import verification_config_error
 
     block = {"families": ["f3", "words"], "bundle_family": "f3+words"}
     assert verification_config_error(block) == (
