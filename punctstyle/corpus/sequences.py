@@ -78,9 +78,25 @@ class SequenceFiles(Sequence):
         if bounds is None:
             return None
         _, gaps = self._read(self.paths[index])
-        first, stop = bounds
-        before = int(gaps[:first].sum(dtype=np.int64))
-        return before, before + int(gaps[first:stop].sum(dtype=np.int64))
+        start, stop = excerpt_word_spans(gaps, np.asarray([bounds]))[0].tolist()
+        return start, stop
+
+
+def excerpt_word_spans(gaps: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """``(k, 2)`` int64 ``[start, stop)`` word ranges of the excerpts ``bounds`` (``(k, 2)``
+    ``[first, stop)`` mark ranges, :func:`punctstyle.book.feature_rows.excerpt_bounds`) in their
+    text's word stream: with ``W_i = sum_{j < i} g_j`` (``g_j`` the words before mark ``j``),
+    excerpt ``[f, s)`` holds words ``[W_f, W_s)``, the words before each of its marks: from the
+    word after mark ``f - 1`` (the text's first word when ``f = 0``) to the word before its
+    last mark ``s - 1``; ``W_s - W_f = sum_{f <= j < s} g_j`` is its feature row's ``n_words``.
+    Words after mark ``s - 1`` are the next excerpt's (words after the text's last excerpt are
+    in none), as :meth:`SequenceFiles.word_span` (which calls this) and the rolling slices
+    count them."""
+    cumulative = np.concatenate(([0], np.cumsum(np.asarray(gaps, dtype=np.int64))))
+    bounds = np.asarray(bounds, dtype=np.int64).reshape(-1, 2)
+    if bounds.size and (bounds.min() < 0 or bounds.max() >= cumulative.size or (bounds[:, 1] < bounds[:, 0]).any()):
+        raise ValueError(f"mark ranges outside the text's {cumulative.size - 1} marks")
+    return cumulative[bounds]
 
 
 def document_sequences(paths: Sequence[Any], table: pd.DataFrame, book_ids: Sequence[int] | None = None) -> SequenceFiles:

@@ -1,7 +1,7 @@
 """Rule corpus_words' body: the corpus documents' word counts -> one sparse word matrix
 (:func:`punctstyle.corpus.words.build_word_matrix`). Whole texts: their words files' counts.
 Excerpts (``extraction.excerpt_marks``): each excerpt's own counts, the words of its mark range
-in its text's word stream (:func:`punctstyle.corpus.words.excerpt_word_spans`), so that the
+in its text's word stream (:func:`punctstyle.corpus.sequences.excerpt_word_spans`), so that the
 matrix has one row per corpus document, keyed by the excerpt's ``book_id``."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 import pandas as pd
 
 from punctstyle.book.sequence_file import read_sequence, read_word_stream, read_words
-from punctstyle.corpus.sequences import book_paths
+from punctstyle.corpus.sequences import book_paths, excerpt_word_spans
 from punctstyle.corpus.tables import is_excerpt_table
-from punctstyle.corpus.words import build_word_matrix, excerpt_word_counts, excerpt_word_spans, write_word_matrix
+from punctstyle.corpus.words import build_word_matrix, excerpt_word_counts, write_word_matrix
 from punctstyle.io import InputError
 
 
@@ -39,7 +39,7 @@ class CorpusExcerpts:
     (``book_id``, ``source_id``, ``first_mark``, ``stop_mark``), text by text in ``source_id``
     order and by ``book_id`` within a text: the words of its mark range in the text's word
     stream (words file ``words``) cut by the text's gaps (sequence file ``sequences``):
-    :func:`punctstyle.corpus.words.excerpt_word_spans`, then
+    :func:`punctstyle.corpus.sequences.excerpt_word_spans`, then
     :func:`punctstyle.corpus.words.excerpt_word_counts`. Each iteration reads the files anew."""
 
     def __init__(self, table: pd.DataFrame, words: Sequence[str], sequences: Sequence[str]) -> None:

@@ -20,7 +20,7 @@ The corpus word matrix (``corpus/words.npz``, :func:`write_word_matrix` /
 
 Documents cut into excerpts (``extraction.excerpt_marks``) are rows of their own: an excerpt of
 marks ``[f, s)`` counts the words ``[W_f, W_s)`` of its text's word stream, ``W_i`` the words
-before mark ``i`` (:func:`excerpt_word_spans`, :func:`excerpt_word_counts`,
+before mark ``i`` (:func:`punctstyle.corpus.sequences.excerpt_word_spans`, :func:`excerpt_word_counts`,
 :mod:`punctstyle.corpus.word_matrix_job`); the analyses' word streams of excerpts are those
 slices too (:func:`document_word_files`).
 
@@ -264,27 +264,10 @@ def select_vocabulary(train_freqs: sp.spmatrix, k: int, train_cutoff: np.ndarray
 # ------------------------------------------------- word streams (the length curve's excerpts)
 
 
-def excerpt_word_spans(gaps: np.ndarray, bounds: np.ndarray) -> np.ndarray:
-    """``(k, 2)`` int64 ``[start, stop)`` word ranges of the excerpts ``bounds`` (``(k, 2)``
-    ``[first, stop)`` mark ranges, :func:`punctstyle.book.feature_rows.excerpt_bounds`) in their
-    text's word stream: with ``W_i = sum_{j < i} g_j`` (``g_j`` the words before mark ``j``),
-    excerpt ``[f, s)`` holds words ``[W_f, W_s)``, the words before each of its marks: from the
-    word after mark ``f - 1`` (the text's first word when ``f = 0``) to the word before its
-    last mark ``s - 1``; ``W_s - W_f = sum_{f <= j < s} g_j`` is its feature row's ``n_words``.
-    Words after mark ``s - 1`` are the next excerpt's (words after the text's last excerpt are
-    in none), as :func:`punctstyle.corpus.sequences.SequenceFiles.word_span` and the rolling
-    slices count them."""
-    cumulative = np.concatenate(([0], np.cumsum(np.asarray(gaps, dtype=np.int64))))
-    bounds = np.asarray(bounds, dtype=np.int64).reshape(-1, 2)
-    if bounds.size and (bounds.min() < 0 or bounds.max() >= cumulative.size or (bounds[:, 1] < bounds[:, 0]).any()):
-        raise ValueError(f"mark ranges outside the text's {cumulative.size - 1} marks")
-    return cumulative[bounds]
-
-
 def excerpt_word_counts(stream: np.ndarray, spans: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """``(words, counts)`` of each word range ``spans`` (``(k, 2)`` ``[start, stop)``,
-    :func:`excerpt_word_spans`) of a text's word ``stream`` (extraction order): ``c_e(w) =
-    #{j in [start_e, stop_e): stream_j = w}``, the words distinct and sorted, counts int64
+    :func:`punctstyle.corpus.sequences.excerpt_word_spans`) of a text's word ``stream``
+    (extraction order): ``c_e(w) = #{j in [start_e, stop_e): stream_j = w}``, the words distinct and sorted, counts int64
     (summing to ``stop_e - start_e``). A ``ValueError`` when a range passes the stream's end."""
     import pandas as pd  # factorize: one code per distinct word of the text, sorted
 

@@ -15,13 +15,12 @@ import pytest
 from punctstyle.book.feature_rows import excerpt_bounds
 from punctstyle.book.sequence_file import read_sequence
 from punctstyle.book.steps import extract_book
-from punctstyle.corpus.sequences import document_sequences
+from punctstyle.corpus.sequences import document_sequences, excerpt_word_spans
 from punctstyle.corpus.tables import EXCERPT_ID_BASE
 from punctstyle.corpus.word_matrix_job import corpus_words_job
 from punctstyle.corpus.words import (
     document_word_files,
     excerpt_word_counts,
-    excerpt_word_spans,
     read_word_matrix,
 )
 from punctstyle.io import InputError
