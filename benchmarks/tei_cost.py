@@ -145,10 +145,20 @@ def main() -> None:
                           f"--evidence docs/evidence/{args.evidence.name}",
                "commit": own, "n": args.n, "repeats": args.repeats, "clock": "time.process_time of this process",
                "machine": {"cores": os.cpu_count(), "load_1min_before": load_before,
-                           "load_1min_after": os.getloadavg()[0], "note": "shared with other jobs"},
+                           "load_1min_after": (load_after := os.getloadavg()[0]),
+                           "note": machine_note(load_before, load_after)},
                "spacy": spacy.__version__,
                "token_match_chars": {language: token_match_chars(language) for language in languages}}  # fmt: skip
         write_evidence(args.evidence, {"per_novel.csv": per_novel, "totals.csv": summary}, run)
+
+
+def machine_note(load_before: float, load_after: float) -> str:
+    """How busy the machine was. The benchmark is one busy process, which by itself brings the
+    1-minute load average to about 1: "quiet" when the load was below 1 before it started and
+    below 1.5 after it ended (nothing else running, on average), else "shared with other jobs"."""
+    if load_before < 1 and load_after < 1.5:
+        return "quiet: 1-minute load below 1 before and below 1.5 after (this process alone)"
+    return "shared with other jobs: 1-minute load of 1 or more before, or of 1.5 or more after"
 
 
 if __name__ == "__main__":

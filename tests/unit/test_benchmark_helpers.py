@@ -372,3 +372,10 @@ def test_bench_workflow_differences_are_this_tree_minus_the_baseline():
     assert np.allclose(table["difference"], [-0.3, -0.2, -0.1, -0.1])
     assert np.allclose(table["ratio"], [0.5 / 0.8, 0.4 / 0.6, 0.5, 0.75])
     assert list(workflow.differences(calls, None)["what"]) == ["whole call, a book", "the books' jobs, a book"]
+
+
+def test_tei_cost_says_quiet_only_below_a_load_of_1_before_and_1_5_after():
+    cost = load("tei_cost")
+    assert cost.machine_note(0.76, 1.11).startswith("quiet")
+    assert cost.machine_note(0.5, 1.5).startswith("shared")
+    assert cost.machine_note(1.0, 0.2).startswith("shared")
