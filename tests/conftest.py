@@ -3,10 +3,12 @@ measurement scripts of benchmarks/ loaded as modules, and the order of the test 
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -73,10 +75,38 @@ def require_mirror() -> Path:
     return MIRROR
 
 
-def snakemake(*args: str, cwd: Path = REPO, check: bool = True) -> subprocess.CompletedProcess:
-    """Run ``python -m snakemake ARGS`` in the repo; on failure raise with its output's tail."""
+# Never linked into a scratch working directory of the checkout: its run state and outputs
+NOT_LINKED = {".snakemake", ".git", ".pytest_cache", "__pycache__", "results", "results-test"}
+
+
+def link_checkout(work: Path) -> Path:
+    """Make ``work`` a working directory of the checkout: a link to each of its entries but
+    ``NOT_LINKED``, so that Snakemake keeps its run state (``.snakemake``) there."""
+    work.mkdir(parents=True, exist_ok=True)
+    for entry in REPO.iterdir():
+        if entry.name not in NOT_LINKED:
+            (work / entry.name).symlink_to(entry)
+    return work
+
+
+@functools.cache
+def snakemake_workdir() -> Path:
+    """Where the tests run Snakemake: the checkout, or, in a pytest-xdist worker, a working
+    directory of that worker's own (made once per worker process, under the system's temporary
+    folder) that links every entry of the checkout but its run state (``NOT_LINKED``). Two
+    Snakemake runs must not share a working directory: each removes the whole ``.snakemake/locks``
+    folder when it ends, under the other's feet (a run starting then fails on its lock file)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return REPO
+    return link_checkout(Path(tempfile.mkdtemp(prefix=f"punctstyle-{worker}-")))
+
+
+def snakemake(*args: str, cwd: Path | None = None, check: bool = True) -> subprocess.CompletedProcess:
+    """Run ``python -m snakemake ARGS`` in ``cwd`` (default :func:`snakemake_workdir`: the repo, or
+    this test worker's own working directory); on failure raise with its output's tail."""
     command = [sys.executable, "-m", "snakemake", *args]
-    proc = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=1800)
+    proc = subprocess.run(command, cwd=cwd or snakemake_workdir(), capture_output=True, text=True, timeout=1800)
     if check and proc.returncode != 0:
         raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}")
     return proc

@@ -34,7 +34,7 @@ from punctstyle.sources.download import SITE_URL_TEMPLATES, fetch_book
 from punctstyle.sources.provenance import read_provenance, write_book
 from punctstyle.io import write_gzip_text_atomic
 from punctstyle.rule_names import FEATURES
-from tests.conftest import REPO
+from tests.conftest import link_checkout
 from tests.fixtures.faulty_server import FaultyServer, serve_faulty
 from tests.fixtures.mini_mirror import CATALOG_HEADER, HTML_BOOK, MISSING_BOOK, build_mini_mirror
 
@@ -47,8 +47,6 @@ LOCK_MESSAGE = "Directory cannot be locked"
 # appearing); these bounds just keep a broken run from hanging the suite.
 RUN_TIMEOUT_S = 600
 WAIT_TIMEOUT_S = 600
-# Never linked into the scratch working directory: run state and outputs of the checkout.
-NOT_LINKED = {".snakemake", ".git", ".pytest_cache", "__pycache__", "results", "results-test"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -60,11 +58,7 @@ class Workflow:
 
     def __init__(self, base: Path, base_url: str, **config: object) -> None:
         self.out = base / "out"
-        self.work = base / "work"
-        self.work.mkdir(parents=True)
-        for entry in REPO.iterdir():
-            if entry.name not in NOT_LINKED:
-                (self.work / entry.name).symlink_to(entry)
+        self.work = link_checkout(base / "work")
         settings = {"outdir": str(self.out), "mirror": {"base_url": base_url}}
         for key, value in config.items():
             settings[key] = {**settings.get(key, {}), **value} if isinstance(value, dict) else value
