@@ -82,6 +82,9 @@ TARGET_CPU_PER_BOOK = 1.0
 MIN_BOOKS_PER_AUTHOR = 10
 CORPUS_TARGETS = [f"corpus/f{i}.parquet" for i in range(1, 7)] + ["corpus/exclusions.csv", "corpus/summary.json"]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+SERVER_LINE = "Per-book jobs: run as forks of one warm process"
+"""The start of the line a run writes when its per-book jobs run on the book-job server
+(``punctstyle.plan.book_jobs.SERVER_STARTED``; a tree of an earlier version never writes it)."""
 
 ONE_PROCESS = r"""
 import sys, time
@@ -106,6 +109,7 @@ class Phase:
     wall_s: float
     main_cpu_s: float
     per_book: bool
+    served: bool = False  # the book-job server ran the per-book jobs (SERVER_LINE in the call's log)
 
 
 def sample_books(mirror: Path, books: int, seed: int) -> pd.DataFrame:
@@ -222,7 +226,11 @@ def run_whole_call(tree: Path, config: dict, folder: Path, extra: list[str]) -> 
     command = [sys.executable, "-m", "snakemake", *[str(outdir / t) for t in CORPUS_TARGETS]]
     command += [*extra, "--cores", "2", "--configfile", str(config_path)]
     log = folder / "snakemake.log"
+    start = log.stat().st_size if log.exists() else 0
     whole = run_phase("selection to corpus tables, one call", command, tree, log, True)
+    with open(log, "rb") as handle:
+        handle.seek(start)
+        whole.served = SERVER_LINE in handle.read().decode(errors="replace")
     n_books = len(pd.read_parquet(outdir / "corpus/selection.parquet", columns=["book_id"]))
     for name in ("catalog", "corpus"):  # not extraction/: a new rules file would redo every book
         shutil.rmtree(outdir / name, ignore_errors=True)
@@ -394,7 +402,8 @@ def whole_call_row(label: str, tree: Path, whole: Phase, fixed: Phase, n_books: 
     return {"tree": label, "commit": tree_commit(tree), "books": n_books, "cpu_s": whole.cpu_s,
             "wall_s": whole.wall_s, "snakemake_main_cpu_s": whole.main_cpu_s, "cpu_s_a_book": whole.cpu_s / n_books,
             "fixed_cpu_s": fixed.cpu_s, "fixed_cpu_s_a_book": fixed.cpu_s / n_books,
-            "jobs_cpu_s_a_book": (whole.cpu_s - fixed.cpu_s) / n_books, "load_1min_after": os.getloadavg()[0]}
+            "jobs_cpu_s_a_book": (whole.cpu_s - fixed.cpu_s) / n_books, "load_1min_after": os.getloadavg()[0],
+            "book_job_server": whole.served}
 
 
 def process_rows(label: str, costs: list[ProcessCost], top: int = 4) -> list[dict]:

@@ -22,9 +22,13 @@ may use either) when their thread pools start."""
 def limit_numeric_threads(threads: int) -> dict[str, str]:
     """Set each of :data:`THREAD_VARIABLES` to ``threads`` unless already set; returns the
     values in force. Raises ``RuntimeError`` when numpy is already imported (too late: its
-    pool has started)."""
+    pool has started), unless each variable already says ``threads``."""
     if threads < 1:
         raise ValueError(f"threads must be at least 1, not {threads}")
     if "numpy" in sys.modules:
+        # too late to change, fine when the pools already have that size (a job forked by the
+        # book-job server, whose numpy was imported at one thread: punctstyle.book.job_server)
+        if all(os.environ.get(name) == str(threads) for name in THREAD_VARIABLES):
+            return {name: os.environ[name] for name in THREAD_VARIABLES}
         raise RuntimeError("limit_numeric_threads() must run before numpy is imported")
     return {name: os.environ.setdefault(name, str(threads)) for name in THREAD_VARIABLES}

@@ -54,3 +54,54 @@ def job_environment(deployment_methods: Iterable[Any], mirror: dict[str, Any]) -
     """The variables the per-book commands read: ``{PYTHON_VARIABLE: job_python(...),
     POLICY_VARIABLE: download_policy(mirror)}``."""
     return {PYTHON_VARIABLE: job_python(deployment_methods), POLICY_VARIABLE: download_policy(mirror)}
+
+
+SERVER_VARIABLE = "PUNCTSTYLE_BOOK_SERVER"
+"""``off`` (or ``0``, ``no``, ``false``) runs each per-book job as its own process, without the
+book-job server (:mod:`punctstyle.book.job_server`)."""
+
+SERVER_STARTED = (
+    "Per-book jobs: run as forks of one warm process (punctstyle.book.job_server; "
+    f"{SERVER_VARIABLE}=off runs each as a process of its own)"
+)
+"""The line a run writes to standard error when it starts the book-job server (not an error,
+so not ``punctstyle: ...``, the form of the package's one-line errors)."""
+
+BOOK_RULES = frozenset({"select_books", "download_book", "ingest_document", "extract_book"})
+"""The rules whose jobs, to be run, make a run start the book-job server: the per-book rules and
+the selection checkpoint, which adds them to the run once it has run."""
+
+
+def job_server_wanted(
+    deployment_methods: Iterable[Any], local_exec: bool, rules_to_run: Iterable[str], environ: dict[str, str]
+) -> bool:
+    """Whether a run starts the book-job server: its jobs run on this machine (``local_exec``:
+    not a cluster's), in Snakemake's own Python (no conda or container environment:
+    :func:`job_python`), some of them per-book (:data:`BOOK_RULES`), and ``environ`` does not
+    switch it off (:data:`SERVER_VARIABLE`)."""
+    switched_off = environ.get(SERVER_VARIABLE, "").strip().lower() in {"off", "0", "no", "false"}
+    in_snakemakes_python = job_python(deployment_methods) != ENVIRONMENT_PYTHON
+    return local_exec and in_snakemakes_python and not switched_off and bool(BOOK_RULES & set(rules_to_run))
+
+
+def start_book_job_server(environ: dict[str, str]) -> Any:
+    """Start the book-job server under ``environ[PYTHON_VARIABLE]`` and make its launcher the
+    per-book commands' Python (``environ[PYTHON_VARIABLE]``); it is stopped, and waited for, when
+    this process exits. Returns the :class:`~punctstyle.book.job_server.RunningServer`, or None
+    when the system cannot run one or it did not start (one line on standard error; the jobs then
+    run as their own processes)."""
+    import atexit
+
+    from punctstyle.book.job_server import start_server, supported
+
+    if not supported():
+        return None
+    try:
+        server = start_server(environ[PYTHON_VARIABLE])
+    except RuntimeError as exc:
+        print(f"punctstyle: {exc}; each per-book job runs as its own process", file=sys.stderr)
+        return None
+    environ[PYTHON_VARIABLE] = str(server.launcher)
+    atexit.register(server.stop)
+    print(SERVER_STARTED, file=sys.stderr)
+    return server

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tests.conftest import REPO
 from tests.conftest import load_benchmark as load
 
 
@@ -343,6 +344,19 @@ def test_bench_workflow_records_whether_the_package_is_compiled_in_every_process
         assert workflow.bytecode_condition({"PYTHONDONTWRITEBYTECODE": value}).startswith("not written")
     for environ in ({}, {"PYTHONDONTWRITEBYTECODE": ""}):  # Python ignores the empty value
         assert workflow.bytecode_condition(environ) == "written and reused (__pycache__)"
+
+
+def test_bench_workflow_knows_the_line_of_a_run_on_the_book_job_server():
+    from punctstyle.plan.book_jobs import SERVER_STARTED
+
+    workflow = load("bench_workflow")
+    assert SERVER_STARTED.startswith(workflow.SERVER_LINE) and not SERVER_STARTED.startswith("punctstyle: ")
+    whole = workflow.Phase("whole", 10.0, 5.0, 1.0, True)
+    fixed = workflow.Phase("fixed", 2.0, 1.0, 0.5, False)
+    assert whole.served is False
+    whole.served = True
+    row = workflow.whole_call_row("this tree", REPO, whole, fixed, 4)
+    assert row["book_job_server"] is True and row["cpu_s_a_book"] == 2.5 and row["jobs_cpu_s_a_book"] == 2.0
 
 
 def test_book_pieces_splits_cumulative_process_times_into_steps():

@@ -45,8 +45,11 @@ def rules_file(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def mirror(tmp_path_factory) -> Path:
-    """A file:// mirror holding book 7 as files/7/7-0.zip."""
-    root = tmp_path_factory.mktemp("mirror")
+    return write_mirror(tmp_path_factory.mktemp("mirror"))
+
+
+def write_mirror(root: Path) -> Path:
+    """``root`` made a file:// mirror holding book 7 as files/7/7-0.zip."""
     (root / "files/7").mkdir(parents=True)
     with zipfile.ZipFile(root / "files/7/7-0.zip", "w") as archive:
         archive.writestr("7-0.txt", TEXT)

@@ -33,6 +33,7 @@ from punctstyle.book.sequence_file import read_sequence
 from punctstyle.sources.download import SITE_URL_TEMPLATES, fetch_book
 from punctstyle.sources.provenance import read_provenance, write_book
 from punctstyle.io import write_gzip_text_atomic
+from punctstyle.plan.book_jobs import SERVER_STARTED, SERVER_VARIABLE
 from punctstyle.rule_names import FEATURES
 from tests.conftest import link_checkout
 from tests.fixtures.faulty_server import FaultyServer, serve_faulty
@@ -72,9 +73,14 @@ class Workflow:
         return [sys.executable, "-m", "snakemake", *targets, "--cores", "2",
                 "--configfile", "config/test.yaml", str(self.config), *extra]  # fmt: skip
 
-    def run(self, *extra: str, check: bool = True) -> subprocess.CompletedProcess:
+    def run(self, *extra: str, check: bool = True, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
         proc = subprocess.run(
-            self.command(*extra), cwd=self.work, capture_output=True, text=True, timeout=RUN_TIMEOUT_S
+            self.command(*extra),
+            cwd=self.work,
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT_S,
+            env=None if env is None else {**os.environ, **env},
         )
         if check and proc.returncode != 0:
             raise AssertionError(f"snakemake {' '.join(extra)} failed:\n{proc.stderr[-6000:]}")
@@ -141,6 +147,19 @@ def wait_for(condition: Callable[[], bool], proc: subprocess.Popen, flow: Workfl
             kill_group(proc)
             raise AssertionError(f"timed out waiting for {what}:\n{flow.log_text()[-4000:]}")
         time.sleep(0.05)
+
+
+def stop_group_when(condition: Callable[[], bool], proc: subprocess.Popen, flow: Workflow, what: str) -> None:
+    """Stop the run's whole process group (SIGSTOP: Snakemake, its jobs, the book-job server and
+    its forks) at a moment ``condition`` holds: once it holds, stop the group and check it again
+    on the frozen run (log and files); if it no longer holds (a job ended in between), let the
+    run go on (SIGCONT) and wait again. A short job is then caught however fast it runs."""
+    while True:
+        wait_for(condition, proc, flow, what)
+        os.killpg(proc.pid, signal.SIGSTOP)
+        if condition():
+            return
+        os.killpg(proc.pid, signal.SIGCONT)
 
 
 _JOB_START = re.compile(r"^localrule (\w+):\n((?:    .*\n)+)", re.MULTILINE)
@@ -250,14 +269,47 @@ KILL_CONFIG = {"mirror": {"timeout_s": RUN_TIMEOUT_S, "attempt_deadline_s": 2 * 
 
 
 @pytest.fixture(scope="module")
-def reference(mirror_root, tmp_path_factory) -> dict[str, object]:
-    """The corpus outputs of an uninterrupted run on the same mirror and settings."""
+def reference_run(mirror_root, tmp_path_factory) -> tuple[dict[str, object], str, Workflow, str]:
+    """The corpus outputs of an uninterrupted run on the same mirror and settings, its console's
+    error stream, its folder and its mirror's URL."""
     with serve_faulty(mirror_root) as server:
         flow = Workflow(tmp_path_factory.mktemp("reference"), server.url, **KILL_CONFIG)
-        flow.run()
+        proc = flow.run()
         outputs = normalised_outputs(flow, server.url)
     assert outputs["summary"]["books_selected"] == N_SELECTED
-    return outputs
+    return outputs, proc.stderr, flow, server.url
+
+
+@pytest.fixture(scope="module")
+def reference(reference_run) -> dict[str, object]:
+    return reference_run[0]
+
+
+def per_book_files(flow: Workflow, base_url: str) -> dict[str, pd.DataFrame]:
+    """Every sequence, words and features file of a run, by its path under the output folder
+    (the mirror's URL, its port, masked in an exclusion's reason)."""
+    tables = {f"{folder}/{path.name}": pd.read_parquet(path)
+              for folder in ("sequences", "words", "features") for path in sorted((flow.out / folder).glob("*.parquet"))}  # fmt: skip
+    for table in tables.values():
+        if "reason" in table:
+            table["reason"] = table["reason"].str.replace(base_url, "<mirror>", regex=False)
+    return tables
+
+
+def test_a_process_a_job_gives_the_files_of_the_book_job_server(mirror_root, reference_run, tmp_path):
+    """The reference run's per-book jobs ran on the book-job server (the default of a local run);
+    switched off, each job a process of its own, the same corpus tables and per-book files."""
+    outputs, console, served, served_url = reference_run
+    assert SERVER_STARTED in console
+    with serve_faulty(mirror_root) as server:
+        flow = Workflow(tmp_path, server.url, **KILL_CONFIG)
+        proc = flow.run(env={SERVER_VARIABLE: "off"})
+        assert SERVER_STARTED not in proc.stderr
+        assert_same_outputs(normalised_outputs(flow, server.url), outputs)
+        got, expected = per_book_files(flow, server.url), per_book_files(served, served_url)
+    assert sorted(got) == sorted(expected) and len(got) == 3 * N_SELECTED
+    for name, table in expected.items():
+        pd.testing.assert_frame_equal(got[name], table, check_exact=True, obj=name)
 
 
 # --------------------------------------------------------------------------------------------
@@ -375,7 +427,8 @@ def test_sigkill_during_extraction(mirror_root, reference, tmp_path):
                 and bool(flow.files("sequences", "*.parquet"))
             )
 
-        wait_for(extracting_and_no_download_running, proc, flow, "an extraction with no download running")
+        # an extraction is short (a fork of the book-job server): the run is frozen while one runs
+        stop_group_when(extracting_and_no_download_running, proc, flow, "an extraction with no download running")
         kill_group(proc, signal.SIGKILL, flow)
         jobs = state["jobs"]
         extracting = {jobid for jobid, (rule, _) in jobs.items() if rule == "extract_book"}

@@ -13,7 +13,11 @@ from punctstyle.plan.analyses import (
     config_targets,
     corpus_targets,
 )
-from punctstyle.plan.book_jobs import job_environment
+from punctstyle.plan.book_jobs import (
+    job_environment,
+    job_server_wanted,
+    start_book_job_server,
+)
 from punctstyle.plan.fitted_models import fitted_inputs
 from punctstyle.plan.checkpoints import CorpusCounts, SelectedBooks
 from punctstyle.plan.priorities import rule_priority
@@ -74,6 +78,18 @@ OUT, SOURCE, FLAGS = config["outdir"], config["source"], PLAN.flags
 os.environ.update(
     job_environment(workflow.deployment_settings.deployment_method, config["mirror"])
 )
+
+
+# a local run's per-book jobs as forks of one warm process (punctstyle.book.job_server; the
+# same jobs, commands and files; PUNCTSTYLE_BOOK_SERVER=off runs each as its own process)
+onstart:
+    if job_server_wanted(
+        workflow.deployment_settings.deployment_method,
+        workflow.local_exec,
+        {job.rule.name for job in workflow.dag.needrun_jobs()},
+        os.environ,
+    ):
+        start_book_job_server(os.environ)
 
 
 wildcard_constraints:

@@ -1,0 +1,422 @@
+"""The book-job server: the per-book jobs of a local run as forks of one warm process.
+
+A per-book job (``python -m punctstyle.book.jobs.STEP``: a download or ingest, then the
+extraction) spends most of its CPU starting: the interpreter, numpy, pyarrow, the package, the
+tokenizer's regular expressions (docs/performance.md, "Cutting a book's processes"). The server
+pays them once. It imports every module the jobs use (:data:`PRELOAD`), listens on a Unix
+socket, and runs each job it is handed in a child forked for it, with the job's own command
+line, working directory, environment and standard streams; the job's exit status goes back to
+the command that handed it over (:mod:`punctstyle.book.job_client`), which exits with it.
+
+Nothing else changes: each book keeps its jobs, rules, commands, outputs, logs, exclusions and
+reruns (Snakemake still runs one ``shell:`` command a job; only the Python it names,
+``$PUNCTSTYLE_JOB_PYTHON``, is the launcher of :func:`start_server` instead of the
+interpreter). A job is a process of its own as before (a fork), so one job's crash, memory or
+exit is its own. A fork that would have to compile a rules file's expressions finds them in
+:mod:`re`'s cache: the server compiles each rules file once before forking (:func:`warm`).
+
+The workflow starts it in a local run's ``onstart`` and stops it when Snakemake exits
+(``workflow/rules/common.smk``, :func:`punctstyle.plan.book_jobs.job_server_wanted`); a
+cluster job, a conda or container environment, a dry run, ``PUNCTSTYLE_BOOK_SERVER=off`` or a
+system without ``os.pidfd_open`` runs each job as its own process, as before. The server ends
+when it is told to (SIGTERM: it stops taking jobs and waits for those running), when its
+parent process is gone, and it ends a job whose command has gone (killed by Snakemake).
+
+``python -m punctstyle.book.job_server SOCKET PARENT_PID`` runs it; it writes ``ready`` on
+standard output once it listens.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import runpy
+import selectors
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from punctstyle.book import job_client
+from punctstyle.job_threads import THREAD_VARIABLES, limit_numeric_threads
+
+PRELOAD: tuple[str, ...] = (
+    # the jobs' package, not their modules: each runs as ``__main__`` (runpy warns when the
+    # module is imported already, as ``python -m`` would)
+    "punctstyle.book.jobs",
+    "argparse",
+    "dataclasses",
+    # what the steps import when they run (inside their functions, so that a process of one
+    # step imports only its own): tests/unit/test_job_server.py checks that a job run by the
+    # server imports nothing more
+    "punctstyle.logs",
+    "punctstyle.io",
+    "punctstyle.book.inclusion",
+    "punctstyle.book.steps",
+    "punctstyle.book.job_exit",
+    "punctstyle.text.chunk_cache",
+    "punctstyle.text.tokenizer",
+    "punctstyle.sources.download",
+    "punctstyle.sources.provenance",
+    "punctstyle.sources.folder",
+    "punctstyle.sources.tei_job",
+    "requests",
+    "lxml.etree",
+    "gutenbergpy",  # its folder: the marker sets are read from its source (punctstyle.text.clean)
+    "encodings.cp437",  # a zip member's name
+    "encodings.utf_32_le",  # a text's encoding, tried
+)
+"""The modules the server imports before its first job."""
+
+READY = "ready"
+"""The line the server writes on standard output once it listens."""
+
+PARENT_POLL_S = 1.0
+"""How often the server checks that its parent (Snakemake) is alive, in seconds."""
+
+REQUEST_TIMEOUT_S = 10.0
+"""How long the server waits for a request's bytes once a command has connected."""
+
+START_TIMEOUT_S = 60.0
+"""How long :func:`start_server` waits for ``ready``."""
+
+STOP_TIMEOUT_S = 60.0
+"""How long :meth:`RunningServer.stop` waits for the jobs still running before killing them."""
+
+MAX_REQUEST_BYTES = 16 * 1024 * 1024
+"""A request longer than this (an environment of 16 MB) is refused."""
+
+
+def preload(modules: Sequence[str] = PRELOAD) -> None:
+    """Import ``modules`` with the numerical libraries' thread pools at one thread (the per-book
+    jobs run on one thread each, and a fork copies only the forking thread)."""
+    for name in THREAD_VARIABLES:
+        os.environ[name] = "1"  # a user's export too: each book's rule has one thread
+    limit_numeric_threads(1)
+    for name in modules:
+        importlib.import_module(name)
+
+
+def rules_path(argv: Sequence[str]) -> str | None:
+    """The rules file of an extraction's command line (``-m punctstyle.book.jobs.extract ...
+    --rules PATH``), None for any other command."""
+    if list(argv[:2]) != ["-m", "punctstyle.book.jobs.extract"] or "--rules" not in argv[:-1]:
+        return None
+    return argv[list(argv).index("--rules") + 1]
+
+
+def warm(path: str) -> None:
+    """Build in the server what an extraction builds from the rules file ``path`` (its
+    tokenizer's expressions compiled): :mod:`re` caches compiled expressions by pattern and
+    flags, so a forked extraction's own compilation of the same rules is a cache hit. A rules
+    file that cannot be read is left to the job, which reports it."""
+    from punctstyle.io import InputError
+    from punctstyle.text.chunk_cache import ChunkCachedExtractor
+    from punctstyle.text.tokenizer import TokenizerRules
+
+    try:
+        ChunkCachedExtractor(rules=TokenizerRules.load(path, check_version=False))
+    except (OSError, ValueError, KeyError, InputError):
+        return
+
+
+def file_key(path: str) -> tuple[str, int, int] | None:
+    """``(path, st_mtime_ns, st_size)``: a file as the server knows it, None when missing."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return (os.path.abspath(path), stat.st_mtime_ns, stat.st_size)
+
+
+def exit_code(exc: SystemExit) -> int:
+    """The exit status Python gives a ``SystemExit``: its code, 0 for None, 1 (after writing the
+    message to standard error) for anything else."""
+    if exc.code is None:
+        return 0
+    if isinstance(exc.code, int):
+        return exc.code
+    sys.stderr.write(f"{exc.code}\n")
+    return 1
+
+
+def run_job(request: dict, fds: Sequence[int]) -> int:
+    """In the forked child: become the job (standard streams ``fds``, the request's working
+    directory, environment and ``sys.argv``), run its module as ``__main__`` and return its exit
+    status. A job that ends with :func:`~punctstyle.book.job_exit.finish_job` leaves the process
+    itself."""
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+        if fd > 2:
+            os.close(fd)
+    os.chdir(request["cwd"])
+    threads = {name: os.environ[name] for name in THREAD_VARIABLES if name in os.environ}
+    os.environ.clear()
+    os.environ.update(request["env"])
+    os.environ.update(threads)  # the thread pools this process has (numpy's, imported at one thread)
+    argv = request["argv"]
+    sys.argv = [argv[0], *argv[2:]]
+    try:
+        runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
+        code = 0
+    except SystemExit as exc:
+        code = exit_code(exc)
+    except BaseException:  # noqa: BLE001 - as Python ends a process on an uncaught exception
+        sys.excepthook(*sys.exc_info())  # the package's one-line errors (punctstyle.logs)
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    return code
+
+
+def read_request(conn: socket.socket) -> tuple[dict, list[int]]:
+    """A request from a command (:func:`punctstyle.book.job_client.request_bytes`), parsed, and
+    the descriptors that came with it. Raises ``ValueError`` on a malformed one."""
+    conn.settimeout(REQUEST_TIMEOUT_S)
+    data, fds, _flags, _addr = socket.recv_fds(conn, 65536, 3)
+    if len(fds) != 3:
+        for fd in fds:
+            os.close(fd)
+        raise ValueError(f"a request needs 3 descriptors, it came with {len(fds)}")
+    try:
+        while len(data) < job_client.HEADER_BYTES:
+            data += _chunk(conn)
+        length = int.from_bytes(data[: job_client.HEADER_BYTES], "big")
+        if length > MAX_REQUEST_BYTES:
+            raise ValueError(f"a request of {length} bytes (at most {MAX_REQUEST_BYTES})")
+        while len(data) < job_client.HEADER_BYTES + length:
+            data += _chunk(conn)
+        request = job_client.parse_request(data[job_client.HEADER_BYTES :])
+        if not job_client.is_book_job(request["argv"]):
+            raise ValueError(f"not a book job: {request['argv']!r}")
+    except (ValueError, OSError, IndexError):
+        for fd in fds:
+            os.close(fd)
+        raise ValueError("a malformed request") from None
+    conn.settimeout(None)
+    return request, fds
+
+
+def _chunk(conn: socket.socket) -> bytes:
+    chunk = conn.recv(65536)
+    if not chunk:
+        raise ValueError("the request ended early")
+    return chunk
+
+
+@dataclass
+class Job:
+    """A job the server forked: its process, the descriptor that says when it ends, and the
+    command's connection its status goes back on."""
+
+    pid: int
+    pidfd: int
+    conn: socket.socket
+
+
+@dataclass
+class Server:
+    """The server's loop over its listening socket, its jobs' ends and its commands'
+    connections (one :mod:`selectors` loop in one thread: nothing else runs when it forks)."""
+
+    listener: socket.socket
+    parent_pid: int
+    jobs: dict[int, Job] = field(default_factory=dict)
+    warmed: set[tuple[str, int, int]] = field(default_factory=set)
+    stopping: bool = False
+
+    def serve(self) -> None:
+        """Take jobs until told to stop or orphaned, then wait for the running ones."""
+        selector = selectors.DefaultSelector()
+        selector.register(self.listener, selectors.EVENT_READ, "accept")
+        signal.signal(signal.SIGTERM, lambda *_: self.stop_taking())
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is Snakemake's to handle
+        while self.jobs or not self.stopping:
+            if os.getppid() != self.parent_pid and not self.stopping:
+                self.stop_taking()
+                for job in self.jobs.values():
+                    _kill(job.pid)
+            if self.stopping and self.listener.fileno() >= 0:
+                selector.unregister(self.listener)
+                self.listener.close()
+            for key, _events in selector.select(PARENT_POLL_S):
+                if key.data == "accept":
+                    self.accept(selector)
+                elif key.data[0] == "ended":
+                    self.ended(selector, key.data[1])
+                else:  # the command's connection: readable only when the command has gone
+                    selector.unregister(key.fileobj)
+                    _kill(key.data[1])
+        selector.close()
+
+    def stop_taking(self) -> None:
+        self.stopping = True
+
+    def accept(self, selector: selectors.BaseSelector) -> None:
+        conn, _addr = self.listener.accept()
+        try:
+            request, fds = read_request(conn)
+        except (ValueError, OSError):
+            conn.close()
+            return
+        self.warm(request)
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        pid = os.fork()
+        if pid == 0:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            selector.close()
+            self.listener.close()
+            conn.close()
+            for job in self.jobs.values():
+                os.close(job.pidfd)
+                job.conn.close()
+            os._exit(run_job(request, fds))
+        for fd in fds:
+            os.close(fd)
+        pidfd = os.pidfd_open(pid)
+        self.jobs[pid] = Job(pid, pidfd, conn)
+        selector.register(pidfd, selectors.EVENT_READ, ("ended", pid))
+        selector.register(conn, selectors.EVENT_READ, ("gone", pid))
+
+    def warm(self, request: dict) -> None:
+        """:func:`warm` once per rules file (path, modification time and size) and server."""
+        path = rules_path(request["argv"])
+        if path is None:
+            return
+        key = file_key(os.path.join(request["cwd"], path))
+        if key is not None and key not in self.warmed:
+            warm(key[0])
+            self.warmed.add(key)
+
+    def ended(self, selector: selectors.BaseSelector, pid: int) -> None:
+        job = self.jobs.pop(pid)
+        _pid, status = os.waitpid(pid, 0)
+        selector.unregister(job.pidfd)
+        try:
+            selector.unregister(job.conn)
+        except KeyError:
+            pass  # unregistered when the command went
+        os.close(job.pidfd)
+        try:
+            job.conn.sendall(job_client.status_bytes(os.waitstatus_to_exitcode(status)))
+        except OSError:
+            pass  # the command has gone
+        job.conn.close()
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+
+
+def supported() -> bool:
+    """Whether this system can run the server: Unix sockets that carry descriptors and
+    ``os.pidfd_open`` (Linux 5.3 or later)."""
+    if not (hasattr(os, "pidfd_open") and hasattr(socket, "send_fds") and hasattr(os, "fork")):
+        return False
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+    except OSError:
+        return False
+    return True
+
+
+def launcher_text(python: str, client: str, socket_path: str) -> str:
+    """The launcher script: ``exec PYTHON -S -E CLIENT SOCKET PYTHON "$@"`` (each path quoted
+    for ``sh``)."""
+    from shlex import quote
+
+    return f'#!/bin/sh\nexec {quote(python)} -S -E {quote(client)} {quote(socket_path)} {quote(python)} "$@"\n'
+
+
+@dataclass
+class RunningServer:
+    """A started server: its process, its folder (socket and launcher) and the launcher to give
+    the jobs as their Python."""
+
+    process: subprocess.Popen
+    folder: Path
+    launcher: Path
+
+    @property
+    def error(self) -> str:
+        """The last line the server wrote to its error output ('' when none)."""
+        try:
+            lines = (self.folder / "server.log").read_text(errors="replace").strip().splitlines()
+        except OSError:
+            return ""
+        return lines[-1] if lines else ""
+
+    def stop(self) -> int:
+        """Ask the server to stop (it waits for its running jobs), wait for it (its CPU time, and
+        its jobs', is then counted in this process' children), remove its folder; returns its
+        exit status."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+        return self.process.returncode
+
+
+def start_server(python: str = sys.executable) -> RunningServer:
+    """Start a server under ``python`` in a new temporary folder, wait until it listens and
+    write its launcher there. Raises ``RuntimeError`` (with the last line of the server's error
+    output) when it does not start."""
+    folder = Path(tempfile.mkdtemp(prefix="punctstyle-jobs-"))
+    socket_path = folder / "socket"
+    try:
+        with open(folder / "server.log", "wb") as errors:
+            process = subprocess.Popen(
+                [python, "-m", "punctstyle.book.job_server", str(socket_path), str(os.getpid())],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=errors,
+                text=True,
+            )
+    except OSError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise RuntimeError(f"the book-job server did not start: {python}: {exc.strerror}") from None
+    line = process.stdout.readline().strip()
+    process.stdout.close()
+    launcher = folder / "python"
+    server = RunningServer(process, folder, launcher)
+    if line != READY:
+        error = server.error
+        server.stop()
+        raise RuntimeError(f"the book-job server did not start: {error}")
+    launcher.write_text(launcher_text(python, job_client.__file__, str(socket_path)))
+    launcher.chmod(0o755)
+    return server
+
+
+def main(argv: Sequence[str]) -> None:
+    """``SOCKET PARENT_PID``: preload, listen on SOCKET, write ``ready``, serve."""
+    socket_path, parent_pid = argv[0], int(argv[1])
+    preload()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(socket_path)
+    listener.listen(64)
+    sys.stdout.write(READY + "\n")
+    sys.stdout.flush()
+    # the jobs write to their own streams; the server's standard output was the starter's pipe
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+    Server(listener, parent_pid).serve()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
