@@ -308,10 +308,11 @@ def mark_totals(books: pd.DataFrame) -> pd.DataFrame:
                         columns=["quantity", "value", "source"])  # fmt: skip
 
 
-def write_table(path: Path, frame: pd.DataFrame) -> None:
-    """``frame`` as CSV (6 significant digits), written atomically."""
+def write_table(path: Path, frame: pd.DataFrame, float_format: str | None = "%.6g") -> None:
+    """``frame`` as CSV, written atomically: floats to 6 significant digits, or as pandas writes
+    them by default (``float_format=None``: the files first stored that way keep their bytes)."""
     with atomic_open(path, "w", newline="") as handle:
-        frame.to_csv(handle, index=False, float_format="%.6g")
+        frame.to_csv(handle, index=False, float_format=float_format)
 
 
 def store_default_run_counts(results: Path, ev: Path) -> None:
@@ -353,7 +354,7 @@ def main() -> int:
     if args.kind == "default-run":
         store_default_run_counts(args.results, args.evidence)
     elif args.kind == "classes":
-        class_counts(args.results).to_csv(args.out / "counts.csv", index=False)
+        write_table(args.out / "counts.csv", class_counts(args.results), float_format=None)
     elif args.kind == "metadata":
         names = " ".join(f"../shared/eltec/{path.name}" for path in args.collections)
         run = {"command": f"python benchmarks/store_counts.py metadata {names} --evidence docs/evidence/{args.evidence.name}",
@@ -361,7 +362,7 @@ def main() -> int:
         write_evidence(args.evidence, {"counts.csv": pd.concat([metadata_counts(p) for p in args.collections])}, run)
     elif args.kind == "options":
         run = json.loads((args.folder / "run.json").read_text(encoding="utf-8"))
-        command_options(run).to_csv(args.folder / "options.csv", index=False)
+        write_table(args.folder / "options.csv", command_options(run), float_format=None)
     elif args.kind == "book-cpu":
         run = json.loads((args.folder / "run.json").read_text(encoding="utf-8"))
         cells = book_cpu_cells(pd.read_csv(args.folder / "differences.csv"), pd.read_csv(args.folder / "calls.csv"), run)
@@ -375,11 +376,11 @@ def main() -> int:
                                 int(config["extraction"]["min_marks"]))
         write_table(args.evidence / "default_run" / "overview.csv", overview)
     elif args.kind == "extraction-settings":
-        extraction_settings().to_csv(args.folder / "settings.csv", index=False)
+        write_table(args.folder / "settings.csv", extraction_settings(), float_format=None)
     else:
         networks = pd.read_csv(args.folder / "networks.csv")
-        fused_adam_counts(networks).to_csv(args.folder / "counts.csv", index=False)
-        fused_adam_sizes(networks).to_csv(args.folder / "sizes.csv", index=False)
+        write_table(args.folder / "counts.csv", fused_adam_counts(networks), float_format=None)
+        write_table(args.folder / "sizes.csv", fused_adam_sizes(networks), float_format=None)
     return 0
 
 

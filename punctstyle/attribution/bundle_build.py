@@ -118,7 +118,7 @@ def length_curves(sequences: Sequence[Any], features: Mapping[str, np.ndarray], 
     (:func:`cross_fitted_mlp`, which also gives the calibration). ``groups``: each document's text
     when documents are excerpts (whole texts are held out); ``kept``: a list that receives the
     network of the first round (fold 0 when it has a test text), trained without that fold's texts
-    (the rolling choice's, :func:`word_methods`)."""
+    (the rolling choice's, :func:`build_word_models`)."""
 
     folds = bundle_folds(labels, groups, settings)
     record = threshold_record(sequences, labels, grid=settings.mark_grid, fraction=settings.fraction,
@@ -249,7 +249,7 @@ def build_attribution_bundle(
     (:func:`punctstyle.classifiers.options.options_by_classifier`), the networks trained with
     those of :data:`CLASSIFIER`; ``word_files``: the books' words
     (:class:`punctstyle.corpus.words.CorpusWordFiles`, indexed like the tables' rows: ``stream(i,
-    marks, gaps)`` and ``counts(i)``), for the word methods (:func:`word_methods`; none without
+    marks, gaps)`` and ``counts(i)``), for the word methods (:func:`build_word_models`; none without
     it or with ``settings.words`` 0); ``extraction``: the language and dialogue-dash option the
     corpus was extracted with (default: English, none), recorded in the manifest's ``extraction``
     field so that new texts are extracted alike (:mod:`punctstyle.text.language_rules`). Every
@@ -269,7 +269,7 @@ def build_attribution_bundle(
     log(f"minimum marks for attribution: {threshold['min_marks']} ({threshold['note']})")
     word_models = None
     if word_files is not None and settings.words > 0:
-        word_models, extra = word_methods(sequences, features, labels, settings, trainer, groups,
+        word_models, extra = build_word_models(sequences, features, labels, settings, trainer, groups,
                                           kept[-1] if kept else None, threshold, word_files)
         threshold = {**threshold, **extra}
         rolling = extra["rolling"] or {}
@@ -298,7 +298,7 @@ def write_bundle(outputs: Mapping[str, Any], model: TrainedMLP, features: Mappin
     return read_manifest(outputs["manifest"])
 
 
-def word_methods(sequences: Sequence[Any], features: Mapping[str, np.ndarray], labels: np.ndarray,
+def build_word_models(sequences: Sequence[Any], features: Mapping[str, np.ndarray], labels: np.ndarray,
                  settings: AttributionSettings, trainer: Trainer, groups: Sequence[Any] | None,
                  split_model: TrainedMLP | None, threshold: Mapping[str, Any],
                  word_files: Any) -> tuple[WordModels, dict]:

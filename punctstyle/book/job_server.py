@@ -39,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
+from typing import NoReturn
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -174,6 +175,20 @@ def run_job(request: dict, fds: Sequence[int]) -> int:
     return code
 
 
+def become_job(request: dict, fds: Sequence[int]) -> NoReturn:
+    """The forked child's whole life: :func:`run_job`, then ``os._exit`` with its status, 1 when
+    the job could not even start (its working directory gone, say: the error on its standard
+    error stream). Never returns, so a child can never go back to the server's loop."""
+    code = 1
+    try:
+        code = run_job(request, fds)
+    except BaseException:  # noqa: BLE001 - reported on the job's stream, then the status 1
+        sys.excepthook(*sys.exc_info())
+        sys.stderr.flush()
+    finally:
+        os._exit(code)
+
+
 def read_request(conn: socket.socket) -> tuple[dict, list[int]]:
     """A request from a command (:func:`punctstyle.book.job_client.request_bytes`), parsed, and
     the descriptors that came with it. Raises ``ValueError`` on a malformed one."""
@@ -234,8 +249,6 @@ class Server:
         """Take jobs until told to stop or orphaned, then wait for the running ones."""
         selector = selectors.DefaultSelector()
         selector.register(self.listener, selectors.EVENT_READ, "accept")
-        signal.signal(signal.SIGTERM, lambda *_: self.stop_taking())
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is Snakemake's to handle
         while self.jobs or not self.stopping:
             if os.getppid() != self.parent_pid and not self.stopping:
                 self.stop_taking()
@@ -257,6 +270,13 @@ class Server:
     def stop_taking(self) -> None:
         self.stopping = True
 
+    def take_signals(self) -> None:
+        """SIGTERM: stop taking jobs (then end once the running ones have); SIGINT (Ctrl-C) is
+        Snakemake's to handle. Set before the server says ``ready``: its starter may stop it at
+        once."""
+        signal.signal(signal.SIGTERM, lambda *_: self.stop_taking())
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
     def accept(self, selector: selectors.BaseSelector) -> None:
         conn, _addr = self.listener.accept()
         try:
@@ -267,17 +287,22 @@ class Server:
         self.warm(request)
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
+        # the job's signals blocked across the fork: a SIGTERM sent to the child before it has
+        # its own handlers (its command killed at once) waits for them instead of being lost
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
         pid = os.fork()
         if pid == 0:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.default_int_handler)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             selector.close()
             self.listener.close()
             conn.close()
             for job in self.jobs.values():
                 os.close(job.pidfd)
                 job.conn.close()
-            os._exit(run_job(request, fds))
+            become_job(request, fds)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         for fd in fds:
             os.close(fd)
         pidfd = os.pidfd_open(pid)
@@ -399,6 +424,9 @@ def start_server(python: str = sys.executable) -> RunningServer:
         raise RuntimeError(f"the book-job server did not start: {error}")
     launcher.write_text(launcher_text(python, job_client.__file__, str(socket_path)))
     launcher.chmod(0o755)
+    if not os.access(launcher, os.X_OK):  # Linux's access() says no on a noexec mount
+        server.stop()
+        raise RuntimeError(f"the book-job server did not start: {folder} cannot hold a program (mounted noexec?)")
     return server
 
 
@@ -409,13 +437,15 @@ def main(argv: Sequence[str]) -> None:
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(socket_path)
     listener.listen(64)
+    server = Server(listener, parent_pid)
+    server.take_signals()
     sys.stdout.write(READY + "\n")
     sys.stdout.flush()
     # the jobs write to their own streams; the server's standard output was the starter's pipe
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.close(devnull)
-    Server(listener, parent_pid).serve()
+    server.serve()
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from typing import Any
 from punctstyle.experiments.fit_store import STORED_METHOD
 from punctstyle.featuresets import word_methods
 
+
 def stored_views(config: Mapping[str, Any], task: str) -> list[str]:
     """The MLP feature views of ``task``'s recognition rows that later analyses read: the
     length curve's MLP sets when it trains on whole books (``length_curve.training`` holds

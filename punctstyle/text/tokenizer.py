@@ -30,6 +30,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from punctstyle.io import InputError, write_json_atomic
@@ -105,10 +106,14 @@ class TokenizerRules:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, check_version: bool = True) -> TokenizerRules:
-        """Read rules written by :meth:`save`; they must come from the installed spaCy."""
+        """Read rules written by :meth:`save`; they must come from the installed spaCy. A file
+        read again unchanged (same path, inode, modification time and size) gives the same object
+        (:func:`_read_rules`), so the tokenizer facts cached by rules object are built once: a
+        per-book job forked from the book-job server finds both made
+        (:mod:`punctstyle.book.job_server`)."""
         try:
-            with open(path, encoding="utf-8") as handle:
-                rules = cls.from_json(json.load(handle))
+            stat = os.stat(path)
+            rules = _read_rules(os.path.abspath(path), stat.st_ino, stat.st_mtime_ns, stat.st_size)
         except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
             raise InputError(f"{path}: not a tokenizer rules file ({exc})") from exc
         if check_version and rules.spacy_version != installed_spacy_version():
@@ -117,6 +122,14 @@ class TokenizerRules:
                 f"{installed_spacy_version()} is installed: delete the file to re-export them"
             )
         return rules
+
+
+@lru_cache(maxsize=4)
+def _read_rules(path: str, inode: int, mtime_ns: int, size: int) -> TokenizerRules:
+    """The rules of the file at ``path`` as it is at ``(inode, mtime_ns, size)`` (the cache's
+    key: a file written again, atomically or not, is read again)."""
+    with open(path, encoding="utf-8") as handle:
+        return TokenizerRules.from_json(json.load(handle))
 
 
 def _pattern_of(search: Any) -> tuple[str, int] | None:

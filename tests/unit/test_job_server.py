@@ -202,6 +202,29 @@ def test_a_job_runs_with_the_commands_directory_environment_arguments_and_status
     assert proc.stderr == "to stderr\n"
 
 
+def test_a_job_that_cannot_start_ends_its_fork_with_status_1(tmp_path):
+    """A fork whose job fails before its module runs (its working directory gone) reports the
+    error on the job's stream and leaves with status 1, never back into the server's loop."""
+    code = textwrap.dedent(
+        f"""
+        import os
+        from punctstyle.book import job_server
+        request = {{"argv": ["-m", "punctstyle.book.jobs.extract"], "cwd": {str(tmp_path / "gone")!r}, "env": {{}}}}
+        pid = os.fork()
+        if pid == 0:
+            job_server.become_job(request, [os.dup(0), os.dup(1), os.dup(2)])
+            print("back in the loop")
+        print("status", os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+        """
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert proc.stdout == "status 1\n"
+    assert (
+        proc.stderr.rstrip().splitlines()[-1]
+        == f"FileNotFoundError: [Errno 2] No such file or directory: {str(tmp_path / 'gone')!r}"
+    )
+
+
 def test_without_a_server_the_launcher_runs_the_job_itself(book_mirror, rules_file, tmp_path):
     launcher = tmp_path / "python"
     launcher.write_text(job_server.launcher_text(sys.executable, job_client.__file__, str(tmp_path / "no-socket")))

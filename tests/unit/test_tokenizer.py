@@ -79,3 +79,21 @@ def test_a_broken_rules_file_is_one_line(tmp_path):
     with pytest.raises(InputError, match="broken.json: not a tokenizer rules file") as info:
         TokenizerRules.load(path)
     assert "\n" not in str(info.value)
+
+
+def test_a_rules_file_read_again_unchanged_is_the_same_object_and_rewritten_is_read_again(rules, tmp_path):
+    """The same object for the same file (so the tokenizer facts, cached by rules object, are
+    built once in a process and in the forks of the book-job server); a file saved again (a new
+    file: :meth:`TokenizerRules.save` writes atomically) is read again, relative or absolute."""
+    from dataclasses import replace
+
+    path = tmp_path / "rules.json"
+    rules.save(path)
+    first = TokenizerRules.load(path)
+    assert TokenizerRules.load(str(path)) is first
+    replace(rules, language="fr").save(path)  # the same size as "en"
+    second = TokenizerRules.load(path)
+    assert second is not first and (first.language, second.language) == ("en", "fr")
+    path.write_text("{not json")
+    with pytest.raises(InputError, match="rules.json: not a tokenizer rules file"):
+        TokenizerRules.load(path)
