@@ -9,7 +9,6 @@ import json
 import re
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pandas as pd
@@ -23,37 +22,12 @@ from punctstyle.book.steps import extract_book
 from punctstyle.plan.book_jobs import POLICY_VARIABLE, PYTHON_VARIABLE, download_policy, job_environment, job_python
 from punctstyle.text.chunk_cache import ChunkCachedExtractor
 from punctstyle.text.tokenizer import TokenizerRules
-from punctstyle.text.tokenizer_facts import export_extraction_rules
 from tests.conftest import REPO
+from tests.fixtures.one_book import TEXT
 from tests.fixtures.tei_corpus import tei_document
 
-TEXT = (
-    "*** START OF THE PROJECT GUTENBERG EBOOK A TEST ***\n"
-    + '"Yes," she said; "no." The lamp (the old one) burned: why? Because! Well... ' * 40
-    + "\n*** END OF THE PROJECT GUTENBERG EBOOK A TEST ***\n"
-)
 # modules a step must not import (their cost is the point of the commands: docs/performance.md)
 NEVER = {"snakemake", "pandas", "torch", "spacy", "matplotlib"}
-
-
-@pytest.fixture(scope="module")
-def rules_file(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("rules") / "rules.json"
-    export_extraction_rules().save(path)
-    return path
-
-
-@pytest.fixture(scope="module")
-def mirror(tmp_path_factory) -> Path:
-    return write_mirror(tmp_path_factory.mktemp("mirror"))
-
-
-def write_mirror(root: Path) -> Path:
-    """``root`` made a file:// mirror holding book 7 as files/7/7-0.zip."""
-    (root / "files/7").mkdir(parents=True)
-    with zipfile.ZipFile(root / "files/7/7-0.zip", "w") as archive:
-        archive.writestr("7-0.txt", TEXT)
-    return root
 
 
 def job(step: str, *args: str, check: bool = True) -> tuple[subprocess.CompletedProcess, set[str]]:
@@ -92,8 +66,8 @@ def extract_args(out: Path, rules_file: Path, *extra: str) -> list[str]:
     ]  # fmt: skip
 
 
-def test_download_then_extract_write_the_steps_files_and_import_only_what_they_need(mirror, rules_file, tmp_path):
-    _, modules = job(*download_args(mirror, tmp_path))
+def test_download_then_extract_write_the_steps_files_and_import_only_what_they_need(book_mirror, rules_file, tmp_path):
+    _, modules = job(*download_args(book_mirror, tmp_path))
     provenance = json.loads((tmp_path / "7.json").read_text())
     assert provenance["status"] == "ok" and provenance["url"].endswith("files/7/7-0.zip")
     assert gzip.decompress((tmp_path / "7.txt.gz").read_bytes()).decode() == TEXT
@@ -121,15 +95,15 @@ def test_download_then_extract_write_the_steps_files_and_import_only_what_they_n
         assert got.equals(expected) and got.schema.metadata == expected.schema.metadata, name
 
 
-def test_extract_with_excerpts_writes_a_row_per_excerpt(mirror, rules_file, tmp_path):
-    job(*download_args(mirror, tmp_path))
+def test_extract_with_excerpts_writes_a_row_per_excerpt(book_mirror, rules_file, tmp_path):
+    job(*download_args(book_mirror, tmp_path))
     job(*extract_args(tmp_path, rules_file, "--excerpt-marks", "50"))
     rows = pd.read_parquet(tmp_path / "f.parquet")
     assert len(rows) > 1 and set(rows["excerpt"]) == set(range(len(rows)))
     assert f"({len(rows)} excerpts)" in (tmp_path / "7.extract.log").read_text()
 
 
-def test_a_book_not_downloaded_is_recorded_as_excluded(mirror, rules_file, tmp_path):
+def test_a_book_not_downloaded_is_recorded_as_excluded(book_mirror, rules_file, tmp_path):
     job(*download_args(tmp_path / "empty-mirror", tmp_path))
     assert json.loads((tmp_path / "7.json").read_text())["status"] == "unavailable"
     job(*extract_args(tmp_path, rules_file))
@@ -138,8 +112,8 @@ def test_a_book_not_downloaded_is_recorded_as_excluded(mirror, rules_file, tmp_p
     assert row["reason"].startswith("download unavailable: not found at any of 2 URLs")
 
 
-def test_a_corrupt_text_is_deleted_and_the_job_fails_in_one_line(mirror, rules_file, tmp_path):
-    job(*download_args(mirror, tmp_path))
+def test_a_corrupt_text_is_deleted_and_the_job_fails_in_one_line(book_mirror, rules_file, tmp_path):
+    job(*download_args(book_mirror, tmp_path))
     text = tmp_path / "7.txt.gz"
     text.write_bytes(text.read_bytes()[:20])
     proc, _ = job(*extract_args(tmp_path, rules_file), check=False)

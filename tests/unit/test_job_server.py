@@ -26,8 +26,7 @@ from punctstyle.plan.book_jobs import (
 )
 from tests.conftest import REPO
 from tests.fixtures.tei_corpus import tei_document
-from punctstyle.text.tokenizer_facts import export_extraction_rules
-from tests.unit.test_book_job import download_args, extract_args, write_mirror
+from tests.unit.test_book_job import download_args, extract_args
 
 pytestmark = pytest.mark.skipif(not job_server.supported(), reason="no os.pidfd_open or fork on this system")
 
@@ -100,18 +99,6 @@ def test_when_a_run_starts_the_server(methods, local, rules, environ, wanted):
 
 
 # -- the server and its launcher ----------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def book_mirror(tmp_path_factory) -> Path:
-    return write_mirror(tmp_path_factory.mktemp("mirror"))
-
-
-@pytest.fixture(scope="module")
-def rules_file(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("rules") / "rules.json"
-    export_extraction_rules().save(path)
-    return path
 
 
 @pytest.fixture(scope="module")
