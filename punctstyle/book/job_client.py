@@ -7,17 +7,19 @@ server its command line, working directory, environment and standard streams (th
 descriptors, over the Unix socket), waits for the job's exit status and exits with it: a job
 ended by signal N exits with 128 + N, as a shell reports it.
 
-When the server cannot be reached (gone, never started, a command that is not a book job's),
-the client replaces itself with ``PYTHON ARGS...``: the job runs as its own process, as without
-the server. Once the server has taken the job, a lost connection is an error of the job (exit
-status 1 and one line), never a second run of it.
+When the server cannot be reached or does not take the job (gone, never started, stopping, a
+fork refused, a command that is not a book job's), the client replaces itself with ``PYTHON
+ARGS...``: the job runs as its own process, as without the server. Once the server has taken the
+job (:data:`TAKEN`), a lost connection is an error of the job (exit status 1 and one line),
+never a second run of it.
 
 Kept free of the package's imports on purpose: the package is not importable without ``site``.
 """
 
 from __future__ import annotations
 
-import _socket  # socket.py imports enum, selectors and more: a third of the client's start
+import _signal  # signal.py and socket.py import enum and more: a third of the client's start
+import _socket
 import os
 import sys
 
@@ -26,6 +28,10 @@ JOB_PREFIX = "punctstyle.book.jobs."
 
 HEADER_BYTES = 4
 """A request's length, then the request; a reply's exit status: 4 bytes, big-endian."""
+
+TAKEN = b"T"
+"""The byte the server sends once it has forked the job. A connection that ends before it
+(the server stopping, a fork refused) means the job was not started: the command runs it."""
 
 
 def request_bytes(argv: list[str], cwd: bytes, environ: dict[bytes, bytes]) -> bytes:
@@ -88,32 +94,32 @@ def send_request(conn: _socket.socket, job: list[str]) -> bool:
     return True
 
 
-def receive_status(conn: _socket.socket) -> int | None:
-    """The job's status from the server (:func:`status_bytes`), None when the connection ended
-    first."""
+def receive_exactly(conn: _socket.socket, size: int) -> bytes | None:
+    """``size`` bytes from the server, None when the connection ends (or breaks) first."""
     data = b""
-    while len(data) < HEADER_BYTES:
-        chunk = conn.recv(HEADER_BYTES - len(data))
+    while len(data) < size:
+        try:
+            chunk = conn.recv(size - len(data))
+        except OSError:
+            return None
         if not chunk:
             return None
         data += chunk
-    return int.from_bytes(data, "big", signed=True)
+    return data
 
 
 def main(argv: list[str]) -> None:
     """``SOCKET PYTHON JOB...``: run JOB on the server at SOCKET, or exec ``PYTHON JOB...``."""
+    _signal.signal(_signal.SIGINT, _signal.SIG_DFL)  # Ctrl-C ends the command, no traceback
     path, python, job = argv[0], argv[1], argv[2:]
     conn = connect(path) if is_book_job(job) else None
-    if conn is not None and send_request(conn, job):
-        try:
-            status = receive_status(conn)
-        except OSError:
-            status = None
+    if conn is not None and send_request(conn, job) and receive_exactly(conn, len(TAKEN)) == TAKEN:
+        status = receive_exactly(conn, HEADER_BYTES)
         if status is None:
             sys.stderr.write(f"punctstyle: the book-job server at {path} ended before the job {' '.join(job[1:3])}\n")
             sys.stderr.flush()
             os._exit(1)
-        os._exit(shell_status(status))
+        os._exit(shell_status(int.from_bytes(status, "big", signed=True)))
     if conn is not None:
         conn.close()
     os.execv(python, [python, *job])

@@ -20,7 +20,12 @@ The workflow starts it in a local run's ``onstart`` and stops it when Snakemake 
 cluster job, a conda or container environment, a dry run, ``PUNCTSTYLE_BOOK_SERVER=off`` or a
 system without ``os.pidfd_open`` runs each job as its own process, as before. The server ends
 when it is told to (SIGTERM: it stops taking jobs and waits for those running), when its
-parent process is gone, and it ends a job whose command has gone (killed by Snakemake).
+parent process is gone (it ends its jobs, then removes its folder); it ends a job whose command
+has gone (killed by Snakemake), and a job ends with the server however the server ends
+(``PR_SET_PDEATHSIG``). A command is told its job is taken only once the fork is made: one the
+server does not take (stopping, a fork refused) runs its job itself. An error while handling one
+event is written to the server's error stream, which :meth:`RunningServer.stop` shows, and the
+server goes on.
 
 ``python -m punctstyle.book.job_server SOCKET PARENT_PID`` runs it; it writes ``ready`` on
 standard output once it listens.
@@ -28,9 +33,12 @@ standard output once it listens.
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import importlib
 import os
 import runpy
+import select
 import selectors
 import shutil
 import signal
@@ -38,6 +46,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import traceback
 from collections.abc import Sequence
 from typing import NoReturn
 from dataclasses import dataclass, field
@@ -89,6 +98,12 @@ START_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 60.0
 """How long :meth:`RunningServer.stop` waits for the jobs still running before killing them."""
 
+INTERRUPTED = 128 + signal.SIGINT
+"""A job's status after Ctrl-C (as a shell reports a process ended by SIGINT)."""
+
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal a process gets when its parent ends."""
+
 MAX_REQUEST_BYTES = 16 * 1024 * 1024
 """A request longer than this (an environment of 16 MB) is refused."""
 
@@ -101,6 +116,7 @@ def preload(modules: Sequence[str] = PRELOAD) -> None:
     limit_numeric_threads(1)
     for name in modules:
         importlib.import_module(name)
+    libc()
 
 
 def rules_path(argv: Sequence[str]) -> str | None:
@@ -116,13 +132,12 @@ def warm(path: str) -> None:
     tokenizer's expressions compiled): :mod:`re` caches compiled expressions by pattern and
     flags, so a forked extraction's own compilation of the same rules is a cache hit. A rules
     file that cannot be read is left to the job, which reports it."""
-    from punctstyle.io import InputError
     from punctstyle.text.chunk_cache import ChunkCachedExtractor
     from punctstyle.text.tokenizer import TokenizerRules
 
     try:
         ChunkCachedExtractor(rules=TokenizerRules.load(path, check_version=False))
-    except (OSError, ValueError, KeyError, InputError):
+    except Exception:  # noqa: BLE001 - whatever is wrong with the file, the job reports it
         return
 
 
@@ -167,9 +182,9 @@ def run_job(request: dict, fds: Sequence[int]) -> int:
         code = 0
     except SystemExit as exc:
         code = exit_code(exc)
-    except BaseException:  # noqa: BLE001 - as Python ends a process on an uncaught exception
+    except BaseException as exc:  # noqa: BLE001 - as Python ends a process on an uncaught exception
         sys.excepthook(*sys.exc_info())  # the package's one-line errors (punctstyle.logs)
-        code = 1
+        code = INTERRUPTED if isinstance(exc, KeyboardInterrupt) else 1
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     return code
@@ -237,20 +252,25 @@ class Job:
 @dataclass
 class Server:
     """The server's loop over its listening socket, its jobs' ends and its commands'
-    connections (one :mod:`selectors` loop in one thread: nothing else runs when it forks)."""
+    connections (one :mod:`selectors` loop in one thread; the libraries' own threads, such as
+    pyarrow's allocator's, are not the server's and have fork handlers)."""
 
     listener: socket.socket
     parent_pid: int
     jobs: dict[int, Job] = field(default_factory=dict)
     warmed: set[tuple[str, int, int]] = field(default_factory=set)
     stopping: bool = False
+    orphaned: bool = False
 
     def serve(self) -> None:
-        """Take jobs until told to stop or orphaned, then wait for the running ones."""
+        """Take jobs until told to stop or orphaned, then wait for the running ones. An error
+        while handling one event (a failed fork, a bad request) is written to the server's error
+        stream and the loop goes on: one job's trouble never ends the others."""
         selector = selectors.DefaultSelector()
         selector.register(self.listener, selectors.EVENT_READ, "accept")
         while self.jobs or not self.stopping:
-            if os.getppid() != self.parent_pid and not self.stopping:
+            if not self.orphaned and os.getppid() != self.parent_pid:
+                self.orphaned = True  # its starter is gone: so are the jobs' commands
                 self.stop_taking()
                 for job in self.jobs.values():
                     _kill(job.pid)
@@ -258,14 +278,24 @@ class Server:
                 selector.unregister(self.listener)
                 self.listener.close()
             for key, _events in selector.select(PARENT_POLL_S):
-                if key.data == "accept":
-                    self.accept(selector)
-                elif key.data[0] == "ended":
-                    self.ended(selector, key.data[1])
-                else:  # the command's connection: readable only when the command has gone
-                    selector.unregister(key.fileobj)
-                    _kill(key.data[1])
+                try:
+                    self.handle(selector, key.data)
+                except Exception:  # noqa: BLE001 - reported, and the loop serves the others
+                    traceback.print_exc()
         selector.close()
+
+    def handle(self, selector: selectors.BaseSelector, event: str | tuple[str, int]) -> None:
+        """One event: a command connecting (``"accept"``), a job ending (``("ended", pid)``) or a
+        job's command gone (``("gone", pid)``: its connection readable before the job ended:
+        the job is ended too). A command's ``gone`` after its job's ``ended`` in the same round
+        finds no job and does nothing."""
+        if event == "accept":
+            self.accept(selector)
+        elif event[0] == "ended":
+            self.ended(selector, event[1])
+        elif event[1] in self.jobs:
+            selector.unregister(self.jobs[event[1]].conn)
+            _kill(event[1])
 
     def stop_taking(self) -> None:
         self.stopping = True
@@ -278,22 +308,53 @@ class Server:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def accept(self, selector: selectors.BaseSelector) -> None:
+        """Take a command's request, fork its job and tell the command it is taken
+        (:data:`~punctstyle.book.job_client.TAKEN`). A request that cannot be read, or a job
+        that cannot be forked, is closed without it: the command then runs the job itself."""
         conn, _addr = self.listener.accept()
         try:
             request, fds = read_request(conn)
         except (ValueError, OSError):
             conn.close()
             return
-        self.warm(request)
+        try:
+            self.warm(request)
+            pid = self.fork(selector, conn, request, fds)
+        finally:
+            for fd in fds:
+                os.close(fd)
+        if pid is None:
+            conn.close()
+            return
+        try:
+            conn.sendall(job_client.TAKEN)
+        except OSError:
+            pass  # the command has gone: its "gone" event ends the job
+        pidfd = os.pidfd_open(pid)
+        self.jobs[pid] = Job(pid, pidfd, conn)
+        selector.register(pidfd, selectors.EVENT_READ, ("ended", pid))
+        selector.register(conn, selectors.EVENT_READ, ("gone", pid))
+
+    def fork(
+        self, selector: selectors.BaseSelector, conn: socket.socket, request: dict, fds: Sequence[int]
+    ) -> int | None:
+        """Fork the job's child (which never returns here); its pid, None when the system
+        refuses a fork."""
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
         # the job's signals blocked across the fork: a SIGTERM sent to the child before it has
         # its own handlers (its command killed at once) waits for them instead of being lost
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            traceback.print_exc()
+            return None
         if pid == 0:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.default_int_handler)
+            end_with_parent(os.getppid())
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             selector.close()
             self.listener.close()
@@ -303,12 +364,7 @@ class Server:
                 job.conn.close()
             become_job(request, fds)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        for fd in fds:
-            os.close(fd)
-        pidfd = os.pidfd_open(pid)
-        self.jobs[pid] = Job(pid, pidfd, conn)
-        selector.register(pidfd, selectors.EVENT_READ, ("ended", pid))
-        selector.register(conn, selectors.EVENT_READ, ("gone", pid))
+        return pid
 
     def warm(self, request: dict) -> None:
         """:func:`warm` once per rules file (path, modification time and size) and server."""
@@ -324,16 +380,31 @@ class Server:
         job = self.jobs.pop(pid)
         _pid, status = os.waitpid(pid, 0)
         selector.unregister(job.pidfd)
+        os.close(job.pidfd)
         try:
             selector.unregister(job.conn)
         except KeyError:
             pass  # unregistered when the command went
-        os.close(job.pidfd)
         try:
             job.conn.sendall(job_client.status_bytes(os.waitstatus_to_exitcode(status)))
         except OSError:
             pass  # the command has gone
         job.conn.close()
+
+
+@functools.cache
+def libc() -> ctypes.CDLL:
+    """The C library of this process (loaded once, in the server, before its first fork)."""
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def end_with_parent(parent_pid: int) -> None:
+    """In a forked job: be killed (SIGKILL) when the server ends, however it ends (Linux's
+    ``PR_SET_PDEATHSIG``), so that a server killed while its jobs run leaves none behind to
+    write outputs Snakemake has given up; a server already gone ends the job at once."""
+    libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent_pid:
+        os._exit(1)
 
 
 def _kill(pid: int) -> None:
@@ -383,8 +454,10 @@ class RunningServer:
 
     def stop(self) -> int:
         """Ask the server to stop (it waits for its running jobs), wait for it (its CPU time, and
-        its jobs', is then counted in this process' children), remove its folder; returns its
-        exit status."""
+        its jobs', is then counted in this process' children), write what it reported, if
+        anything, to standard error, remove its folder; returns its exit status. A server that
+        does not end within :data:`STOP_TIMEOUT_S` is killed, and its jobs with it
+        (:func:`end_with_parent`)."""
         if self.process.poll() is None:
             self.process.terminate()
             try:
@@ -392,15 +465,28 @@ class RunningServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        report = self.report()
+        if report or self.process.returncode:
+            sys.stderr.write(f"book-job server (exit status {self.process.returncode}):\n{report}")
         shutil.rmtree(self.folder, ignore_errors=True)
         return self.process.returncode
 
+    def report(self) -> str:
+        """What the server wrote to its error stream ('' when nothing)."""
+        try:
+            return (self.folder / "server.log").read_text(errors="replace")
+        except OSError:
+            return ""
 
-def start_server(python: str = sys.executable) -> RunningServer:
-    """Start a server under ``python`` in a new temporary folder, wait until it listens and
-    write its launcher there. Raises ``RuntimeError`` (with the last line of the server's error
-    output) when it does not start."""
-    folder = Path(tempfile.mkdtemp(prefix="punctstyle-jobs-"))
+
+def start_server(python: str = sys.executable, timeout_s: float = START_TIMEOUT_S) -> RunningServer:
+    """Start a server under ``python`` in a new temporary folder, wait until it listens (at most
+    ``timeout_s``) and write its launcher there. Raises ``RuntimeError`` (with the last line of
+    the server's error output) when it does not start."""
+    try:
+        folder = Path(tempfile.mkdtemp(prefix="punctstyle-jobs-"))
+    except OSError as exc:
+        raise RuntimeError(f"the book-job server did not start: no temporary folder ({exc})") from None
     socket_path = folder / "socket"
     try:
         with open(folder / "server.log", "wb") as errors:
@@ -414,19 +500,31 @@ def start_server(python: str = sys.executable) -> RunningServer:
     except OSError as exc:
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"the book-job server did not start: {python}: {exc.strerror}") from None
-    line = process.stdout.readline().strip()
-    process.stdout.close()
     launcher = folder / "python"
     server = RunningServer(process, folder, launcher)
+    ready, _, _ = select.select([process.stdout], [], [], timeout_s)
+    line = process.stdout.readline().strip() if ready else f"not ready within {timeout_s:g} s"
+    process.stdout.close()
+    problem = ""
     if line != READY:
-        error = server.error
-        server.stop()
-        raise RuntimeError(f"the book-job server did not start: {error}")
-    launcher.write_text(launcher_text(python, job_client.__file__, str(socket_path)))
-    launcher.chmod(0o755)
-    if not os.access(launcher, os.X_OK):  # Linux's access() says no on a noexec mount
-        server.stop()
-        raise RuntimeError(f"the book-job server did not start: {folder} cannot hold a program (mounted noexec?)")
+        try:
+            process.wait(1.0 if ready else 0.0)  # ended (its error written) or still starting
+        except subprocess.TimeoutExpired:
+            pass
+        problem = server.error or line or "it ended before it was ready"
+    if not problem:
+        try:
+            launcher.write_text(launcher_text(python, job_client.__file__, str(socket_path)))
+            launcher.chmod(0o755)
+        except OSError as exc:
+            problem = f"its launcher could not be written ({exc})"
+    if not problem and not os.access(launcher, os.X_OK):  # Linux's access() says no on a noexec mount
+        problem = f"{folder} cannot hold a program (mounted noexec?)"
+    if problem:
+        process.kill()
+        process.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+        raise RuntimeError(f"the book-job server did not start: {problem}")
     return server
 
 
@@ -446,6 +544,8 @@ def main(argv: Sequence[str]) -> None:
     os.dup2(devnull, 1)
     os.close(devnull)
     server.serve()
+    if server.orphaned:  # nobody is left to remove its folder (RunningServer.stop does otherwise)
+        shutil.rmtree(os.path.dirname(os.path.abspath(socket_path)), ignore_errors=True)
 
 
 if __name__ == "__main__":

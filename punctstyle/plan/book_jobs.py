@@ -76,7 +76,7 @@ def job_server_wanted(
     deployment_methods: Iterable[Any], local_exec: bool, rules_to_run: Iterable[str], environ: dict[str, str]
 ) -> bool:
     """Whether a run starts the book-job server: its jobs run on this machine (``local_exec``:
-    not a cluster's), in Snakemake's own Python (no conda or container environment:
+    not a cluster's, nor only touched), in Snakemake's own Python (no conda or container environment:
     :func:`job_python`), some of them per-book (:data:`BOOK_RULES`), and ``environ`` does not
     switch it off (:data:`SERVER_VARIABLE`)."""
     switched_off = environ.get(SERVER_VARIABLE, "").strip().lower() in {"off", "0", "no", "false"}
@@ -98,7 +98,7 @@ def start_book_job_server(environ: dict[str, str]) -> Any:
         return None
     try:
         server = start_server(environ[PYTHON_VARIABLE])
-    except RuntimeError as exc:
+    except (RuntimeError, OSError) as exc:
         print(f"punctstyle: {exc}; each per-book job runs as its own process", file=sys.stderr)
         return None
     environ[PYTHON_VARIABLE] = str(server.launcher)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -253,11 +254,13 @@ def test_a_job_whose_command_is_killed_is_ended(server, tmp_path):
     assert not (tmp_path / "7.json").exists()
 
 
-def test_an_orphaned_server_ends(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "punctstyle.book.job_server", str(tmp_path / "s"), "-1"],
+def test_an_orphaned_server_ends_and_removes_its_folder(tmp_path):
+    (tmp_path / "server").mkdir()
+    proc = subprocess.Popen([sys.executable, "-m", "punctstyle.book.job_server", str(tmp_path / "server/s"), "-1"],
                             stdout=subprocess.PIPE, text=True, cwd=REPO)  # fmt: skip
     assert proc.stdout.readline() == "ready\n"
     assert proc.wait(timeout=10) == 0
+    assert not (tmp_path / "server").exists() and tmp_path.exists()
 
 
 def test_a_server_that_cannot_start_says_why(tmp_path):
@@ -367,9 +370,109 @@ def test_a_terminated_server_ends_after_its_running_job(tmp_path):
         running.process.send_signal(signal.SIGTERM)
         time.sleep(0.5)
         assert running.process.poll() is None  # the job still runs
+        # a command that comes now is not taken: it runs its job itself
+        (tmp_path / "m/files/8").mkdir(parents=True)
+        (tmp_path / "m/files/8/8.txt").write_text("Yes; no.\n")
+        args = download_args(tmp_path / "m", tmp_path / "later")
+        args[1] = "8"
+        later = run(str(running.launcher), args)
+        assert later.returncode == 0, later.stderr
+        assert json.loads((tmp_path / "later/7.json").read_text())["status"] == "ok"
+        assert len(children(running.process.pid)) == 1  # only the first job ran there
         assert command.wait(timeout=30) == 0, command.stderr.read()
         assert json.loads((tmp_path / "7.json").read_text())["status"] == "failed"  # timed out
         assert running.process.wait(timeout=10) == 0
     finally:
         silent.close()
         running.stop()
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (exists and is not a zombie)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def test_both_ends_of_a_job_in_one_round_leave_the_server_serving(server, book_mirror, tmp_path):
+    """A job that ends and whose command is killed while the server is not looking (stopped):
+    both events come in one round; the server goes on, and the next job runs there."""
+    silent = silent_http()
+    try:
+        command = slow_download(server.launcher, silent.getsockname()[1], tmp_path, 1.0)
+        assert wait_for(lambda: len(children(server.process.pid)) == 1)
+        (fork,) = children(server.process.pid)
+        os.kill(server.process.pid, signal.SIGSTOP)
+        try:
+            assert wait_for(lambda: not alive(fork))  # the job timed out and ended (a zombie)
+            command.kill()
+            command.wait()
+        finally:
+            os.kill(server.process.pid, signal.SIGCONT)
+        assert wait_for(lambda: children(server.process.pid) == set())
+    finally:
+        silent.close()
+    proc = run(str(server.launcher), download_args(book_mirror, tmp_path / "next"))
+    assert proc.returncode == 0, proc.stderr
+    assert server.process.poll() is None and server.report() == ""
+
+
+def test_a_rules_file_that_does_not_compile_fails_its_job_not_the_server(server, book_mirror, rules_file, tmp_path):
+    broken = tmp_path / "broken.json"
+    data = json.loads(rules_file.read_text())
+    data["patterns"]["prefix"][0] = "("  # an expression that does not compile
+    broken.write_text(json.dumps(data))
+    assert run(str(server.launcher), download_args(book_mirror, tmp_path)).returncode == 0
+    proc = run(str(server.launcher), extract_args(tmp_path, broken))
+    assert proc.returncode == 1 and "missing ), unterminated subpattern" in proc.stderr
+    assert server.process.poll() is None and server.report() == ""
+    good = run(str(server.launcher), extract_args(tmp_path, rules_file))
+    assert good.returncode == 0, good.stderr
+
+
+STARTER = textwrap.dedent(
+    """
+    import time
+    from punctstyle.book import job_server
+    running = job_server.start_server()
+    print(running.launcher, running.process.pid, flush=True)
+    time.sleep(600)
+    """
+)
+
+
+def test_a_server_whose_starter_is_killed_ends_its_jobs_and_itself(tmp_path):
+    """Snakemake killed (SIGKILL) with a job running: the server ends the job and itself."""
+    starter = subprocess.Popen([sys.executable, "-c", STARTER], cwd=REPO, stdout=subprocess.PIPE, text=True)
+    launcher, server_pid = starter.stdout.readline().split()
+    silent = silent_http()
+    try:
+        command = slow_download(Path(launcher), silent.getsockname()[1], tmp_path, 30.0)
+        assert wait_for(lambda: len(children(int(server_pid))) == 1)
+        (fork,) = children(int(server_pid))
+        starter.kill()
+        starter.wait()
+        assert wait_for(lambda: not alive(fork) and not alive(int(server_pid)), timeout_s=10)
+        assert command.wait(timeout=10) == 128 + signal.SIGTERM  # the job's end, as a shell says it
+    finally:
+        silent.close()
+    assert not Path(launcher).parent.exists()  # the orphan removed its own folder
+
+
+def test_a_server_that_never_says_ready_is_given_up(tmp_path):
+    slow = tmp_path / "slow-python"
+    slow.write_text("#!/bin/sh\nsleep 30\n")
+    slow.chmod(0o755)
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match="^the book-job server did not start: not ready within 1 s$"):
+        job_server.start_server(str(slow), timeout_s=1)
+    assert time.monotonic() - start < 10
+
+
+def test_the_client_imports_no_module_but_the_interpreters_own():
+    proc = subprocess.run([sys.executable, "-S", "-E", "-X", "importtime", job_client.__file__, "/nowhere", "/bin/true",
+                           "-c", "x"], capture_output=True, text=True)  # fmt: skip
+    modules = set(re.findall(r"\|\s+(\S+)$", proc.stderr, re.MULTILINE))
+    assert proc.returncode == 0 and {"_socket", "_signal"} <= modules
+    assert not modules & {"socket", "signal", "json", "enum", "selectors", "struct"}, modules

@@ -85,7 +85,7 @@ os.environ.update(
 onstart:
     if job_server_wanted(
         workflow.deployment_settings.deployment_method,
-        workflow.local_exec,
+        workflow.local_exec and not workflow.touch,
         {job.rule.name for job in workflow.dag.needrun_jobs()},
         os.environ,
     ):
