@@ -141,15 +141,6 @@ def warm(path: str) -> None:
         return
 
 
-def file_key(path: str) -> tuple[str, int, int] | None:
-    """``(path, st_mtime_ns, st_size)``: a file as the server knows it, None when missing."""
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return None
-    return (os.path.abspath(path), stat.st_mtime_ns, stat.st_size)
-
-
 def exit_code(exc: SystemExit) -> int:
     """The exit status Python gives a ``SystemExit``: its code, 0 for None, 1 (after writing the
     message to standard error) for anything else."""
@@ -258,7 +249,6 @@ class Server:
     listener: socket.socket
     parent_pid: int
     jobs: dict[int, Job] = field(default_factory=dict)
-    warmed: set[tuple[str, int, int]] = field(default_factory=set)
     stopping: bool = False
     orphaned: bool = False
 
@@ -367,14 +357,12 @@ class Server:
         return pid
 
     def warm(self, request: dict) -> None:
-        """:func:`warm` once per rules file (path, modification time and size) and server."""
+        """:func:`warm` for an extraction's rules file (a file read before costs a cache lookup:
+        :meth:`~punctstyle.text.tokenizer.TokenizerRules.load` keeps it by path, inode,
+        modification time and size)."""
         path = rules_path(request["argv"])
-        if path is None:
-            return
-        key = file_key(os.path.join(request["cwd"], path))
-        if key is not None and key not in self.warmed:
-            warm(key[0])
-            self.warmed.add(key)
+        if path is not None:
+            warm(os.path.join(request["cwd"], path))
 
     def ended(self, selector: selectors.BaseSelector, pid: int) -> None:
         job = self.jobs.pop(pid)
@@ -446,10 +434,7 @@ class RunningServer:
     @property
     def error(self) -> str:
         """The last line the server wrote to its error output ('' when none)."""
-        try:
-            lines = (self.folder / "server.log").read_text(errors="replace").strip().splitlines()
-        except OSError:
-            return ""
+        lines = self.report().strip().splitlines()
         return lines[-1] if lines else ""
 
     def stop(self) -> int:
