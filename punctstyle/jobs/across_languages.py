@@ -108,25 +108,18 @@ def read_collection(collection: Collection, dialogue_dash: str = "none",
     from punctstyle.descriptive.gap_weibull import fit_discrete_weibull, word_gaps
     from punctstyle.book.steps import clean_and_extract
     from punctstyle.features import compute_features
-    from punctstyle.sources.tei import TeiRefusal, corpus_language, read_tei_file, tei_metadata
-    from punctstyle.text.chunk_cache import ChunkCachedExtractor
-    from punctstyle.text.tokenizer_facts import export_extraction_rules
+    from punctstyle.sources.tei import corpus_language, tei_metadata
+    from punctstyle.text.language_rules import ExtractionLanguage
 
     settings = tei_settings(collection)
-    folder = Path(settings.path)
     language = corpus_language(settings)
-    frame, _ = tei_metadata(settings)
-    extractor = ChunkCachedExtractor(rules=export_extraction_rules(language=language,
-                                                                   dialogue_dash=dialogue_dash == "quote"))
+    frame, left_out = tei_metadata(settings, with_text=True)  # each file parsed once
+    for file, reason in left_out:
+        log(f"{Path(settings.path) / file}: {reason}; left out")
+    extractor = ExtractionLanguage.of(language, dialogue_dash).extractor()  # English, no dash: the shipped rules
     rows, features = [], []
     for row in frame.itertuples(index=False):
-        path = folder / row.file if not Path(row.file).is_absolute() else Path(row.file)
-        try:
-            text = read_tei_file(path).text
-        except TeiRefusal as exc:
-            log(f"{path}: {exc}; left out")
-            continue
-        sequence, _ = clean_and_extract(text, extractor)
+        sequence, _ = clean_and_extract(row.text, extractor)
         gaps = word_gaps(sequence.gaps)
         fit = fit_discrete_weibull(gaps)
         features.append(compute_features(sequence.marks, sequence.gaps))

@@ -467,13 +467,15 @@ def corpus_language(settings: TeiSettings) -> str:
     return min(counts, key=lambda c: (-counts[c], c)) if counts else "en"
 
 
-def tei_metadata(settings: TeiSettings) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
+def tei_metadata(settings: TeiSettings, *, with_text: bool = False) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
     """The folder source's metadata rows (:func:`punctstyle.sources.folder.read_metadata`'s
     columns, ``line`` the row number, plus ``language``, ``gender``, ``time_slot``) of the TEI
     files matching ``settings.pattern``, each parsed once (:func:`read_tei_file`), and the
     left-out ``(file, reason)`` pairs: refused files, metadata-table rows without a file, and
     (without a configured language) files whose language is not the corpus'
-    (:func:`corpus_language`)."""
+    (:func:`corpus_language`). ``with_text``: a last column ``text``, each kept file's text as
+    that parse read it (``settings.parts``, ``settings.notes``), for callers that read every
+    text next (no second parse)."""
     import pandas as pd
 
     from punctstyle.sources.folder import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
@@ -497,7 +499,7 @@ def tei_metadata(settings: TeiSettings) -> tuple[pd.DataFrame, list[tuple[str, s
                 if column in listed.index and listed[column]:
                     meta[key] = listed[column]
         meta["language"] = language_code(meta["language"])
-        rows.append({"file": relative, "id": path.stem, **meta})
+        rows.append({"file": relative, "id": path.stem, **meta, **({"text": document.text} if with_text else {})})
     if table is not None:
         present = {p.stem for p in files}
         for name in table.index:
@@ -519,4 +521,6 @@ def tei_metadata(settings: TeiSettings) -> tuple[pd.DataFrame, list[tuple[str, s
     for column in ("author_birth", "author_death", "year"):
         frame[column] = [_year_of(cell) for cell in frame[column]]
     frame["line"] = range(1, len(frame) + 1)
+    if with_text:
+        frame["text"] = [r["text"] for r in kept]
     return frame, left_out

@@ -17,6 +17,7 @@ from punctstyle.sources.tei import (
     header_language,
     parse_tei,
     read_eltec_metadata,
+    read_tei_file,
     tei_metadata,
 )
 from punctstyle.sources.tei_job import read_tei_document, tei_selection
@@ -177,6 +178,16 @@ def test_metadata_rows_and_left_out_files(corpus):
     assert set(reasons) == set(expected["left_out"])
     for name, phrase in expected["left_out"].items():
         assert phrase in reasons[name]
+
+
+def test_metadata_with_text_is_each_kept_files_text(corpus):
+    root, _, settings = corpus
+    frame, left_out = tei_metadata(settings)
+    with_text, left_out_too = tei_metadata(settings, with_text=True)
+    assert "text" not in frame.columns and list(with_text.columns) == [*frame.columns, "text"]
+    assert with_text.drop(columns="text").equals(frame) and left_out_too == left_out
+    for file, text in zip(with_text["file"], with_text["text"]):
+        assert text == read_tei_file(root / file).text and text.strip()
 
 
 def test_selection_is_the_folder_sources_with_the_refusals(corpus):
