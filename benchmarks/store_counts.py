@@ -11,6 +11,7 @@ from; the folder's other files are left as they are.
     python benchmarks/store_counts.py book-cpu docs/evidence/perf_book_cpu_cuts
     python benchmarks/store_counts.py ready-times docs/evidence/default_run
     python benchmarks/store_counts.py overview docs/evidence
+    python benchmarks/store_counts.py job-groups docs/evidence/eltec_from_nothing
 
 ``classes``: the documents (excerpts, or whole texts) and texts of a finished TEI run's corpus per
 time slot and gender, from ``RESULTS/corpus/f1.parquet`` (one row a document; an excerpt names its
@@ -37,6 +38,12 @@ the call to each output) as ``ready.csv``, each also in minutes and seconds.
 ``default_run/`` (``corpus_summary.csv``, ``selection_filters.csv``, ``run.json``) and
 ``paper_only_run/`` (``run.json``, the ``*_results.csv`` compared with the default run's seed 0)
 and ``selection.min_docs_per_author`` and ``extraction.min_marks`` of ``config/config.yaml``.
+
+``job-groups``: a ``benchmarks/eltec_from_nothing.py`` folder's ``job_costs.csv`` (each
+collection's job families) and ``calls.csv`` summed into the groups of :func:`job_group` per
+collection and over all collections (``all``), with the CPU no job's cost line holds (``rest``: the
+calls' CPU less the cost lines: per-book jobs, Snakemake's own process, the report) and each group's
+share of its collection's CPU, written beside them as ``groups.csv``.
 
 ``default-run``: from the default run's results folder RESULTS (docs/evidence/default_run/, its
 ``run.json`` gives the command: the defaults of ``config/config.yaml`` with a mirror block only)
@@ -308,6 +315,34 @@ def mark_totals(books: pd.DataFrame) -> pd.DataFrame:
                         columns=["quantity", "value", "source"])  # fmt: skip
 
 
+def job_group(family: str) -> str:
+    """The group of a job family (``job_costs.family``): ``recognition`` (the rows and their tables),
+    ``length``, ``importance``, ``across_languages``, ``figures``, or ``other`` (attribution,
+    verification, rolling, maps, parts, consistency, corpus, temporal)."""
+    if family == "beyond/across_languages":
+        return "across_languages"
+    if family.startswith("beyond/f3_importance"):
+        return "importance"
+    head = family.split("/")[0]
+    return head if head in ("recognition", "length", "figures") else "other"
+
+
+def job_groups(costs: pd.DataFrame, calls: pd.DataFrame) -> pd.DataFrame:
+    """CPU s per collection and :func:`job_group`, ``rest`` (the calls' CPU less the cost lines)
+    and ``all`` collections; ``share``: of the collection's (or all calls') CPU."""
+    grouped = costs.assign(group=costs["family"].map(job_group)).groupby(["collection", "group"])["cpu_s"].sum()
+    rows = []
+    for collection, cpu in calls.groupby("collection", sort=False)["cpu_s"].sum().items():
+        parts = grouped.loc[collection] if collection in grouped.index.get_level_values(0) else pd.Series(dtype=float)
+        rows += [(collection, group, float(value)) for group, value in parts.items()]
+        rows.append((collection, "rest", float(cpu - parts.sum())))
+    table = pd.DataFrame(rows, columns=["collection", "group", "cpu_s"])
+    total = table.groupby("group", sort=False)["cpu_s"].sum().reset_index().assign(collection="all")
+    table = pd.concat([table, total[["collection", "group", "cpu_s"]]], ignore_index=True)
+    denominators = {**calls.groupby("collection")["cpu_s"].sum().to_dict(), "all": float(calls["cpu_s"].sum())}
+    return table.assign(share=table["cpu_s"] / table["collection"].map(denominators))
+
+
 def write_table(path: Path, frame: pd.DataFrame, float_format: str | None = "%.6g") -> None:
     """``frame`` as CSV, written atomically: floats to 6 significant digits, or as pandas writes
     them by default (``float_format=None``: the files first stored that way keep their bytes)."""
@@ -347,6 +382,7 @@ def main() -> int:
     fused.add_argument("folder", type=Path)
     sub.add_parser("options").add_argument("folder", type=Path)
     sub.add_parser("extraction-settings").add_argument("folder", type=Path)
+    sub.add_parser("job-groups").add_argument("folder", type=Path)
     default_run = sub.add_parser("default-run")
     default_run.add_argument("results", type=Path, help="the default run's results folder")
     default_run.add_argument("--evidence", type=Path, default=REPO / "docs" / "evidence")
@@ -375,6 +411,9 @@ def main() -> int:
         overview = run_overview(args.evidence, int(config["selection"]["min_docs_per_author"]),
                                 int(config["extraction"]["min_marks"]))
         write_table(args.evidence / "default_run" / "overview.csv", overview)
+    elif args.kind == "job-groups":
+        groups = job_groups(pd.read_csv(args.folder / "job_costs.csv"), pd.read_csv(args.folder / "calls.csv"))
+        write_table(args.folder / "groups.csv", groups)
     elif args.kind == "extraction-settings":
         write_table(args.folder / "settings.csv", extraction_settings(), float_format=None)
     else:

@@ -162,3 +162,26 @@ def test_run_overview_matches_the_stored_default_run(counts):
     assert row["paper_experiments"] == len(pd.read_csv(EVIDENCE / "paper_only_run" / "author_results.csv")) + len(
         pd.read_csv(EVIDENCE / "paper_only_run" / "genre_results.csv"))
     assert (row["min_docs_per_author"], row["min_marks"]) == (10, 100)
+
+
+def test_job_groups_sum_families_and_keep_the_rest(counts):
+    assert [counts.job_group(f) for f in ("recognition/author_10_classes", "recognition/gender_tables",
+                                          "beyond/across_languages", "beyond/f3_importance_10_classes",
+                                          "beyond/book_parts", "length/author_summary", "figures/corpus",
+                                          "attribution_model", "maps/f3")] == [
+        "recognition", "recognition", "across_languages", "importance", "other", "length", "figures", "other",
+        "other"]  # fmt: skip
+    costs = pd.DataFrame({"collection": ["A", "A", "A", "B"],
+                          "family": ["recognition/author_10_classes", "recognition/gender_all_classes",
+                                     "figures/corpus", "beyond/across_languages"],
+                          "jobs": [5, 5, 1, 1], "cpu_s": [10.0, 6.0, 2.0, 30.0]})  # fmt: skip
+    calls = pd.DataFrame({"collection": ["A", "A", "B", "B"], "call": ["run", "report"] * 2,
+                          "cpu_s": [24.0, 1.0, 40.0, 5.0]})  # fmt: skip
+    groups = counts.job_groups(costs, calls)
+    cells = {(c, g): (round(v, 6), round(s, 6)) for c, g, v, s in groups.itertuples(index=False)}
+    assert cells == {
+        ("A", "figures"): (2.0, 0.08), ("A", "recognition"): (16.0, 0.64), ("A", "rest"): (7.0, 0.28),
+        ("B", "across_languages"): (30.0, 0.666667), ("B", "rest"): (15.0, 0.333333),
+        ("all", "figures"): (2.0, 0.028571), ("all", "recognition"): (16.0, 0.228571), ("all", "rest"): (22.0, 0.314286),
+        ("all", "across_languages"): (30.0, 0.428571),
+    }  # fmt: skip
