@@ -2,7 +2,7 @@
 300 novels, in at most 20 minutes on this machine's 2 cores), measured call by call.
 
     python benchmarks/eltec_from_nothing.py ../shared/eltec/ELTeC-eng ../shared/eltec/ELTeC-fra \\
-        ../shared/eltec/ELTeC-pol --work /tmp/eltec --evidence docs/evidence/eltec_from_nothing
+        ../shared/eltec/ELTeC-pol --work results/eltec_from_nothing --evidence docs/evidence/eltec_from_nothing
 
 What a user runs, one collection after the other, each into its own results folder
 (``WORK/<collection>/results``, removed first): a config with ``source: tei``, the collection's
